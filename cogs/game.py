@@ -1,0 +1,555 @@
+"""The ``/game`` commands and every button: thin adapters over :class:`host.sessions.Host`.
+
+Each handler follows one pipeline: check (seat, staleness) → acknowledge → load → apply →
+commit (inside the host) → render off the loop → respond/publish. Refusals are one
+ephemeral sentence (see :func:`cogs.present.refusal`) and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from cogs import present, ui
+from host import i18n, registry
+from host.contract import IllegalMove
+from host.i18n import t
+from host.sessions import Host, HostError, Player, Snapshot
+
+if TYPE_CHECKING:
+    from bot import Cosmodrome
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+LOG_LINES = 20
+
+
+def guarded(func: F) -> F:
+    """Turn refusals into ephemeral sentences and unexpected errors into a short apology
+    (logged with the traceback) — never silence, never a traceback in Discord."""
+
+    @functools.wraps(func)
+    async def wrapper(
+        self: GameCog, interaction: discord.Interaction, *args: Any, **kwargs: Any
+    ) -> None:
+        lang = self.lang(interaction)
+        try:
+            await func(self, interaction, *args, **kwargs)
+        except IllegalMove as err:
+            await self.reply(interaction, present.refusal(err, lang, getattr(err, "snap", None)))
+        except Exception:
+            log.exception("error in %s", func.__name__)
+            await self.reply(interaction, t("host.error.internal", lang))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def cmd(name: str) -> dict[str, Any]:
+    """Name and description of ``/game <name>``, translatable (strings in host.json)."""
+    return {
+        "name": _(name, key=f"cmd.{name}"),
+        "description": _(i18n.t(f"cmd.{name}.desc", "en"), key=f"cmd.{name}.desc"),
+    }
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=_(i18n.t(f"{gid}.name", "en"), key=f"{gid}.name"), value=gid)
+        for gid in registry.GAME_MODULES
+    ]
+
+
+class GameCog(commands.Cog):
+    """Board games in Discord channels."""
+
+    game = app_commands.Group(
+        name=_("game", key="cmd.game"),
+        description=_("Play space board games in this channel", key="cmd.game.desc"),
+    )
+
+    def __init__(self, bot: Cosmodrome) -> None:
+        self.bot = bot
+        self.host: Host = bot.host
+        self.publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    @staticmethod
+    def lang(interaction: discord.Interaction) -> str:
+        return i18n.pick(str(interaction.locale), str(interaction.guild_locale or ""))
+
+    @staticmethod
+    def player(interaction: discord.Interaction) -> Player:
+        user = interaction.user
+        perms = interaction.permissions
+        return Player(
+            user_id=user.id,
+            name=user.display_name,
+            locale=i18n.pick(str(interaction.locale)),
+            can_manage=bool(interaction.guild_id and perms.manage_channels),
+        )
+
+    async def reply(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was acknowledged already."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+    async def channel_game(self, interaction: discord.Interaction) -> Snapshot:
+        if interaction.channel_id is None:
+            raise HostError("host.error.no_game")
+        return await self.host.in_channel(interaction.channel_id)
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    # -- slash commands -----------------------------------------------------------------
+
+    @game.command(**cmd("new"))
+    @app_commands.rename(game=_("game", key="cmd.new.game"))
+    @app_commands.describe(game=_("Which game to play", key="cmd.new.game.desc"))
+    @app_commands.choices(game=game_choices())
+    @guarded
+    async def new(self, interaction: discord.Interaction, game: str) -> None:
+        """Open a lobby for a new game in this channel."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise HostError("host.error.guild_only")
+        lang = self.lang(interaction)
+        snap = await self.host.new_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game_id=game,
+            owner=self.player(interaction),
+            lang=lang,
+        )
+        resp = await interaction.response.send_message(
+            embed=present.lobby_embed(snap, lang), view=present.lobby_view(snap, lang)
+        )
+        message_id = getattr(resp, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.host.store.update_game(
+            snap.id, self.host.clock.now(), lobby_message_id=message_id
+        )
+
+    @game.command(**cmd("join"))
+    @guarded
+    async def join(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        snap = await self.host.join(snap.id, self.player(interaction))
+        await self.refresh_lobby(snap)
+        await self.reply(interaction, t("host.lobby.joined", self.lang(interaction)))
+
+    @game.command(**cmd("leave"))
+    @guarded
+    async def leave(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        await self.do_leave(interaction, snap.id)
+
+    @game.command(**cmd("start"))
+    @guarded
+    async def start(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        await interaction.response.defer(ephemeral=True)
+        await self.do_start(snap.id, self.player(interaction))
+        await self.reply(interaction, t("host.lobby.started_ack", self.lang(interaction)))
+
+    @game.command(**cmd("status"))
+    @guarded
+    async def status(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        lang = self.lang(interaction)
+        if snap.row.status == "lobby":
+            await interaction.response.send_message(
+                embed=present.lobby_embed(snap, snap.row.lang),
+                view=present.lobby_view(snap, snap.row.lang),
+            )
+            return
+        await interaction.response.defer(ephemeral=True)
+        await self.publish(snap.id, force_new=True)
+        await self.reply(interaction, t("host.table.reposted", lang))
+
+    @game.command(**cmd("hand"))
+    @guarded
+    async def hand(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        await self.show_hand(interaction, snap)
+
+    @game.command(**cmd("log"))
+    @guarded
+    async def log_(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id is None:
+            raise HostError("host.error.no_game")
+        row = await self.host.store.latest_game(interaction.channel_id)
+        if row is None:
+            raise HostError("host.error.no_game")
+        await self.show_log(interaction, await self.host.snapshot(row))
+
+    @game.command(**cmd("rules"))
+    @app_commands.rename(game=_("game", key="cmd.new.game"))
+    @app_commands.describe(game=_("Which game", key="cmd.rules.game.desc"))
+    @app_commands.choices(game=game_choices())
+    @guarded
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        lang = self.lang(interaction)
+        g = registry.get(game)
+        embed = discord.Embed(
+            title=present.game_name(game, lang),
+            colour=present.COLOUR,
+            description=t(f"{game}.rules_summary", lang)[:4000],
+        )
+        embed.set_footer(text=t("host.rules.players", lang, min=g.min_players, max=g.max_players))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @game.command(**cmd("abandon"))
+    @guarded
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        lang = self.lang(interaction)
+        snap, what, votes, needed = await self.host.abandon(snap.id, self.player(interaction))
+        if what == "voted":
+            await interaction.response.send_message(
+                t(
+                    "host.abandon.voted",
+                    snap.row.lang,
+                    name=interaction.user.display_name,
+                    votes=votes,
+                    needed=needed,
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        await interaction.response.send_message(
+            t("host.abandon.done", snap.row.lang, name=interaction.user.display_name),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.retire(snap)
+        del lang
+
+    @game.command(**cmd("list"))
+    @guarded
+    async def list_(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise HostError("host.error.guild_only")
+        lang = self.lang(interaction)
+        rows = await self.host.store.games_in_guild(interaction.guild_id)
+        if not rows:
+            await self.reply(interaction, t("host.list.none", lang))
+            return
+        lines = []
+        for row in rows:
+            snap = await self.host.snapshot(row)
+            waiting = ", ".join(present.who(snap, s) for s in snap.to_move()) or "—"
+            key = "host.list.lobby" if row.status == "lobby" else "host.list.active"
+            lines.append(
+                t(
+                    key,
+                    lang,
+                    channel=f"<#{row.channel_id}>",
+                    game=present.game_name(row.game, lang),
+                    n=len(snap.seats),
+                    waiting=waiting,
+                )
+            )
+        await self.reply(interaction, "\n".join(lines)[:1900])
+
+    # -- buttons ------------------------------------------------------------------------
+
+    @guarded
+    async def on_lobby(self, interaction: discord.Interaction, gid: int, act: str) -> None:
+        who = self.player(interaction)
+        if act == "start":
+            await interaction.response.defer()
+            await self.do_start(gid, who, interaction)
+            return
+        if act == "leave":
+            await self.do_leave(interaction, gid)
+            return
+        if act == "join":
+            snap = await self.host.join(gid, who)
+        elif act == "bot":
+            snap = await self.host.add_bot(gid, who)
+        else:
+            snap = await self.host.cycle_option(gid, act.removeprefix("o."), who)
+        await interaction.response.edit_message(**present.lobby_message(snap))
+
+    @guarded
+    async def on_move(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, opt: str
+    ) -> None:
+        try:
+            snap = await self.host.by_id(gid)
+        except HostError:
+            raise HostError("host.error.no_game") from None
+        try:
+            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
+            if decision.option(opt) is None:
+                raise HostError("host.error.stale")
+        except HostError as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            raise
+        locale = i18n.pick(str(interaction.locale))
+        await self.host.remember_locale(snap, interaction.user.id, locale)
+        await interaction.response.defer()
+        try:
+            await self.host.play(gid, interaction.user.id, seat, tok, opt)
+        except HostError as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            raise
+        message = interaction.message
+        from_private = interaction.guild_id is None or (
+            message is not None and message.flags.ephemeral
+        )
+        if from_private:
+            await self.update_private_panel(interaction, gid, seat)
+        await self.publish(gid)
+
+    @guarded
+    async def on_hand(self, interaction: discord.Interaction, gid: int) -> None:
+        await self.show_hand(interaction, await self.host.by_id(gid))
+
+    @guarded
+    async def on_log(self, interaction: discord.Interaction, gid: int) -> None:
+        await self.show_log(interaction, await self.host.by_id(gid))
+
+    # -- shared actions -----------------------------------------------------------------
+
+    async def do_start(
+        self, gid: int, who: Player, interaction: discord.Interaction | None = None
+    ) -> None:
+        await self.host.start(gid, who)
+        snap = await self.host.by_id(gid)
+        if interaction is not None and interaction.message is not None:
+            await interaction.edit_original_response(
+                embed=present.lobby_embed(snap, snap.row.lang), view=None
+            )
+        else:
+            await self.refresh_lobby(snap)
+        await self.publish(gid, force_new=True)
+
+    async def do_leave(self, interaction: discord.Interaction, gid: int) -> None:
+        lang = self.lang(interaction)
+        snap, what = await self.host.leave(gid, self.player(interaction))
+        if what == "bot":
+            await self.reply(interaction, t("host.leave.bot_took_seat", lang))
+            await self.channel(snap.row.channel_id).send(
+                t("host.leave.announce", snap.row.lang, name=interaction.user.display_name),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.publish(gid)
+            return
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.edit_message(**present.lobby_message(snap))
+        else:
+            await self.refresh_lobby(snap)
+            await self.reply(interaction, t("host.lobby.left", lang))
+
+    async def refresh_lobby(self, snap: Snapshot) -> None:
+        if snap.row.lobby_message_id is None:
+            return
+        msg = self.channel(snap.row.channel_id).get_partial_message(snap.row.lobby_message_id)
+        try:
+            await msg.edit(
+                embed=present.lobby_embed(snap, snap.row.lang),
+                view=present.lobby_view(snap, snap.row.lang),
+            )
+        except discord.HTTPException:
+            log.warning("could not update lobby message of game %s", snap.id)
+
+    async def show_hand(self, interaction: discord.Interaction, snap: Snapshot) -> None:
+        lang = self.lang(interaction)
+        seat = snap.seat_of(interaction.user.id)
+        if seat is None:
+            raise HostError("host.error.not_a_player")
+        if snap.row.status == "lobby":
+            raise HostError("host.error.not_started")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        embed, view = present.private_panel(snap, seat, lang)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(**kwargs)
+        # The player has this panel now: no DM for the same decision.
+        decisions = [d for d in snap.decisions_for(seat) if d.private]
+        if decisions:
+            panel = await self.host.store.dm_panel(snap.id, seat)
+            await self.host.store.set_dm_panel(
+                snap.id,
+                seat,
+                snap.token(decisions[0]),
+                panel[1] if panel else None,
+                panel[2] if panel else None,
+            )
+
+    async def show_log(self, interaction: discord.Interaction, snap: Snapshot) -> None:
+        lang = self.lang(interaction)
+        actions = await self.host.store.actions(snap.id, limit=60)
+        seat = snap.seat_of(interaction.user.id)
+        if seat is None:
+            lines = present.public_lines(snap.row.game, actions, lang, snap.names)
+        else:
+            lines = present.private_lines(snap.row.game, actions, seat, lang, snap.names)
+        lines = lines[-LOG_LINES:]
+        text = "\n".join(f"• {line}" for line in lines) or t("host.log.empty", lang)
+        embed = discord.Embed(
+            title=t("host.log.title", lang, game=present.game_name(snap.row.game, lang)),
+            description=text[-4000:],
+            colour=present.COLOUR,
+        )
+        await self.reply(interaction, "", embed=embed)
+
+    async def update_private_panel(
+        self, interaction: discord.Interaction, gid: int, seat: int
+    ) -> None:
+        snap = await self.host.by_id(gid)
+        lang = self.lang(interaction)
+        embed, view = present.private_panel(snap, seat, lang)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        await interaction.edit_original_response(
+            embed=embed, view=view, attachments=[file] if file else []
+        )
+        decisions = [d for d in snap.decisions_for(seat) if d.private]
+        message = interaction.message
+        await self.host.store.set_dm_panel(
+            gid,
+            seat,
+            snap.token(decisions[0]) if decisions else "",
+            message.channel.id if message and interaction.guild_id is None else None,
+            message.id if message and interaction.guild_id is None else None,
+        )
+
+    # -- publishing ---------------------------------------------------------------------
+
+    async def publish(self, gid: int, *, force_new: bool = False) -> None:
+        """Bring the channel up to date with the game as stored now: the table (edited in
+        place while the same players are to move, else posted anew with a mention) and the
+        private panels by DM. Serialised per game, and always from the latest state, so
+        the last publish shows the last move."""
+        async with self.publish_locks[gid]:
+            snap = await self.host.by_id(gid)
+            lang = snap.row.lang
+            actions = await self.host.store.actions(gid, limit=30)
+            lines = present.public_lines(snap.row.game, actions, lang, snap.names)
+            embed = present.table_embed(snap, lines, lang)
+            view = present.table_view(snap, lang)
+            file = await present.table_file(snap, lang)
+            to_move = snap.human_to_move() if snap.row.status == "active" else []
+            channel = self.channel(snap.row.channel_id)
+            old = snap.row.table_message_id
+            if not force_new and old is not None and snap.row.table_to_move == to_move:
+                try:
+                    await channel.get_partial_message(old).edit(
+                        embed=embed, view=view, attachments=[file]
+                    )
+                    await self.send_panels(snap)
+                    return
+                except discord.NotFound:
+                    pass
+            content = " ".join(present.mention(snap, s) for s in to_move)
+            if content:
+                content = t("host.table.your_move", lang, who=content)
+            msg = await channel.send(
+                content=content or None,
+                embed=embed,
+                view=view,
+                file=file,
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            )
+            await self.host.store.update_game(
+                gid, self.host.clock.now(), table_message_id=msg.id, table_to_move=to_move
+            )
+            if old is not None and old != msg.id:
+                try:
+                    await channel.get_partial_message(old).edit(view=None)
+                except discord.HTTPException:
+                    log.info("old table %s of game %s could not be retired", old, gid)
+            await self.send_panels(snap)
+
+    async def send_panels(self, snap: Snapshot) -> None:
+        """DM each person with an open private decision its panel, once per decision. A
+        closed DM marks the seat so the table tells the player to use "My hand"."""
+        if snap.row.status != "active":
+            return
+        for seat in range(len(snap.seats)):
+            s = snap.seats[seat]
+            if s.is_bot or s.user_id is None:
+                continue
+            private = [d for d in snap.decisions_for(seat) if d.private]
+            token = snap.token(private[0]) if private else ""
+            panel = await self.host.store.dm_panel(snap.id, seat)
+            if panel is not None and panel[0] == token:
+                continue
+            if panel is not None and panel[2] is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.channel(panel[1]).get_partial_message(panel[2]).edit(view=None)
+            if not private:
+                await self.host.store.set_dm_panel(snap.id, seat, "", None, None)
+                continue
+            if not s.dm_open:
+                await self.host.store.set_dm_panel(snap.id, seat, token, None, None)
+                continue
+            lang = i18n.pick(s.locale)
+            embed, view = present.private_panel(snap, seat, lang)
+            file = await present.private_file(snap, seat, lang)
+            if file is None:
+                embed.set_image(url=None)
+            try:
+                dm = await self.bot.create_dm(discord.Object(s.user_id))
+                kwargs: dict[str, Any] = {"embed": embed}
+                if view is not None:
+                    kwargs["view"] = view
+                if file is not None:
+                    kwargs["file"] = file
+                msg = await dm.send(**kwargs)
+                await self.host.store.set_dm_panel(snap.id, seat, token, dm.id, msg.id)
+            except discord.Forbidden:
+                await self.host.set_dm_open(snap.id, seat, False)
+                await self.host.store.set_dm_panel(snap.id, seat, token, None, None)
+                await self.channel(snap.row.channel_id).send(
+                    t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+
+    async def retire(self, snap: Snapshot) -> None:
+        """A game ended without a result (abandoned): remove its buttons."""
+        channel = self.channel(snap.row.channel_id)
+        for mid in (snap.row.table_message_id, snap.row.lobby_message_id):
+            if mid is None:
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(mid).edit(view=None)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.exception("command error", exc_info=error)
+        await self.reply(interaction, t("host.error.internal", self.lang(interaction)))
+
+
+async def setup(bot: Cosmodrome) -> None:
+    await bot.add_cog(GameCog(bot))

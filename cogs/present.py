@@ -1,0 +1,336 @@
+"""What players read and see: embeds, sentences, pictures, and the views with buttons.
+
+Everything public here is built from public views (``view(state, None)``) and public events
+(``private_to`` unset); private panels are built for one seat and only ever sent by DM or as
+an ephemeral reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from cogs import ui
+from host import registry
+from host.contract import IllegalMove
+from host.i18n import t
+from host.sessions import Snapshot
+from host.storage import ActionRow
+
+log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.from_rgb(64, 96, 200)
+RECENT_LINES = 8
+
+
+def game_name(game_id: str, lang: str) -> str:
+    return t(f"{game_id}.name", lang)
+
+
+def event_key(game_id: str, code: str) -> str:
+    return code if "." in code else f"{game_id}.event.{code}"
+
+
+def event_line(
+    game_id: str, seat: int, event: Mapping[str, Any], lang: str, names: Sequence[str]
+) -> str:
+    args = dict(event.get("args") or {})
+    args.setdefault("seat", event.get("seat") if event.get("seat") is not None else seat)
+    return t(event_key(game_id, event["code"]), lang, names, **args)
+
+
+def public_lines(
+    game_id: str, actions: Sequence[ActionRow], lang: str, names: Sequence[str]
+) -> list[str]:
+    lines = []
+    for a in actions:
+        for e in a.events:
+            if e.get("private_to") is None:
+                lines.append(event_line(game_id, a.seat, e, lang, names))
+    return lines
+
+
+def private_lines(
+    game_id: str, actions: Sequence[ActionRow], seat: int, lang: str, names: Sequence[str]
+) -> list[str]:
+    lines = []
+    for a in actions:
+        for e in a.events:
+            if e.get("private_to") in (None, seat):
+                lines.append(event_line(game_id, a.seat, e, lang, names))
+    return lines
+
+
+def mention(snap: Snapshot, seat: int) -> str:
+    s = snap.seats[seat]
+    if s.is_bot or s.user_id is None:
+        return f"🤖 {s.name}"
+    return f"<@{s.user_id}>"
+
+
+def who(snap: Snapshot, seat: int) -> str:
+    s = snap.seats[seat]
+    return f"🤖 {s.name}" if s.is_bot else s.name
+
+
+def refusal(err: IllegalMove, lang: str, snap: Snapshot | None = None) -> str:
+    """The one place where a refused request becomes a sentence."""
+    args = dict(err.args_)
+    if snap is not None and "waiting" in args:
+        waiting = [mention(snap, s) for s in args["waiting"]]
+        args["waiting"] = ", ".join(waiting) or "—"
+        if not waiting:
+            return t("host.error.not_your_turn_nobody", lang)
+    names = snap.names if snap is not None else None
+    return t(err.code, lang, names, **args)
+
+
+def scores_text(snap: Snapshot, view: Mapping[str, Any], lang: str) -> str:
+    scores = view.get("scores") or []
+    lines = []
+    for seat in range(len(snap.seats)):
+        pts = scores[seat] if seat < len(scores) else 0
+        lines.append(t("host.table.score_line", lang, name=who(snap, seat), points=pts))
+    return "\n".join(lines) or "—"
+
+
+def to_move_text(snap: Snapshot, lang: str) -> str:
+    parts = []
+    for seat in snap.to_move():
+        private = any(d.private for d in snap.decisions_for(seat))
+        key = "host.table.to_move_private" if private else "host.table.to_move_public"
+        dm_hint = "" if snap.seats[seat].dm_open else " " + t("host.table.use_my_hand", lang)
+        parts.append(t(key, lang, name=mention(snap, seat)) + dm_hint)
+    return "\n".join(parts) or "—"
+
+
+def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embed:
+    view = snap.view(None)
+    title = game_name(snap.row.game, lang)
+    if view.get("round"):
+        title += " — " + t("host.table.round", lang, n=view["round"])
+    embed = discord.Embed(title=title, colour=COLOUR)
+    recent = "\n".join(f"• {line}" for line in lines[-RECENT_LINES:])
+    embed.description = recent[-4000:] if recent else t("host.table.started", lang)
+    if view.get("phase"):
+        embed.add_field(name=t("host.table.phase", lang), value=t(view["phase"], lang))
+    result = snap.result()
+    if result is None and snap.row.status == "active":
+        embed.add_field(name=t("host.table.to_move", lang), value=to_move_text(snap, lang)[:1024])
+        embed.add_field(
+            name=t("host.table.scores", lang), value=scores_text(snap, view, lang), inline=False
+        )
+    elif result is not None:
+        embed.add_field(
+            name=t("host.table.final", lang), value=ranking_text(snap, result, lang), inline=False
+        )
+    else:
+        embed.add_field(name=t("host.table.status", lang), value=t("host.status.abandoned", lang))
+    embed.set_image(url="attachment://table.png")
+    embed.set_footer(text=t("host.table.footer", lang, id=snap.id, v=snap.row.version))
+    return embed
+
+
+def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
+    order = sorted(range(len(result.scores)), key=lambda s: (result.ranks[s], s))
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = []
+    for seat in order:
+        rank = result.ranks[seat]
+        parts = ""
+        if result.breakdown:
+            bits = [
+                f"{t(f'{snap.row.game}.part.{k}', lang)} {v}"
+                for k, v in result.breakdown[seat].items()
+                if v
+            ]
+            parts = " (" + ", ".join(bits) + ")" if bits else ""
+        lines.append(
+            t(
+                "host.table.rank_line",
+                lang,
+                medal=medals.get(rank, f"{rank}."),
+                name=who(snap, seat),
+                points=result.scores[seat],
+            )
+            + parts
+        )
+    winners = [who(snap, s) for s in result.winners]
+    key = "host.table.winner" if len(winners) == 1 else "host.table.winners"
+    lines.append(t(key, lang, names=", ".join(winners)))
+    return "\n".join(lines)[:1024]
+
+
+def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
+    g = snap.game
+    embed = discord.Embed(
+        title=t("host.lobby.title", lang, game=game_name(g.id, lang)), colour=COLOUR
+    )
+    players = "\n".join(f"{i + 1}. {who(snap, s.seat)}" for i, s in enumerate(snap.seats)) or "—"
+    counts = {"n": len(snap.seats), "min": g.min_players, "max": g.max_players}
+    embed.add_field(
+        name=t("host.lobby.players", lang, **counts),
+        value=players,
+        inline=False,
+    )
+    if g.options:
+        opts = "\n".join(
+            f"{t(o.label, lang)}: **{option_value(snap, o, lang)}**" for o in g.options
+        )
+        embed.add_field(name=t("host.lobby.options", lang), value=opts, inline=False)
+    status = snap.row.status
+    if status == "lobby":
+        embed.description = t("host.lobby.help", lang)
+    elif status == "active" or status == "over":
+        embed.description = t("host.lobby.started", lang)
+    else:
+        embed.description = t("host.lobby.closed", lang)
+    return embed
+
+
+def option_value(snap: Snapshot, spec: Any, lang: str) -> str:
+    return t(f"{spec.label}.{snap.row.options.get(spec.id, spec.default)}", lang)
+
+
+def lobby_message(snap: Snapshot) -> dict[str, Any]:
+    """Embed and buttons of the lobby, in the game's language."""
+    return {
+        "embed": lobby_embed(snap, snap.row.lang),
+        "view": lobby_view(snap, snap.row.lang),
+    }
+
+
+def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
+    if snap.row.status != "lobby":
+        return None
+    gid, ver = snap.id, snap.row.version
+    v = discord.ui.View(timeout=None)
+    full = len(snap.seats) >= snap.game.max_players
+    v.add_item(
+        ui.LobbyButton(
+            gid,
+            ver,
+            "join",
+            label=t("host.lobby.join", lang),
+            style=discord.ButtonStyle.success,
+            disabled=full,
+            row=0,
+        )
+    )
+    v.add_item(ui.LobbyButton(gid, ver, "leave", label=t("host.lobby.leave", lang), row=0))
+    v.add_item(
+        ui.LobbyButton(gid, ver, "bot", label=t("host.lobby.add_bot", lang), disabled=full, row=0)
+    )
+    v.add_item(
+        ui.LobbyButton(
+            gid,
+            ver,
+            "start",
+            label=t("host.lobby.start", lang),
+            style=discord.ButtonStyle.primary,
+            disabled=len(snap.seats) < snap.game.min_players,
+            row=0,
+        )
+    )
+    for i, o in enumerate(snap.game.options[:10]):
+        label = f"{t(o.label, lang)}: {option_value(snap, o, lang)}"
+        v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1 + i // 5))
+    return v
+
+
+def table_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
+    if snap.row.status != "active":
+        v = discord.ui.View(timeout=None)
+        v.add_item(ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang)))
+        return v
+    public = [d for d in snap.decisions if not d.private and snap.human(d.seat)]
+    v = discord.ui.View(timeout=None)
+    row = ui.add_decisions(
+        v,
+        public,
+        gid=snap.id,
+        ver=snap.row.version,
+        tokens=[snap.token(d) for d in public],
+        lang=lang,
+        names=snap.names,
+        game_id=snap.row.game,
+        prefix_names=len({d.seat for d in public}) > 1,
+    )
+    row = min(row, 4)
+    v.add_item(
+        ui.TableButton(snap.id, snap.row.version, "hand", label=t("host.btn.hand", lang), row=row)
+    )
+    v.add_item(
+        ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang), row=row)
+    )
+    return v
+
+
+def private_panel(
+    snap: Snapshot, seat: int, lang: str, *, include_public: bool = False
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The panel for one seat: its private decisions with their buttons."""
+    decisions = (
+        [d for d in snap.decisions_for(seat) if d.private or include_public]
+        if snap.row.status == "active"
+        else []
+    )
+    embed = discord.Embed(
+        title=t("host.private.title", lang, game=game_name(snap.row.game, lang)),
+        colour=COLOUR,
+    )
+    embed.description = t("host.private.where", lang, channel=f"<#{snap.row.channel_id}>")
+    if decisions:
+        prompts = ["**" + t(d.prompt, lang, snap.names, **dict(d.args)) + "**" for d in decisions]
+        embed.add_field(name=t("host.private.decide", lang), value="\n".join(prompts)[:1024])
+    elif snap.row.status == "active":
+        embed.add_field(name=t("host.private.decide", lang), value=t("host.private.nothing", lang))
+    else:
+        embed.add_field(name=t("host.table.status", lang), value=t("host.error.game_over", lang))
+    embed.set_image(url="attachment://private.png")
+    if not decisions:
+        return embed, None
+    v = discord.ui.View(timeout=None)
+    ui.add_decisions(
+        v,
+        decisions,
+        gid=snap.id,
+        ver=snap.row.version,
+        tokens=[snap.token(d) for d in decisions],
+        lang=lang,
+        names=snap.names,
+        game_id=snap.row.game,
+    )
+    return embed, v
+
+
+# -- pictures, off the event loop ------------------------------------------------------
+
+
+def _render_table(game_id: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    return registry.renderer(game_id).render_table(view, names, lang)
+
+
+def _render_private(
+    game_id: str, view: dict[str, Any], names: list[str], lang: str
+) -> bytes | None:
+    return registry.renderer(game_id).render_private(view, names, lang)
+
+
+async def table_file(snap: Snapshot, lang: str) -> discord.File:
+    data = await asyncio.to_thread(_render_table, snap.row.game, snap.view(None), snap.names, lang)
+    return discord.File(io.BytesIO(data), filename="table.png")
+
+
+async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
+    data = await asyncio.to_thread(
+        _render_private, snap.row.game, snap.view(seat), snap.names, lang
+    )
+    if data is None:
+        return None
+    return discord.File(io.BytesIO(data), filename="private.png")

@@ -1,0 +1,201 @@
+"""The game contract: what every game in ``rules/`` provides and what the host relies on.
+
+A game is a module-level ``GAME`` object (any object with the attributes of :class:`Game`)
+registered in :mod:`host.registry`. The host never looks inside a game's state; it only
+calls these functions and stores what :meth:`Game.dump` returns.
+
+Conventions every game follows
+------------------------------
+* **Pure.** ``apply`` never mutates its input; it returns a new state. No I/O, no discord,
+  no SQL, no PIL, no module-level ``random``: randomness comes from a seeded generator whose
+  state is stored *inside* the game state, so ``new(n, options, seed)`` followed by the same
+  choices gives the same states, bit for bit (compared through ``dump``).
+* **One pick per decision.** A :class:`Decision` is answered by exactly one option id. Moves
+  that need several picks are a sequence of decisions (toggle a group, toggle another,
+  confirm), each a separate ``apply``.
+* **Option ids** are short stable strings matching ``[A-Za-z0-9_.+-]{1,40}``; they travel in
+  Discord custom_ids and in the action log.
+* **Text is keys, not sentences.** Prompts, option labels, event codes and view labels are
+  i18n keys plus arguments; the strings live in ``data/<game>/strings.json`` (``en`` and
+  ``es``). An argument whose name is ``seat`` or ends with ``_seat`` holds a seat index and is
+  shown as that player's name.
+* **Secrets stay in views.** ``view(state, None)`` is the public view: nothing private to any
+  seat. ``view(state, seat)`` adds what that seat may see. Channel messages and public images
+  are built from public views only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+JSON = Any
+State = Any
+
+
+class IllegalMove(Exception):
+    """A choice the rules refuse. ``code`` is an i18n key, ``args`` its parameters.
+
+    The Discord edge turns it into a sentence; the state is unchanged.
+    """
+
+    def __init__(self, code: str, **args: Any) -> None:
+        super().__init__(code, args)
+        self.code = code
+        self.args_ = args
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.args_}" if self.args_ else self.code
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing a seat may pick. ``label`` is an i18n key formatted with ``args``."""
+
+    id: str
+    label: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    #: "primary" | "secondary" | "success" | "danger" — a hint for buttons.
+    style: str = "secondary"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must decide what now. ``private`` decisions are sent to the seat alone (DM)."""
+
+    seat: int
+    prompt: str
+    options: tuple[Option, ...]
+    args: Mapping[str, Any] = field(default_factory=dict)
+    private: bool = False
+
+    def option(self, option_id: str) -> Option | None:
+        for opt in self.options:
+            if opt.id == option_id:
+                return opt
+        return None
+
+    def token(self, salt: int = 0) -> str:
+        """A short fingerprint of this decision, used to detect stale buttons.
+
+        ``salt`` is the number of choices the seat has made so far, so that a button stays
+        valid while the same decision is open and dies as soon as the seat has answered it.
+        """
+        payload = json.dumps(
+            [
+                self.seat,
+                salt,
+                self.prompt,
+                dict(self.args),
+                [[o.id, o.label, dict(o.args)] for o in self.options],
+            ],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.blake2s(payload.encode(), digest_size=4).hexdigest()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the log and the channel.
+
+    ``code`` is an i18n key (``<game>.event.<code>`` is looked up), ``args`` its parameters.
+    ``private_to`` set means only that seat may read it (it is never posted in a channel).
+    ``reveals`` is True when the event disclosed something random or hidden (a die roll, a
+    card draw, a secret revealed): the move that produced it cannot be undone.
+    """
+
+    code: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+    private_to: int | None = None
+    reveals: bool = False
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final outcome. ``scores[i]`` is seat i's total; ``ranks[i]`` its place (1 = won; equal
+    places are shared victories/ties). ``breakdown[i]`` maps score parts (i18n keys without
+    the game prefix, e.g. ``"moons"``) to points and must add up to ``scores[i]``."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    breakdown: tuple[Mapping[str, int], ...] = ()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A lobby option (a variant or a set-up choice)."""
+
+    id: str
+    label: str  # i18n key
+    choices: tuple[str, ...]  # values; each has an i18n key f"{label}.{value}"
+    default: str
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What a rules module exposes as ``GAME``."""
+
+    id: str  # "mlem"
+    name: str  # i18n key of the game's display name
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> State:
+        """Set up a game for ``players`` seats (0..players-1)."""
+
+    def pending(self, state: State) -> list[Decision]:
+        """Every open decision. Empty exactly when the game is over."""
+
+    def apply(self, state: State, seat: int, choice: str) -> tuple[State, list[Event]]:
+        """Check ``choice`` (an option id) for ``seat``; return the new state and events.
+
+        Raises :class:`IllegalMove` for anything not offered."""
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """JSON-serialisable view for ``seat`` (None = public). Must contain at least:
+        ``round`` (int or None), ``phase`` (i18n key), ``scores`` (list of ints, public
+        running totals), ``over`` (bool). Private views add ``private`` (a dict)."""
+
+    def result(self, state: State) -> Result | None:
+        """Final scores and ranks once the game is over, else None."""
+
+    def dump(self, state: State) -> dict[str, Any]:
+        """JSON-serialisable form of the state, with a ``schema`` version key."""
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        """Inverse of ``dump``; rejects impossible data with ``ValueError``."""
+
+
+def check_option_id(option_id: str) -> bool:
+    import re
+
+    return re.fullmatch(r"[A-Za-z0-9_.+-]{1,40}", option_id) is not None
+
+
+def apply_checked(game: Game, state: State, seat: int, choice: str) -> tuple[State, list[Event]]:
+    """Apply ``choice`` after checking it is offered to ``seat`` by ``pending``.
+
+    Games check their own input too; this guard makes the host's promise independent of
+    each game's diligence: nothing that was not offered is ever applied.
+    """
+    offered = [d for d in game.pending(state) if d.seat == seat]
+    if not offered:
+        raise IllegalMove("host.error.not_your_turn")
+    if not any(d.option(choice) for d in offered):
+        raise IllegalMove("host.error.not_offered")
+    return game.apply(state, seat, choice)
+
+
+def seats_pending(decisions: Sequence[Decision]) -> list[int]:
+    """Seats with an open decision, in seat order, without repeats."""
+    return sorted({d.seat for d in decisions})

@@ -1,0 +1,79 @@
+"""Translations: every user-facing string, in English and Spanish.
+
+Strings live in JSON files ``data/i18n/host.json`` and ``data/<game>/strings.json``, each
+``{"en": {key: text}, "es": {key: text}}`` with fully qualified keys (``mlem.event.crash``).
+Texts use ``str.format`` placeholders. Arguments named ``seat`` or ``*_seat`` are seat
+indices; :func:`t` shows them as player names when ``names`` is given.
+
+Language choice: the interaction's locale, then the guild's, then English (see :func:`pick`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+LANGS = ("en", "es")
+DEFAULT = "en"
+
+
+@cache
+def catalog() -> dict[str, dict[str, str]]:
+    """All strings of every language, loaded once."""
+    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
+    files = [DATA / "i18n" / "host.json", *sorted(DATA.glob("*/strings.json"))]
+    for path in files:
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for lang in LANGS:
+            merged[lang].update(data.get(lang, {}))
+    return merged
+
+
+def pick(*locales: str | None) -> str:
+    """First supported language among ``locales`` (e.g. ``"es-ES"``, ``"en-US"``)."""
+    for loc in locales:
+        if not loc:
+            continue
+        base = str(loc).split("-")[0].lower()
+        if base in LANGS:
+            return base
+    return DEFAULT
+
+
+def has(key: str, lang: str = DEFAULT) -> bool:
+    return key in catalog().get(lang, {}) or key in catalog()[DEFAULT]
+
+
+def seat_args(args: Mapping[str, Any], names: Sequence[str] | None) -> dict[str, Any]:
+    out = dict(args)
+    if names is None:
+        return out
+    for k, v in args.items():
+        if (k == "seat" or k.endswith("_seat")) and isinstance(v, int) and 0 <= v < len(names):
+            out[k] = names[v]
+    return out
+
+
+def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
+    """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
+    cat = catalog()
+    text = cat.get(lang, {}).get(key)
+    if text is None:
+        text = cat[DEFAULT].get(key)
+    if text is None:
+        log.warning("missing string %s", key)
+        return key
+    try:
+        return text.format(**seat_args(args, names))
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad arguments for string %s: %r", key, args)
+        return text

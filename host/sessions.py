@@ -1,0 +1,413 @@
+"""Sessions: one game per channel, from lobby to final scores. No discord here.
+
+The :class:`Host` is the only writer of games. Every change follows one pipeline under the
+game's lock: load from storage → check → apply → commit (one transaction) → report what
+happened; the Discord layer then renders and publishes. Nothing is kept in memory between
+calls except the locks, so a restarted process continues every game from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from host import registry
+from host.clock import Clock
+from host.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
+from host.storage import ChannelBusy, GameRow, SeatRow, Store, VersionConflict
+
+MAX_BOT_STEPS = 5000
+
+
+class HostError(IllegalMove):
+    """A request the host refuses; ``code`` is an i18n key under ``host.error``."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who is asking: a Discord user, as the host needs to know them."""
+
+    user_id: int
+    name: str
+    locale: str = "en"
+    can_manage: bool = False
+
+
+@dataclass
+class Snapshot:
+    """A game as loaded from storage, with its rules object and derived facts."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game
+    state: Any = None
+    decisions: list[Decision] = field(default_factory=list)
+    moves_by_seat: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id and not s.is_bot:
+                return s.seat
+        return None
+
+    def human(self, seat: int) -> bool:
+        return not self.seats[seat].is_bot
+
+    def token(self, decision: Decision) -> str:
+        return decision.token(self.moves_by_seat.get(decision.seat, 0))
+
+    def decisions_for(self, seat: int) -> list[Decision]:
+        return [d for d in self.decisions if d.seat == seat]
+
+    def to_move(self) -> list[int]:
+        return sorted({d.seat for d in self.decisions})
+
+    def human_to_move(self) -> list[int]:
+        return [s for s in self.to_move() if self.human(s)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.view(self.state, seat)
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state) if self.state is not None else None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied choice, for reporting."""
+
+    seat: int
+    choice: str
+    by_bot: bool
+    events: tuple[Event, ...]
+
+
+@dataclass
+class Outcome:
+    """What a play produced: the snapshot before and after, and every step applied (the
+    player's own, then any bot moves that followed)."""
+
+    before: Snapshot
+    after: Snapshot
+    steps: list[Step]
+
+    @property
+    def events(self) -> list[tuple[int, Event]]:
+        return [(s.seat, e) for s in self.steps for e in s.events]
+
+
+def event_dict(e: Event) -> dict[str, Any]:
+    d = asdict(e)
+    d["args"] = dict(e.args)
+    return d
+
+
+def event_from(d: dict[str, Any]) -> Event:
+    return Event(
+        code=d["code"],
+        args=d.get("args", {}),
+        seat=d.get("seat"),
+        private_to=d.get("private_to"),
+        reveals=bool(d.get("reveals", False)),
+    )
+
+
+class Host:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        seeds: random.Random | None = None,
+        games: Callable[[], dict[str, Game]] = registry.games,
+    ) -> None:
+        self.store = store
+        self.clock = clock or Clock()
+        self.seeds = seeds or random.SystemRandom()
+        self._games = games
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self._games()[game_id]
+        except KeyError:
+            raise HostError("host.error.unknown_game", game=game_id) from None
+
+    # -- loading ------------------------------------------------------------------------
+
+    async def snapshot(self, row: GameRow) -> Snapshot:
+        game = self.game(row.game)
+        seats = await self.store.seats(row.id)
+        snap = Snapshot(row=row, seats=seats, game=game)
+        if row.state is not None:
+            snap.state = game.load(row.state)
+            if row.status == "active":
+                snap.decisions = game.pending(snap.state)
+            counts: dict[int, int] = defaultdict(int)
+            for a in await self.store.actions(row.id):
+                counts[a.seat] += 1
+            snap.moves_by_seat = dict(counts)
+        return snap
+
+    async def by_id(self, game_id: int) -> Snapshot:
+        row = await self.store.game(game_id)
+        if row is None:
+            raise HostError("host.error.no_game")
+        return await self.snapshot(row)
+
+    async def in_channel(self, channel_id: int) -> Snapshot:
+        row = await self.store.live_game(channel_id)
+        if row is None:
+            raise HostError("host.error.no_game")
+        return await self.snapshot(row)
+
+    # -- lobby --------------------------------------------------------------------------
+
+    async def new_lobby(
+        self, *, guild_id: int | None, channel_id: int, game_id: str, owner: Player, lang: str
+    ) -> Snapshot:
+        game = self.game(game_id)
+        options = {o.id: o.default for o in game.options}
+        try:
+            gid = await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_id,
+                options=options,
+                seed=self.seeds.randrange(1, 2**31),
+                lang=lang,
+                owner_id=owner.user_id,
+                now=self.clock.now(),
+            )
+        except ChannelBusy:
+            raise HostError("host.error.channel_busy") from None
+        await self.store.set_seats(gid, [self._seat_for(gid, owner)])
+        return await self.by_id(gid)
+
+    @staticmethod
+    def _seat_for(gid: int, p: Player) -> SeatRow:
+        return SeatRow(gid, 0, p.user_id, False, p.name, p.locale, True)
+
+    async def _lobby(self, game_id: int) -> Snapshot:
+        snap = await self.by_id(game_id)
+        if snap.row.status != "lobby":
+            raise HostError("host.error.lobby_closed")
+        return snap
+
+    async def join(self, game_id: int, who: Player) -> Snapshot:
+        async with self.locks[game_id]:
+            snap = await self._lobby(game_id)
+            if snap.seat_of(who.user_id) is not None:
+                raise HostError("host.error.already_joined")
+            if len(snap.seats) >= snap.game.max_players:
+                raise HostError("host.error.lobby_full", max=snap.game.max_players)
+            await self.store.set_seats(game_id, [*snap.seats, self._seat_for(game_id, who)])
+            await self.store.bump_lobby(game_id, snap.row.version, self.clock.now())
+            return await self.by_id(game_id)
+
+    async def add_bot(self, game_id: int, who: Player) -> Snapshot:
+        async with self.locks[game_id]:
+            snap = await self._lobby(game_id)
+            if snap.seat_of(who.user_id) is None and not who.can_manage:
+                raise HostError("host.error.not_in_lobby")
+            if len(snap.seats) >= snap.game.max_players:
+                raise HostError("host.error.lobby_full", max=snap.game.max_players)
+            n = sum(1 for s in snap.seats if s.is_bot) + 1
+            bot = SeatRow(game_id, len(snap.seats), None, True, f"Bot {n}", "en", False)
+            await self.store.set_seats(game_id, [*snap.seats, bot])
+            await self.store.bump_lobby(game_id, snap.row.version, self.clock.now())
+            return await self.by_id(game_id)
+
+    async def leave(self, game_id: int, who: Player) -> tuple[Snapshot, str]:
+        """Leave a lobby (seat removed; the lobby closes if no person is left), or hand
+        one's seat in a running game to a bot. Returns the snapshot and what happened."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            seat = snap.seat_of(who.user_id)
+            if seat is None:
+                raise HostError("host.error.not_a_player")
+            now = self.clock.now()
+            if snap.row.status == "lobby":
+                seats = [s for s in snap.seats if s.seat != seat]
+                if not any(not s.is_bot for s in seats):
+                    await self.store.finish(game_id, "abandoned", now)
+                    return await self.by_id(game_id), "closed"
+                await self.store.set_seats(game_id, seats)
+                await self.store.bump_lobby(game_id, snap.row.version, now)
+                return await self.by_id(game_id), "left"
+            if snap.row.status != "active":
+                raise HostError("host.error.game_over")
+            await self.store.update_seat(game_id, seat, is_bot=True)
+            await self._run_bots(await self.by_id(game_id), [])
+            return await self.by_id(game_id), "bot"
+
+    async def cycle_option(self, game_id: int, option_id: str, who: Player) -> Snapshot:
+        async with self.locks[game_id]:
+            snap = await self._lobby(game_id)
+            if snap.seat_of(who.user_id) is None and not who.can_manage:
+                raise HostError("host.error.not_in_lobby")
+            spec = next((o for o in snap.game.options if o.id == option_id), None)
+            if spec is None:
+                raise HostError("host.error.not_offered")
+            options = dict(snap.row.options)
+            current = options.get(spec.id, spec.default)
+            i = spec.choices.index(current) if current in spec.choices else -1
+            options[spec.id] = spec.choices[(i + 1) % len(spec.choices)]
+            now = self.clock.now()
+            await self.store.bump_lobby(game_id, snap.row.version, now, options=options)
+            return await self.by_id(game_id)
+
+    async def start(self, game_id: int, who: Player) -> Outcome:
+        async with self.locks[game_id]:
+            snap = await self._lobby(game_id)
+            if snap.seat_of(who.user_id) is None and not who.can_manage:
+                raise HostError("host.error.not_in_lobby")
+            n = len(snap.seats)
+            if n < snap.game.min_players:
+                raise HostError("host.error.too_few", min=snap.game.min_players, n=n)
+            state = snap.game.new(n, snap.row.options, snap.row.seed)
+            await self.store.start_game(
+                game_id, snap.row.version, snap.row.seed, snap.game.dump(state), self.clock.now()
+            )
+            after = await self.by_id(game_id)
+            steps: list[Step] = []
+            after = await self._run_bots(after, steps)
+            return Outcome(before=snap, after=after, steps=steps)
+
+    # -- play ---------------------------------------------------------------------------
+
+    def check_turn(self, snap: Snapshot, user_id: int, seat: int, token: str) -> Decision:
+        """The decision a click answers, or a HostError saying why it cannot be played."""
+        if snap.row.status == "lobby":
+            raise HostError("host.error.not_started")
+        if snap.row.status != "active":
+            raise HostError("host.error.game_over")
+        if not (0 <= seat < len(snap.seats)):
+            raise HostError("host.error.stale")
+        owner = snap.seats[seat]
+        if owner.is_bot or owner.user_id != user_id:
+            if snap.seat_of(user_id) is None:
+                raise HostError("host.error.not_a_player")
+            raise HostError("host.error.not_your_button")
+        for d in snap.decisions_for(seat):
+            if snap.token(d) == token:
+                return d
+        if not snap.decisions_for(seat):
+            waiting = snap.human_to_move()
+            raise HostError("host.error.not_your_turn", waiting=waiting)
+        raise HostError("host.error.stale")
+
+    async def play(
+        self, game_id: int, user_id: int, seat: int, token: str, choice: str
+    ) -> Outcome:
+        """Apply a player's choice (then any bot moves it unblocks), each one committed."""
+        async with self.locks[game_id]:
+            before = await self.by_id(game_id)
+            decision = self.check_turn(before, user_id, seat, token)
+            if decision.option(choice) is None:
+                raise HostError("host.error.stale")
+            steps: list[Step] = []
+            after = await self._commit(before, seat, choice, user_id, False, steps)
+            after = await self._run_bots(after, steps)
+            return Outcome(before=before, after=after, steps=steps)
+
+    async def _commit(
+        self,
+        snap: Snapshot,
+        seat: int,
+        choice: str,
+        user_id: int | None,
+        by_bot: bool,
+        steps: list[Step],
+    ) -> Snapshot:
+        state, events = apply_checked(snap.game, snap.state, seat, choice)
+        over = snap.game.result(state) is not None
+        try:
+            await self.store.commit_action(
+                snap.id,
+                snap.row.version,
+                seat=seat,
+                choice=choice,
+                by_user=user_id,
+                by_bot=by_bot,
+                events=[event_dict(e) for e in events],
+                state=snap.game.dump(state),
+                over=over,
+                now=self.clock.now(),
+            )
+        except VersionConflict:
+            raise HostError("host.error.stale") from None
+        steps.append(Step(seat, choice, by_bot, tuple(events)))
+        return await self.by_id(snap.id)
+
+    def bot_pick(self, snap: Snapshot, seat: int) -> str:
+        rng = random.Random(f"{snap.row.seed}:bot:{snap.row.version}:{seat}")
+        pick = getattr(snap.game, "bot_choice", None)
+        if pick is not None:
+            return str(pick(snap.state, seat, rng))
+        decision = snap.decisions_for(seat)[0]
+        return rng.choice(decision.options).id
+
+    async def _run_bots(self, snap: Snapshot, steps: list[Step]) -> Snapshot:
+        for _ in range(MAX_BOT_STEPS):
+            if snap.row.status != "active":
+                return snap
+            bots = [s for s in snap.to_move() if not snap.human(s)]
+            if not bots:
+                return snap
+            seat = bots[0]
+            snap = await self._commit(snap, seat, self.bot_pick(snap, seat), None, True, steps)
+        raise RuntimeError(f"game {snap.id}: bots did not stop after {MAX_BOT_STEPS} moves")
+
+    # -- ending -------------------------------------------------------------------------
+
+    async def abandon(self, game_id: int, who: Player) -> tuple[Snapshot, str, int, int]:
+        """Force (Manage Channels, or the owner of a lobby) or vote. Returns the snapshot,
+        ``"abandoned"`` or ``"voted"``, votes so far and votes needed."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if not snap.row.live:
+                raise HostError("host.error.game_over")
+            humans = {s.user_id for s in snap.seats if not s.is_bot and s.user_id is not None}
+            needed = len(humans) // 2 + 1
+            now = self.clock.now()
+            lobby_owner = snap.row.status == "lobby" and who.user_id == snap.row.owner_id
+            if who.can_manage or lobby_owner:
+                await self.store.finish(game_id, "abandoned", now)
+                return await self.by_id(game_id), "abandoned", needed, needed
+            if who.user_id not in humans:
+                raise HostError("host.error.not_a_player")
+            votes = await self.store.vote(game_id, "abandon", who.user_id, now) & humans
+            if len(votes) >= needed:
+                await self.store.finish(game_id, "abandoned", now)
+                return await self.by_id(game_id), "abandoned", len(votes), needed
+            return snap, "voted", len(votes), needed
+
+    async def set_dm_open(self, game_id: int, seat: int, is_open: bool) -> None:
+        await self.store.update_seat(game_id, seat, dm_open=is_open)
+
+    async def remember_locale(self, snap: Snapshot, user_id: int, locale: str) -> None:
+        seat = snap.seat_of(user_id)
+        if seat is not None and snap.seats[seat].locale != locale:
+            await self.store.update_seat(snap.id, seat, locale=locale)
+
+    # -- audit --------------------------------------------------------------------------
+
+    async def replay(self, game_id: int) -> dict[str, Any]:
+        """Replay the action log from the seed; the dump must equal the stored state."""
+        snap = await self.by_id(game_id)
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        for a in await self.store.actions(game_id):
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+        return snap.game.dump(state)

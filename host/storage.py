@@ -1,0 +1,448 @@
+"""All SQL lives here. One aiosqlite connection, WAL mode, numbered migrations.
+
+Every accepted choice is one transaction (:meth:`Store.commit_action`): the action row, the
+new state and the version bump land together or not at all, and only if the version is
+still the one the caller read (optimistic check), so two racing writers cannot both win.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class VersionConflict(Exception):
+    """The game moved on between read and write."""
+
+
+class ChannelBusy(Exception):
+    """A lobby or active game already lives in this channel."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    status: str
+    options: dict[str, str]
+    seed: int
+    version: int
+    state: dict[str, Any] | None
+    lang: str
+    owner_id: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    table_to_move: list[int]
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("lobby", "active")
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: int
+    seat: int
+    user_id: int | None
+    is_bot: bool
+    name: str
+    locale: str
+    dm_open: bool
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: int
+    choice: str
+    by_user: int | None
+    by_bot: bool
+    events: list[dict[str, Any]]
+    at: float
+
+
+_GAME_COLS = (
+    "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
+    "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at"
+)
+
+
+def _game(row: Iterable[Any]) -> GameRow:
+    r = list(row)
+    return GameRow(
+        id=r[0],
+        guild_id=r[1],
+        channel_id=r[2],
+        game=r[3],
+        status=r[4],
+        options=json.loads(r[5]),
+        seed=r[6],
+        version=r[7],
+        state=json.loads(r[8]) if r[8] is not None else None,
+        lang=r[9],
+        owner_id=r[10],
+        lobby_message_id=r[11],
+        table_message_id=r[12],
+        table_to_move=json.loads(r[13]),
+        created_at=r[14],
+        updated_at=r[15],
+        finished_at=r[16],
+    )
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._tx = asyncio.Lock()
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def migrate(self) -> int:
+        """Apply the numbered ``migrations/NNNN_*.sql`` files newer than ``user_version``."""
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = row[0] if row else 0
+        files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
+        for path in files:
+            number = int(re.match(r"(\d+)", path.name).group(1))  # type: ignore[union-attr]
+            if number <= current:
+                continue
+            log.info("applying migration %s", path.name)
+            script = path.read_text(encoding="utf-8")
+            await self.db.executescript(
+                f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+            )
+            current = number
+        return current
+
+    @asynccontextmanager
+    async def transaction(self):  # type: ignore[no-untyped-def]
+        async with self._tx:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    # -- games --------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: dict[str, str],
+        seed: int,
+        lang: str,
+        owner_id: int,
+        now: float,
+    ) -> int:
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game, status, options, seed, "
+                    "lang, owner_id, created_at, updated_at) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game, dumps(options), seed, lang, owner_id, now, now),
+                )
+                return int(cur.lastrowid or 0)
+        except aiosqlite.IntegrityError as exc:
+            raise ChannelBusy(channel_id) from exc
+
+    async def game(self, game_id: int) -> GameRow | None:
+        sql = f"SELECT {_GAME_COLS} FROM games WHERE id = ?"
+        async with self.db.execute(sql, (game_id,)) as c:
+            row = await c.fetchone()
+        return _game(row) if row else None
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        async with self.db.execute(
+            f"SELECT {_GAME_COLS} FROM games WHERE channel_id = ? "
+            "AND status IN ('lobby', 'active')",
+            (channel_id,),
+        ) as c:
+            row = await c.fetchone()
+        return _game(row) if row else None
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        async with self.db.execute(
+            f"SELECT {_GAME_COLS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        ) as c:
+            row = await c.fetchone()
+        return _game(row) if row else None
+
+    async def games_in_guild(self, guild_id: int, live_only: bool = True) -> list[GameRow]:
+        where = "AND status IN ('lobby', 'active')" if live_only else ""
+        async with self.db.execute(
+            f"SELECT {_GAME_COLS} FROM games WHERE guild_id = ? {where} ORDER BY id",
+            (guild_id,),
+        ) as c:
+            rows = await c.fetchall()
+        return [_game(r) for r in rows]
+
+    async def active_games(self) -> list[GameRow]:
+        async with self.db.execute(
+            f"SELECT {_GAME_COLS} FROM games WHERE status = 'active' ORDER BY id"
+        ) as c:
+            rows = await c.fetchall()
+        return [_game(r) for r in rows]
+
+    _UPDATABLE = frozenset(
+        {
+            "status",
+            "options",
+            "state",
+            "lang",
+            "lobby_message_id",
+            "table_message_id",
+            "table_to_move",
+            "finished_at",
+            "seed",
+        }
+    )
+
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        """Set bookkeeping fields (not the state of a running game: see commit_action)."""
+        bad = set(fields) - self._UPDATABLE
+        if bad:
+            raise ValueError(f"not updatable: {bad}")
+        sets, values = [], []
+        for key, value in fields.items():
+            if key in ("options", "state", "table_to_move") and value is not None:
+                value = dumps(value)
+            sets.append(f"{key} = ?")
+            values.append(value)
+        sets.append("updated_at = ?")
+        values.append(now)
+        async with self.transaction() as db:
+            sql = f"UPDATE games SET {', '.join(sets)} WHERE id = ?"
+            await db.execute(sql, (*values, game_id))
+
+    async def bump_lobby(self, game_id: int, version: int, now: float, **fields: Any) -> int:
+        """Change lobby fields and bump the version, if still at ``version``."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                (now, game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(game_id)
+            for key, value in fields.items():
+                if key not in ("options",):
+                    raise ValueError(key)
+                sql = f"UPDATE games SET {key} = ? WHERE id = ?"
+                await db.execute(sql, (dumps(value), game_id))
+        return version + 1
+
+    async def start_game(
+        self, game_id: int, version: int, seed: int, state: dict[str, Any], now: float
+    ) -> int:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = 'active', seed = ?, state = ?, "
+                "version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'lobby'",
+                (seed, dumps(state), now, game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(game_id)
+        return version + 1
+
+    async def commit_action(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        seat: int,
+        choice: str,
+        by_user: int | None,
+        by_bot: bool,
+        events: list[dict[str, Any]],
+        state: dict[str, Any],
+        over: bool,
+        now: float,
+    ) -> int:
+        """Append the action, store the state and bump the version: one transaction."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
+                "status = CASE WHEN ? THEN 'over' ELSE status END, "
+                "finished_at = CASE WHEN ? THEN ? ELSE finished_at END "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (dumps(state), now, over, over, now, game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(game_id)
+            async with db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
+            ) as c:
+                (seq,) = await c.fetchone()  # type: ignore[misc]
+            await db.execute(
+                "INSERT INTO actions (game_id, seq, seat, choice, by_user, by_bot, events, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, choice, by_user, int(by_bot), dumps(events), now),
+            )
+        return version + 1
+
+    async def finish(self, game_id: int, status: str, now: float) -> bool:
+        """Mark a live game abandoned (or over); False if it was not live."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, "
+                "version = version + 1 WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, now, now, game_id),
+            )
+            return cur.rowcount == 1
+
+    # -- seats --------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self.db.execute(
+            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open FROM seats "
+            "WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ) as c:
+            rows = await c.fetchall()
+        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in rows]
+
+    async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, i, s.user_id, int(s.is_bot), s.name, s.locale, int(s.dm_open))
+                    for i, s in enumerate(seats)
+                ],
+            )
+
+    async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        allowed = {"user_id", "is_bot", "name", "locale", "dm_open"}
+        if set(fields) - allowed:
+            raise ValueError(fields)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        values = [int(v) if isinstance(v, bool) else v for v in fields.values()]
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?",
+                (*values, game_id, seat),
+            )
+
+    async def games_of_user(self, user_id: int, live_only: bool = True) -> list[GameRow]:
+        where = "AND g.status IN ('lobby', 'active')" if live_only else ""
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        async with self.db.execute(
+            f"SELECT DISTINCT {cols} FROM games g JOIN seats s ON s.game_id = g.id "
+            f"WHERE s.user_id = ? AND s.is_bot = 0 {where} ORDER BY g.id",
+            (user_id,),
+        ) as c:
+            rows = await c.fetchall()
+        return [_game(r) for r in rows]
+
+    # -- actions ------------------------------------------------------------------------
+
+    async def actions(self, game_id: int, limit: int | None = None) -> list[ActionRow]:
+        sql = (
+            "SELECT game_id, seq, seat, choice, by_user, by_bot, events, at FROM actions "
+            "WHERE game_id = ? ORDER BY seq"
+        )
+        params: tuple[Any, ...] = (game_id,)
+        if limit is not None:
+            sql = (
+                "SELECT * FROM (SELECT game_id, seq, seat, choice, by_user, by_bot, events, at "
+                "FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            )
+            params = (game_id, limit)
+        async with self.db.execute(sql, params) as c:
+            rows = await c.fetchall()
+        return [
+            ActionRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7])
+            for r in rows
+        ]
+
+    async def count_actions(self, game_id: int) -> int:
+        async with self.db.execute(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+        ) as c:
+            (n,) = await c.fetchone()  # type: ignore[misc]
+        return int(n)
+
+    # -- votes --------------------------------------------------------------------------
+
+    async def vote(self, game_id: int, kind: str, user_id: int, now: float) -> set[int]:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO votes (game_id, kind, user_id, at) VALUES (?, ?, ?, ?)",
+                (game_id, kind, user_id, now),
+            )
+            async with db.execute(
+                "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+            ) as c:
+                rows = await c.fetchall()
+        return {r[0] for r in rows}
+
+    # -- private panels -----------------------------------------------------------------
+
+    async def dm_panel(self, game_id: int, seat: int) -> tuple[str, int | None, int | None] | None:
+        async with self.db.execute(
+            "SELECT token, channel_id, message_id FROM dm_panels WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        ) as c:
+            row = await c.fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    async def set_dm_panel(
+        self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None
+    ) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO dm_panels (game_id, seat, token, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "token = excluded.token, channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id",
+                (game_id, seat, token, channel_id, message_id),
+            )

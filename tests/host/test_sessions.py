@@ -1,0 +1,224 @@
+"""Host sessions and storage with a real SQLite file and a toy game."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from host.clock import FakeClock
+from host.contract import IllegalMove
+from host.sessions import Host, HostError, Player
+from host.storage import Store
+from tests import toygame
+
+ANA = Player(1, "Ana", "es")
+BEN = Player(2, "Ben", "en")
+CAL = Player(3, "Cal", "en")
+MOD = Player(9, "Mod", "en", can_manage=True)
+
+
+async def make_host(path: str) -> Host:
+    store = await Store.open(path)
+    return Host(
+        store, clock=FakeClock(), seeds=random.Random(7), games=lambda: {"toy": toygame.GAME}
+    )
+
+
+@pytest.fixture
+async def host(tmp_path):
+    h = await make_host(str(tmp_path / "g.db"))
+    yield h
+    await h.store.close()
+
+
+async def started(host: Host, *players: Player, channel: int = 100) -> int:
+    snap = await host.new_lobby(
+        guild_id=1, channel_id=channel, game_id="toy", owner=players[0], lang="en"
+    )
+    for p in players[1:]:
+        await host.join(snap.id, p)
+    await host.start(snap.id, players[0])
+    return snap.id
+
+
+async def play_one(host: Host, gid: int, by: dict[int, Player]) -> None:
+    snap = await host.by_id(gid)
+    d = snap.decisions[0]
+    await host.play(gid, by[d.seat].user_id, d.seat, snap.token(d), d.options[0].id)
+
+
+async def test_wal_and_migrations(host):
+    async with host.store.db.execute("PRAGMA journal_mode") as c:
+        assert (await c.fetchone())[0] == "wal"
+    async with host.store.db.execute("PRAGMA user_version") as c:
+        assert (await c.fetchone())[0] >= 1
+    assert await host.store.migrate() >= 1  # idempotent
+
+
+async def test_one_live_game_per_channel(host):
+    await host.new_lobby(guild_id=1, channel_id=5, game_id="toy", owner=ANA, lang="en")
+    with pytest.raises(HostError) as err:
+        await host.new_lobby(guild_id=1, channel_id=5, game_id="toy", owner=BEN, lang="en")
+    assert err.value.code == "host.error.channel_busy"
+    # Another channel (or thread) is fine.
+    await host.new_lobby(guild_id=1, channel_id=6, game_id="toy", owner=BEN, lang="en")
+
+
+async def test_lobby_rules(host):
+    snap = await host.new_lobby(guild_id=1, channel_id=5, game_id="toy", owner=ANA, lang="en")
+    with pytest.raises(HostError, match="too_few"):
+        await host.start(snap.id, ANA)
+    with pytest.raises(HostError, match="already_joined"):
+        await host.join(snap.id, ANA)
+    await host.join(snap.id, BEN)
+    await host.add_bot(snap.id, ANA)
+    with pytest.raises(HostError, match="lobby_full"):
+        await host.join(snap.id, CAL)
+    with pytest.raises(HostError, match="not_in_lobby"):
+        await host.cycle_option(snap.id, "fast", CAL)
+    snap = await host.cycle_option(snap.id, "fast", BEN)
+    assert snap.row.options == {"fast": "on"}
+    snap, what = await host.leave(snap.id, BEN)
+    assert what == "left" and [s.name for s in snap.seats] == ["Ana", "Bot 1"]
+    await host.start(snap.id, ANA)
+    with pytest.raises(HostError, match="lobby_closed"):
+        await host.join(snap.id, CAL)
+
+
+async def test_refusals_change_nothing(host):
+    gid = await started(host, ANA, BEN)
+    snap = await host.by_id(gid)
+    d = snap.decisions[0]
+    other = 1 - d.seat
+    users = {0: ANA, 1: BEN}
+    version = snap.row.version
+    with pytest.raises(HostError, match="not_your_button"):
+        await host.play(gid, users[other].user_id, d.seat, snap.token(d), "add1")
+    with pytest.raises(HostError, match="not_a_player"):
+        await host.play(gid, CAL.user_id, d.seat, snap.token(d), "add1")
+    with pytest.raises(HostError, match="not_your_turn"):
+        await host.play(gid, users[other].user_id, other, snap.token(d), "add1")
+    with pytest.raises(HostError, match="stale"):
+        await host.play(gid, users[d.seat].user_id, d.seat, "00000000", "add1")
+    with pytest.raises(HostError, match="stale"):
+        await host.play(gid, users[d.seat].user_id, d.seat, snap.token(d), "nonsense")
+    after = await host.by_id(gid)
+    assert after.row.version == version and after.row.state == snap.row.state
+    assert await host.store.count_actions(gid) == 0
+
+
+async def test_stale_button_after_move(host):
+    gid = await started(host, ANA, BEN)
+    users = {0: ANA, 1: BEN}
+    snap = await host.by_id(gid)
+    d = snap.decisions[0]
+    token = snap.token(d)
+    await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+    with pytest.raises(HostError):
+        await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+    assert await host.store.count_actions(gid) == 1
+
+
+async def test_concurrent_clicks_apply_once(host):
+    gid = await started(host, ANA, BEN)
+    users = {0: ANA, 1: BEN}
+    snap = await host.by_id(gid)
+    d = snap.decisions[0]
+    token = snap.token(d)
+    results = await asyncio.gather(
+        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
+        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], HostError)
+    assert await host.store.count_actions(gid) == 1
+
+
+async def test_simultaneous_private_decisions_stay_valid(host):
+    """A secret pick button stays valid while others answer theirs."""
+    gid = await started(host, ANA, BEN)
+    users = {0: ANA, 1: BEN}
+    while not (await host.by_id(gid)).row.state["secret"]:
+        await play_one(host, gid, users)
+    snap = await host.by_id(gid)
+    tokens = {d.seat: snap.token(d) for d in snap.decisions}
+    assert len(tokens) == 2 and all(d.private for d in snap.decisions)
+    await host.play(gid, ANA.user_id, 0, tokens[0], "red")
+    # Ben's button from before Ana's pick still plays.
+    await host.play(gid, BEN.user_id, 1, tokens[1], "blue")
+
+
+async def test_game_to_end_replay_and_restart(tmp_path):
+    path = str(tmp_path / "r.db")
+    host = await make_host(path)
+    gid = await started(host, ANA, BEN, CAL)
+    users = {0: ANA, 1: BEN, 2: CAL}
+    for _ in range(3):
+        await play_one(host, gid, users)
+    await host.store.close()
+    # A new process on the same file continues the game.
+    host = await make_host(path)
+    while (await host.by_id(gid)).row.status == "active":
+        await play_one(host, gid, users)
+    snap = await host.by_id(gid)
+    assert snap.row.status == "over" and snap.result() is not None
+    assert await host.replay(gid) == snap.row.state
+    with pytest.raises(HostError, match="game_over"):
+        await host.play(gid, ANA.user_id, 0, "00000000", "add1")
+    await host.store.close()
+
+
+async def test_bots_play_their_seats(host):
+    snap = await host.new_lobby(guild_id=1, channel_id=8, game_id="toy", owner=ANA, lang="en")
+    await host.add_bot(snap.id, ANA)
+    await host.add_bot(snap.id, ANA)
+    await host.start(snap.id, ANA)
+    for _ in range(100):
+        snap = await host.by_id(snap.id)
+        if snap.row.status != "active":
+            break
+        assert snap.human_to_move() == [0]
+        await play_one(host, snap.id, {0: ANA})
+    snap = await host.by_id(snap.id)
+    assert snap.row.status == "over"
+    actions = await host.store.actions(snap.id)
+    assert any(a.by_bot for a in actions) and any(not a.by_bot for a in actions)
+    assert await host.replay(snap.id) == snap.row.state
+
+
+async def test_leave_running_game_hands_seat_to_bot(host):
+    gid = await started(host, ANA, BEN)
+    snap, what = await host.leave(gid, BEN)
+    assert what == "bot" and snap.seats[1].is_bot
+    for _ in range(100):
+        snap = await host.by_id(gid)
+        if snap.row.status != "active":
+            break
+        assert snap.human_to_move() == [0]
+        await play_one(host, gid, {0: ANA})
+    assert (await host.by_id(gid)).row.status == "over"
+
+
+async def test_abandon_vote_and_force(host):
+    gid = await started(host, ANA, BEN, CAL)
+    with pytest.raises(HostError, match="not_a_player"):
+        await host.abandon(gid, Player(77, "X"))
+    snap, what, votes, needed = await host.abandon(gid, ANA)
+    assert (what, votes, needed) == ("voted", 1, 2)
+    snap, what, *_ = await host.abandon(gid, ANA)  # same voter twice counts once
+    assert what == "voted"
+    snap, what, *_ = await host.abandon(gid, BEN)
+    assert what == "abandoned" and snap.row.status == "abandoned"
+    gid2 = await started(host, ANA, BEN, channel=101)
+    snap, what, *_ = await host.abandon(gid2, MOD)
+    assert what == "abandoned"
+
+
+async def test_illegal_move_from_rules_changes_nothing(host):
+    gid = await started(host, ANA, BEN)
+    snap = await host.by_id(gid)
+    with pytest.raises(IllegalMove):
+        toygame.GAME.apply(snap.state, 1 - snap.decisions[0].seat, "add1")

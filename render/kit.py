@@ -1,0 +1,440 @@
+"""Shared drawing kit for every game's board pictures.
+
+Pure Pillow, no discord. Everything here is safe to call from a worker thread: fonts are
+loaded once (at import, or on first use of an unusual size), and no function draws on a
+shared image — callers copy their pre-drawn base and draw on the copy.
+
+What is here
+------------
+* Fonts: :func:`font` (DejaVu Sans Bold / Condensed Bold / Book shipped in ``data/fonts`` —
+  they cover Spanish ñ á é í ó ú ü ¿ ¡ — with Pillow's bundled font as a fallback).
+* Colours: a dark-space theme (:data:`BG`, :data:`INK`, ...) and a 5-colour player palette
+  (:data:`PALETTE`, Okabe–Ito based, colour-blind friendly) in which every seat also has its
+  own *shape* (circle, square, diamond, triangle, hexagon), so seats can be told apart without
+  colour. :func:`seat_token` draws that token.
+* Helpers: :func:`text` (outline/shadow), :func:`fit_font`, :func:`ellipsize`,
+  :func:`rounded_box`, :func:`die` (faces 1–6 and the afterburner), :func:`legend`,
+  :func:`star_field`, :func:`blend`.
+* :func:`to_png` — small, palette PNG bytes (well under 400 KB for a 1400 px board).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+_FONT_FILES = {
+    "bold": "DejaVuSans-Bold.ttf",
+    "cond": "DejaVuSansCondensed-Bold.ttf",
+    "book": "DejaVuSans.ttf",
+}
+
+# --------------------------------------------------------------------------- theme
+
+BG: RGB = (11, 14, 32)  # deep space
+BG2: RGB = (20, 25, 52)  # panels
+PANEL: RGB = (27, 33, 66)
+PANEL_EDGE: RGB = (70, 82, 140)
+INK: RGB = (245, 246, 252)  # main text
+MUTED: RGB = (160, 168, 205)  # secondary text
+FAINT: RGB = (92, 100, 140)
+GOLD: RGB = (255, 204, 64)
+RED: RGB = (240, 80, 80)
+GREEN: RGB = (90, 220, 120)
+DARK: RGB = (12, 12, 20)  # text on bright tokens
+
+
+@dataclass(frozen=True)
+class PlayerColor:
+    """One seat's colour: ``name`` is the i18n key suffix (``render.color.<name>``)."""
+
+    name: str
+    rgb: RGB
+    shape: str  # circle | square | diamond | triangle | hexagon
+
+
+#: Okabe–Ito colours bright enough for a dark background, each paired with a shape.
+PALETTE: tuple[PlayerColor, ...] = (
+    PlayerColor("orange", (230, 159, 0), "circle"),
+    PlayerColor("sky", (86, 180, 233), "square"),
+    PlayerColor("green", (0, 178, 130), "diamond"),
+    PlayerColor("yellow", (240, 228, 66), "triangle"),
+    PlayerColor("pink", (224, 130, 185), "hexagon"),
+)
+
+
+def seat_color(seat: int | None) -> RGB:
+    if seat is None or not 0 <= seat < len(PALETTE):
+        return FAINT
+    return PALETTE[seat].rgb
+
+
+def color_key(seat: int) -> str:
+    """i18n key of the seat's colour name (``render.color.orange`` ...)."""
+    return f"render.color.{PALETTE[seat % len(PALETTE)].name}"
+
+
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """``a`` moved a fraction ``t`` toward ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@lru_cache(maxsize=128)
+def font(size: int, style: str = "bold") -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """A cached font: ``style`` is ``bold`` (default), ``cond`` (condensed bold) or ``book``."""
+    path = FONT_DIR / _FONT_FILES.get(style, _FONT_FILES["bold"])
+    try:
+        return ImageFont.truetype(str(path), size)
+    except OSError:  # font files missing: Pillow's bundled scalable font
+        return ImageFont.load_default(size=size)
+
+
+# Load the usual sizes once, at import.
+for _size in (12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 26, 28, 30, 34, 40):
+    for _style in _FONT_FILES:
+        font(_size, _style)
+
+
+def text_width(s: str, f: ImageFont.ImageFont) -> float:
+    return f.getlength(s)
+
+
+def ellipsize(s: str, f: ImageFont.ImageFont, max_width: float) -> str:
+    """``s`` cut with an ellipsis so that it fits ``max_width`` pixels."""
+    if f.getlength(s) <= max_width:
+        return s
+    ell = "…"
+    lo, hi = 0, len(s)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.getlength(s[:mid].rstrip() + ell) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return s[:lo].rstrip() + ell
+
+
+def fit_font(
+    s: str, max_width: float, sizes: Sequence[int], style: str = "bold"
+) -> tuple[str, ImageFont.ImageFont]:
+    """The largest of ``sizes`` (descending) in which ``s`` fits, else the smallest with an
+    ellipsis. Long names get condensed before they get cut."""
+    for size in sizes:
+        f = font(size, style)
+        if f.getlength(s) <= max_width:
+            return s, f
+    if style == "bold":
+        return fit_font(s, max_width, sizes, "cond")
+    f = font(sizes[-1], style)
+    return ellipsize(s, f, max_width), f
+
+
+def wrap(s: str, f: ImageFont.ImageFont, max_width: float, max_lines: int = 2) -> list[str]:
+    """Greedy word wrap; the last line is ellipsized if the text is still too long."""
+    words = s.split()
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if f.getlength(trial) <= max_width or not cur:
+            cur = trial
+        else:
+            lines.append(cur)
+            cur = w
+    if cur:
+        lines.append(cur)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return [ellipsize(line, f, max_width) for line in lines]
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    f: ImageFont.ImageFont,
+    fill: RGB = INK,
+    anchor: str = "la",
+    outline: int = 0,
+    outline_fill: RGB = BG,
+    shadow: int = 0,
+    shadow_fill: RGB = (0, 0, 0),
+) -> None:
+    """Text with an optional outline (stroke) and drop shadow, for legibility on any fill."""
+    x, y = xy
+    if shadow:
+        draw.text(
+            (x + shadow, y + shadow),
+            s,
+            font=f,
+            fill=shadow_fill,
+            anchor=anchor,
+            stroke_width=outline,
+            stroke_fill=shadow_fill,
+        )
+    draw.text(
+        (x, y), s, font=f, fill=fill, anchor=anchor, stroke_width=outline, stroke_fill=outline_fill
+    )
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def rounded_box(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    radius: float = 10,
+    fill: RGB | None = PANEL,
+    outline: RGB | None = None,
+    width: int = 2,
+) -> None:
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def _polygon(cx: float, cy: float, r: float, n: int, rot: float) -> list[tuple[float, float]]:
+    return [
+        (
+            cx + r * math.cos(rot + 2 * math.pi * i / n),
+            cy + r * math.sin(rot + 2 * math.pi * i / n),
+        )
+        for i in range(n)
+    ]
+
+
+def shape(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    r: float,
+    kind: str,
+    fill: RGB | None,
+    outline: RGB | None = None,
+    width: int = 2,
+) -> None:
+    """A filled shape of "radius" ``r``: circle, square, diamond, triangle or hexagon."""
+    cx, cy = center
+    if kind == "square":
+        k = r * 0.86
+        draw.rounded_rectangle(
+            (cx - k, cy - k, cx + k, cy + k),
+            radius=r * 0.18,
+            fill=fill,
+            outline=outline,
+            width=width,
+        )
+    elif kind == "diamond":
+        pts = _polygon(cx, cy, r * 1.12, 4, -math.pi / 2)
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+    elif kind == "triangle":
+        pts = _polygon(cx, cy + r * 0.22, r * 1.25, 3, -math.pi / 2)
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+    elif kind == "hexagon":
+        pts = _polygon(cx, cy, r * 1.02, 6, 0)
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+
+
+def seat_token(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    r: float,
+    seat: int,
+    label: str | None = None,
+    dim: bool = False,
+) -> None:
+    """The seat's token: its shape in its colour, outlined, with an optional short label
+    (a count, a value) centred in dark ink."""
+    pc = PALETTE[seat % len(PALETTE)]
+    fill = blend(pc.rgb, BG, 0.55) if dim else pc.rgb
+    shape(draw, (center[0] + 1, center[1] + 2), r, pc.shape, fill=(0, 0, 0))
+    shape(draw, center, r, pc.shape, fill=fill, outline=DARK, width=max(1, round(r / 9)))
+    if label:
+        size = max(10, round(r * (0.95 if len(label) < 2 else 0.8)))
+        dy = r * 0.2 if pc.shape == "triangle" else 0
+        text(draw, (center[0], center[1] + dy), label, font(size), fill=DARK, anchor="mm")
+
+
+# --------------------------------------------------------------------------- dice
+
+AFTERBURNER = "A"
+DIE_FACE: RGB = (246, 246, 240)
+DIE_PIP: RGB = (20, 22, 40)
+AB_FACE: RGB = (232, 84, 38)
+AB_FLAME: RGB = (255, 214, 70)
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def flame(draw: ImageDraw.ImageDraw, box: Box, fill: RGB = AB_FLAME, core: RGB | None = None):
+    """A small flame (the afterburner symbol) filling ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = x0 + w / 2
+
+    def f(px: float, py: float) -> tuple[float, float]:
+        return (cx + px * w / 2, y0 + py * h)
+
+    outer = [
+        f(0, 0),
+        f(0.35, 0.38),
+        f(0.62, 0.3),
+        f(0.9, 0.62),
+        f(0.7, 0.9),
+        f(0.3, 1.0),
+        f(-0.3, 1.0),
+        f(-0.7, 0.9),
+        f(-0.9, 0.62),
+        f(-0.62, 0.34),
+        f(-0.4, 0.45),
+    ]
+    draw.polygon(outer, fill=fill)
+    if core:
+        inner = [f(0, 0.38), f(0.45, 0.72), f(0.3, 0.95), f(-0.3, 0.95), f(-0.45, 0.72)]
+        draw.polygon(inner, fill=core)
+
+
+def die(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    size: float,
+    face: int | str,
+    value: int | None = None,
+    dim: bool = False,
+    crossed: bool = False,
+) -> None:
+    """A die at top-left ``xy``. ``face`` is 1..6 or ``"A"`` (afterburner; ``value`` is its
+    worth on the current space, drawn on the flame). ``dim`` greys it out, ``crossed``
+    strikes it through (an unusable die)."""
+    x, y = xy
+    s = size
+    box = (x, y, x + s, y + s)
+    rad = s * 0.2
+    is_ab = face == AFTERBURNER
+    body = AB_FACE if is_ab else DIE_FACE
+    pip = DIE_PIP
+    if dim:
+        body = blend(body, BG, 0.55)
+        pip = (10, 10, 18)
+    draw.rounded_rectangle(
+        box, radius=rad, fill=body, outline=(0, 0, 0), width=max(1, round(s / 22))
+    )
+    if crossed:  # under the pips, so the face stays readable
+        w = max(2, round(s / 13))
+        m = s * 0.14
+        col = blend(RED, BG, 0.1)
+        draw.line((x + m, y + m, x + s - m, y + s - m), fill=col, width=w)
+        draw.line((x + s - m, y + m, x + m, y + s - m), fill=col, width=w)
+    if is_ab:
+        fl = blend(AB_FLAME, BG, 0.5) if dim else AB_FLAME
+        flame(draw, (x + s * 0.16, y + s * 0.1, x + s * 0.84, y + s * 0.92), fill=fl)
+        if value is not None:
+            ink = (120, 20, 0) if not dim else (60, 14, 0)
+            text(
+                draw,
+                (x + s / 2, y + s * 0.63),
+                str(value),
+                font(max(9, round(s * 0.5))),
+                fill=ink,
+                anchor="mm",
+            )
+    else:
+        n = int(face) if str(face).isdigit() else 0
+        pr = s * 0.095
+        off = s * 0.26
+        for dx, dy in _PIPS.get(n, []):
+            cx, cy = x + s / 2 + dx * off, y + s / 2 + dy * off
+            draw.ellipse(
+                (cx - pr, cy - pr, cx + pr, cy + pr), fill=pip, outline=body if crossed else None
+            )
+
+
+# --------------------------------------------------------------------------- layout helpers
+
+
+def legend(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    items: Iterable[tuple[object, str]],
+    f: ImageFont.ImageFont,
+    max_width: float,
+    icon: float = 20,
+    gap: float = 18,
+    fill: RGB = MUTED,
+) -> float:
+    """A one-or-more-line legend: each item is (icon, label) where icon is an RGB swatch or a
+    callable ``icon(draw, (x, y), size)``. Returns the y below the legend."""
+    x0, y = xy
+    x = x0
+    line_h = max(icon, f.size if hasattr(f, "size") else icon) + 6
+    for ico, label in items:
+        w = icon + 6 + f.getlength(label)
+        if x > x0 and x + w > x0 + max_width:
+            x = x0
+            y += line_h
+        if callable(ico):
+            ico(draw, (x, y), icon)
+        elif ico is not None:
+            draw.rounded_rectangle((x, y, x + icon, y + icon), radius=4, fill=ico)
+        text(draw, (x + icon + 6, y + icon / 2), label, f, fill=fill, anchor="lm")
+        x += w + gap
+    return y + line_h
+
+
+def star_field(size: tuple[int, int], seed: int = 7, density: float = 0.00035) -> Image.Image:
+    """A dark background with a few stars (deterministic: same seed, same sky)."""
+    w, h = size
+    img = Image.new("RGB", size, BG)
+    d = ImageDraw.Draw(img)
+    rng = random.Random(seed)
+    for _ in range(int(w * h * density)):
+        x, y = rng.randrange(w), rng.randrange(h)
+        b = rng.choice((70, 95, 120, 160, 210))
+        col = (b, b, min(255, b + 30))
+        if rng.random() < 0.12:
+            d.ellipse((x - 1, y - 1, x + 1, y + 1), fill=col)
+        else:
+            d.point((x, y), fill=col)
+    return img
+
+
+# --------------------------------------------------------------------------- output
+
+
+def to_png(img: Image.Image, colors: int = 192) -> bytes:
+    """PNG bytes, kept small: quantized to a palette (fast octree) and deflated.
+
+    A 1400×900 board comes out around 50–80 KB, far below the 400 KB budget."""
+    if img.mode not in ("RGB", "P", "L"):
+        img = img.convert("RGB")
+    if img.mode == "RGB":
+        img = img.quantize(
+            colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=7)
+    return buf.getvalue()

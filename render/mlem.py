@@ -1,0 +1,1363 @@
+"""Board pictures for MLEM: Space Agency.
+
+The Discord layer calls exactly two functions, from a worker thread:
+
+* :func:`render_table` — PNG bytes of the public table (never reads ``view["private"]``).
+* :func:`render_private` — PNG bytes of one seat's secrets (missions, hidden points), or
+  ``None`` when the view holds nothing private.
+
+The static part of the table (sky, star track with its dice faces, moons, planets, deep
+space, objective cards, legend) is drawn once per language and copied for every render;
+only the pieces that change are drawn on the copy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from host import i18n
+from render import kit
+from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+
+BOARD_PATH = Path(__file__).resolve().parent.parent / "data" / "mlem" / "board.json"
+BOARD: dict[str, Any] = json.loads(BOARD_PATH.read_text(encoding="utf-8"))
+
+TRACK: dict[int, dict[str, Any]] = {int(k): v for k, v in BOARD["track"].items()}
+LAST = max(TRACK)  # 25
+DEEP = int(BOARD["deep_space"]["index"])  # 26
+NO_LANDING = set(BOARD.get("no_landing_spaces", range(6)))
+SATELLITE = int(BOARD.get("satellite_space", 3))
+MOONS: dict[str, list[int]] = BOARD["moons"]
+PLANETS: dict[str, list[int]] = BOARD["planets"]
+PLANET_NAMES: dict[str, str] = BOARD.get("planet_names", {})
+COMET = int(BOARD["deep_space"]["comet"])
+GALAXY = int(BOARD["deep_space"]["galaxy"])
+DISASTER_MAX = int(BOARD.get("disaster_track_length", 11))
+OBJECTIVES = ("four_planets", "three_on_planet", "four_moons", "two_deep")
+OBJ_POINTS = BOARD.get("objectives", {})
+MISSION_POINTS = BOARD.get("missions_points", [0, 2, 5, 10])
+
+MOON_SPACE: dict[str, int] = {}
+PLANET_SPACES: dict[str, list[int]] = {}
+for _s, _info in sorted(TRACK.items()):
+    for _b in _info.get("bodies", []):
+        if _b.startswith("M"):
+            MOON_SPACE[_b] = _s
+        else:
+            PLANET_SPACES.setdefault(_b, []).append(_s)
+
+# ----------------------------------------------------------------------------- geometry
+
+W, H = 1400, 884
+HEADER_H = 64
+TX0 = 26  # track left
+COL_W = 105
+CELL_W = 97
+CELL = 100  # height of a space
+DEEP_W = 142
+BAND_H = 140
+ROW_Y = (92, 360, 628)
+COLS = 9
+PX0, PX1 = 1030, 1388  # right panel
+
+PLANET_RGB: dict[str, RGB] = {
+    "P1": (222, 92, 104),
+    "P2": (64, 172, 214),
+    "P3": (178, 150, 200),
+    "P4": (196, 134, 78),
+    "P5": (112, 196, 96),
+}
+MOON_RGB: RGB = (200, 204, 226)
+CELL_RGB: RGB = (36, 46, 96)
+CELL_EARLY_RGB: RGB = (30, 34, 62)
+CELL_EDGE: RGB = (92, 110, 180)
+PATH_RGB: RGB = (58, 70, 128)
+DEEP_RGB: RGB = (70, 36, 110)
+UFO_RGB: RGB = (120, 230, 160)
+RECON_RGB = {"points": (255, 204, 64), "recover": (90, 220, 120), "wormhole": (186, 120, 255)}
+RED_SOFT: RGB = (230, 110, 110)
+GREEN_SOFT: RGB = (120, 220, 140)
+PHASE_RGB = {
+    "launch": (86, 180, 233),
+    "explore": (240, 160, 60),
+    "land": (110, 200, 120),
+    "over": (230, 90, 110),
+}
+
+_LOCK = threading.Lock()  # FreeType faces are shared: draw one picture at a time
+
+
+def _rc(i: int) -> tuple[int, int]:
+    """Row and column of track position ``i`` (0..26) on the serpentine."""
+    r = min(i // COLS, 2)
+    c = i - r * COLS
+    if r == 1:
+        c = COLS - 1 - c
+    return r, c
+
+
+def cell_box(i: int) -> tuple[int, int, int, int]:
+    r, c = _rc(i)
+    x0 = TX0 + c * COL_W
+    y0 = ROW_Y[r]
+    if i == DEEP:
+        return (x0, y0, x0 + DEEP_W, y0 + CELL + BAND_H - 10)
+    return (x0, y0, x0 + CELL_W, y0 + CELL)
+
+
+def _center(i: int) -> tuple[float, float]:
+    x0, y0, x1, _ = cell_box(i)
+    return ((x0 + x1) / 2, y0 + CELL / 2)
+
+
+def _moon_geometry() -> dict[str, list[tuple[float, float, float]]]:
+    out: dict[str, list[tuple[float, float, float]]] = {}
+    for mid, values in MOONS.items():
+        s = MOON_SPACE.get(mid)
+        if s is None:
+            continue
+        x0, _, x1, y1 = cell_box(s)
+        n = len(values)
+        d = 32 if n >= 3 else 38
+        gap = 3 if n >= 3 else 6
+        total = n * d + (n - 1) * gap
+        cx0 = (x0 + x1) / 2 - total / 2 + d / 2
+        cy = y1 + 22 + d / 2
+        out[mid] = [(cx0 + k * (d + gap), cy, d / 2) for k in range(n)]
+    return out
+
+
+MOON_POS = _moon_geometry()
+
+
+def _planet_geometry() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for pid, spaces in PLANET_SPACES.items():
+        boxes = [cell_box(s) for s in spaces]
+        x0 = min(b[0] for b in boxes)
+        x1 = max(b[2] for b in boxes)
+        y0 = max(b[3] for b in boxes) + 8
+        r = 40
+        out[pid] = {
+            "region": (x0, y0, x1, y0 + BAND_H - 12),
+            "center": (x0 + 6 + r, y0 + 28 + r),
+            "r": r,
+            "rows": (x0 + 2 * r + 22, y0 + 30),
+        }
+    return out
+
+
+PLANET_GEO = _planet_geometry()
+
+
+# ----------------------------------------------------------------------------- glyphs
+
+
+def rocket(d: ImageDraw.ImageDraw, cx: float, top: float, h: float) -> None:
+    """A small rocket, nose up, ``h`` pixels tall."""
+    w = h * 0.46
+    body = [
+        (cx, top),
+        (cx + w * 0.5, top + h * 0.32),
+        (cx + w * 0.5, top + h * 0.78),
+        (cx - w * 0.5, top + h * 0.78),
+        (cx - w * 0.5, top + h * 0.32),
+    ]
+    fin_r = [
+        (cx + w * 0.5, top + h * 0.5),
+        (cx + w * 0.95, top + h * 0.86),
+        (cx + w * 0.5, top + h * 0.8),
+    ]
+    fin_l = [(2 * cx - x, y) for x, y in fin_r]
+    kit.flame(
+        d,
+        (cx - w * 0.32, top + h * 0.72, cx + w * 0.32, top + h * 1.08),
+        fill=(255, 140, 40),
+        core=(255, 230, 120),
+    )
+    d.polygon(fin_r, fill=(230, 60, 70), outline=(0, 0, 0))
+    d.polygon(fin_l, fill=(230, 60, 70), outline=(0, 0, 0))
+    d.polygon(body, fill=(246, 246, 250), outline=(0, 0, 0), width=2)
+    nose = [(cx, top), (cx + w * 0.34, top + h * 0.22), (cx - w * 0.34, top + h * 0.22)]
+    d.polygon(nose, fill=(230, 60, 70))
+    wr = w * 0.2
+    wy = top + h * 0.45
+    d.ellipse((cx - wr, wy - wr, cx + wr, wy + wr), fill=(80, 170, 240), outline=(0, 0, 0))
+
+
+def _rocket_sprite(length: int, direction: str) -> Image.Image:
+    """A rocket on a transparent sprite, nose pointing ``direction`` (right, left, up)."""
+    h = length
+    spr = Image.new("RGBA", (round(h * 0.6) + 4, round(h * 1.12) + 4), (0, 0, 0, 0))
+    rocket(ImageDraw.Draw(spr), spr.width / 2, 2, h)
+    if direction == "right":
+        spr = spr.rotate(-90, expand=True)
+    elif direction == "left":
+        spr = spr.rotate(90, expand=True)
+    return spr
+
+
+ROCKET_SPRITES = {k: _rocket_sprite(60, k) for k in ("right", "left", "up")}
+
+
+def paste_center(img: Image.Image, spr: Image.Image, cx: float, cy: float) -> None:
+    img.paste(spr, (round(cx - spr.width / 2), round(cy - spr.height / 2)), spr)
+
+
+def ufo(d: ImageDraw.ImageDraw, cx: float, cy: float, w: float) -> None:
+    h = w * 0.36
+    d.ellipse(
+        (cx - w * 0.26, cy - h * 1.05, cx + w * 0.26, cy + h * 0.2),
+        fill=(150, 240, 255),
+        outline=(0, 0, 0),
+        width=2,
+    )
+    d.ellipse(
+        (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), fill=UFO_RGB, outline=(0, 0, 0), width=2
+    )
+    for k in (-0.28, 0, 0.28):
+        lx = cx + k * w
+        d.ellipse((lx - 2.5, cy - 2.5, lx + 2.5, cy + 2.5), fill=(255, 250, 170))
+
+
+def cat(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> None:
+    """An astro-cat head (the astronaut icon)."""
+    ear = [
+        (cx - r * 0.95, cy - r * 0.15),
+        (cx - r * 0.8, cy - r * 1.15),
+        (cx - r * 0.2, cy - r * 0.7),
+    ]
+    d.polygon(ear, fill=fill)
+    d.polygon([(2 * cx - x, y) for x, y in ear], fill=fill)
+    d.ellipse((cx - r, cy - r * 0.8, cx + r, cy + r * 0.9), fill=fill)
+    e = r * 0.16
+    for ex in (-0.38, 0.38):
+        d.ellipse((cx + ex * r - e, cy - e, cx + ex * r + e, cy + e), fill=BG)
+
+
+def comet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    for k, frac in enumerate((1.0, 0.7, 0.45)):
+        a = math.radians(-35 + 12 * (k - 1))
+        tip = (cx + r * 3.2 * frac * math.cos(a), cy + r * 3.2 * frac * math.sin(a))
+        nrm = (-math.sin(a) * r * 0.8, math.cos(a) * r * 0.8)
+        d.polygon(
+            [(cx + nrm[0], cy + nrm[1]), tip, (cx - nrm[0], cy - nrm[1])],
+            fill=kit.blend(GOLD, DEEP_RGB, 0.3 + 0.2 * k),
+        )
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=(0, 0, 0), width=2)
+
+
+def galaxy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    col = (200, 180, 255)
+    for k in range(2):
+        rot = k * math.pi
+        pts = []
+        for j in range(18):
+            a = rot + j * 0.3
+            rr = r * (0.15 + j / 18)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a) * 0.7))
+        d.line(pts, fill=col, width=max(2, round(r / 5)))
+    d.ellipse((cx - r * 0.25, cy - r * 0.2, cx + r * 0.25, cy + r * 0.2), fill=(255, 255, 255))
+
+
+def satellite(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    pw, ph = s * 0.34, s * 0.22
+    blue = (80, 150, 240)
+    d.line((cx - s * 0.5, cy, cx + s * 0.5, cy), fill=(200, 200, 210), width=2)
+    d.rectangle((cx - s * 0.5, cy - ph, cx - s * 0.5 + pw, cy + ph), fill=blue, outline=(0, 0, 0))
+    d.rectangle((cx + s * 0.5 - pw, cy - ph, cx + s * 0.5, cy + ph), fill=blue, outline=(0, 0, 0))
+    br = s * 0.16
+    d.ellipse((cx - br, cy - br, cx + br, cy + br), fill=(230, 230, 235), outline=(0, 0, 0))
+
+
+def star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = GOLD) -> None:
+    pts = []
+    for k in range(10):
+        rr = r if k % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(pts, fill=fill, outline=(0, 0, 0))
+
+
+def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: str) -> None:
+    """A small icon for an astronaut ability in the square (x, y, s)."""
+    cx, cy = x + s / 2, y + s / 2
+    f = font(max(10, round(s * 0.42)))
+    if ability == "satellite":
+        satellite(d, cx, cy, s * 0.95)
+    elif ability == "shifter":
+        d.rounded_rectangle((x, y, x + s, y + s), radius=s * 0.2, fill=(86, 180, 233))
+        text(d, (cx, cy), "±1", f, fill=kit.DARK, anchor="mm")
+    elif ability == "parachute":
+        d.pieslice(
+            (x + s * 0.05, y + s * 0.05, x + s * 0.95, y + s * 0.85),
+            180,
+            360,
+            fill=(240, 110, 90),
+            outline=(0, 0, 0),
+        )
+        for px in (0.12, 0.5, 0.88):
+            d.line((x + s * px, y + s * 0.45, cx, y + s * 0.88), fill=INK, width=1)
+        d.ellipse((cx - s * 0.1, y + s * 0.78, cx + s * 0.1, y + s * 0.98), fill=INK)
+    elif ability == "moon_doubler":
+        d.ellipse((x + s * 0.05, y + s * 0.05, x + s * 0.95, y + s * 0.95), fill=MOON_RGB)
+        text(d, (cx, cy), "×2", f, fill=kit.DARK, anchor="mm")
+    elif ability == "planet_doubler":
+        d.ellipse((x + s * 0.12, y + s * 0.12, x + s * 0.88, y + s * 0.88), fill=PLANET_RGB["P4"])
+        d.arc((x - s * 0.05, y + s * 0.3, x + s * 1.05, y + s * 0.7), 0, 180, fill=INK, width=2)
+        text(d, (cx, cy), "×2", f, fill=kit.DARK, anchor="mm")
+    elif ability == "deep_doubler":
+        star(d, cx, cy, s * 0.52, fill=(200, 170, 255))
+        text(
+            d, (cx, cy + s * 0.04), "×2", font(max(9, round(s * 0.34))), fill=kit.DARK, anchor="mm"
+        )
+    elif ability == "saboteur":
+        kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 6, crossed=True)
+    elif ability == "booster":
+        kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 1)
+        text(
+            d,
+            (x + s * 0.95, y + s * 0.2),
+            "+",
+            font(max(10, round(s * 0.5))),
+            fill=GOLD,
+            anchor="mm",
+            outline=2,
+            outline_fill=(0, 0, 0),
+        )
+    else:
+        d.ellipse((x, y, x + s, y + s), outline=MUTED, width=2)
+
+
+def recon_tile(d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict | None) -> None:
+    """A reconnaissance tile (or its empty slot) in the square (x, y, s)."""
+    if not tile:
+        d.rounded_rectangle((x, y, x + s, y + s), radius=6, outline=FAINT, width=2)
+        return
+    kind = tile.get("kind")
+    col = RECON_RGB.get(kind, MUTED)
+    d.rounded_rectangle((x, y, x + s, y + s), radius=6, fill=col, outline=(0, 0, 0), width=2)
+    cx, cy = x + s / 2, y + s / 2
+    if kind == "points":
+        text(
+            d,
+            (cx, cy + 1),
+            f"+{tile.get('value', '?')}",
+            font(round(s * 0.5)),
+            fill=kit.DARK,
+            anchor="mm",
+        )
+    elif kind == "recover":
+        kit.die(d, (x + s * 0.18, y + s * 0.18), s * 0.5, 1)
+        text(
+            d, (x + s * 0.78, y + s * 0.74), "+", font(round(s * 0.5)), fill=kit.DARK, anchor="mm"
+        )
+    elif kind == "wormhole":
+        for k in range(3):
+            rr = s * (0.38 - 0.11 * k)
+            d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=kit.DARK, width=2)
+        text(d, (cx, cy), "4", font(round(s * 0.36)), fill=kit.DARK, anchor="mm")
+    else:
+        text(d, (cx, cy), "?", font(round(s * 0.5)), fill=kit.DARK, anchor="mm")
+
+
+# ----------------------------------------------------------------------------- static base
+
+
+def _faces_row(d: ImageDraw.ImageDraw, i: int) -> None:
+    info = TRACK[i]
+    faces = info["faces"]
+    x0, _, x1, y1 = cell_box(i)
+    s = 27 if len(faces) >= 3 else 30
+    gap = 3 if len(faces) >= 3 else 5
+    total = len(faces) * s + (len(faces) - 1) * gap
+    x = (x0 + x1) / 2 - total / 2
+    for face in faces:
+        kit.die(d, (x, y1 - s - 8), s, face, value=info.get("ab") if face == "A" else None)
+        x += s + gap
+
+
+def _planet_name(pid: str, lang: str) -> str:
+    key = f"render.mlem.planet.{pid}"
+    return i18n.t(key, lang) if i18n.has(key, lang) else PLANET_NAMES.get(pid, pid)
+
+
+def _draw_path(d: ImageDraw.ImageDraw) -> None:
+    pts = []
+    for i in range(DEEP + 1):
+        cx, cy = _center(i)
+        pts.append((cx, cy))
+        r, c = _rc(i)
+        if i < DEEP and _rc(i + 1)[0] != r:  # turn of the snake, outside the track
+            x0, _, x1, _ = cell_box(i)
+            edge = x1 + 11 if c == COLS - 1 else x0 - 11
+            ny = _center(i + 1)[1]
+            pts += [(edge, cy), (edge, ny)]
+    d.line(pts, fill=PATH_RGB, width=12, joint="curve")
+
+
+def _build_base(lang: str) -> Image.Image:
+    img = kit.star_field((W, H), seed=2075)
+    d = ImageDraw.Draw(img)
+    t = i18n.t
+
+    # header strip
+    kit.rounded_box(d, (8, 6, W - 8, HEADER_H - 4), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    text(
+        d,
+        (24, HEADER_H / 2),
+        t("render.mlem.title", lang),
+        font(30),
+        fill=GOLD,
+        anchor="lm",
+        shadow=2,
+    )
+
+    _draw_path(d)
+
+    # star track
+    for i in range(LAST + 1):
+        x0, y0, x1, y1 = cell_box(i)
+        fill = CELL_EARLY_RGB if i in NO_LANDING else CELL_RGB
+        bodies = TRACK[i].get("bodies", [])
+        if bodies and bodies[0] in PLANET_RGB:
+            fill = kit.blend(fill, PLANET_RGB[bodies[0]], 0.22)
+        kit.rounded_box(d, (x0, y0, x1, y1), radius=12, fill=fill, outline=CELL_EDGE, width=2)
+        text(d, (x0 + 8, y0 + 4), str(i), font(28), fill=INK, shadow=2)
+        if i == SATELLITE:
+            satellite(d, x1 - 22, y0 + 20, 30)
+        _faces_row(d, i)
+
+    # deep space
+    x0, y0, x1, y1 = cell_box(DEEP)
+    kit.rounded_box(
+        d, (x0, y0, x1, y1), radius=14, fill=DEEP_RGB, outline=(170, 130, 240), width=3
+    )
+    title, tf = kit.fit_font(
+        t("render.mlem.deep_space", lang), DEEP_W - 12, (20, 18, 17, 16, 15, 14)
+    )
+    text(d, ((x0 + x1) / 2, y0 + 18), title, tf, fill=INK, anchor="mm", shadow=2)
+    comet(d, x0 + 20, y0 + 96, 10)
+    text(d, (x0 + 56, y0 + 96), str(COMET), font(26), fill=GOLD, anchor="lm", shadow=2)
+    text(
+        d,
+        (x0 + 76, y0 + 98),
+        t("render.mlem.comet", lang),
+        font(14, "cond"),
+        fill=MUTED,
+        anchor="lm",
+    )
+    galaxy(d, x0 + 22, y0 + 160, 15)
+    text(
+        d, (x0 + 56, y0 + 160), str(GALAXY), font(26), fill=(210, 190, 255), anchor="lm", shadow=2
+    )
+    text(
+        d,
+        (x0 + 76, y0 + 162),
+        t("render.mlem.galaxy", lang),
+        font(14, "cond"),
+        fill=MUTED,
+        anchor="lm",
+    )
+
+    # moons
+    for mid, pos in MOON_POS.items():
+        s = MOON_SPACE[mid]
+        _, _, _, cy1 = cell_box(s)
+        cx = _center(s)[0]
+        d.line((cx, cy1, cx, pos[0][1]), fill=MOON_RGB, width=3)
+        if len(pos) > 1:
+            d.line((pos[0][0], pos[0][1], pos[-1][0], pos[-1][1]), fill=MOON_RGB, width=3)
+        for (mx, my, r), value in zip(pos, MOONS[mid], strict=False):
+            d.ellipse((mx - r, my - r, mx + r, my + r), fill=MOON_RGB, outline=(0, 0, 0), width=2)
+            text(d, (mx, my), str(value), font(20), fill=kit.DARK, anchor="mm")
+
+    # planets
+    for pid, geo in PLANET_GEO.items():
+        rx0, ry0, rx1, _ = geo["region"]
+        cx, cy = geo["center"]
+        r = geo["r"]
+        col = PLANET_RGB.get(pid, MUTED)
+        for s in PLANET_SPACES[pid]:
+            sx = _center(s)[0]
+            d.line((sx, cell_box(s)[3], cx, cy), fill=col, width=3)
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col, outline=(0, 0, 0), width=3)
+        d.arc(
+            (cx - r + 6, cy - r + 6, cx + r - 6, cy + r - 6),
+            200,
+            290,
+            fill=kit.blend(col, (255, 255, 255), 0.45),
+            width=4,
+        )
+        first, second, rest = PLANETS[pid]
+        text(
+            d,
+            (cx, cy - 8),
+            str(first),
+            font(34),
+            fill=INK,
+            anchor="mm",
+            outline=3,
+            outline_fill=(0, 0, 0),
+        )
+        text(
+            d,
+            (cx, cy + 22),
+            f"{second} · {rest}",
+            font(17),
+            fill=INK,
+            anchor="mm",
+            outline=2,
+            outline_fill=(0, 0, 0),
+        )
+        name, nf = kit.fit_font(_planet_name(pid, lang), rx1 - rx0 - 8, (18, 17, 16, 15))
+        text(d, (rx0 + 4, ry0 + 2), name, nf, fill=kit.blend(col, INK, 0.45), shadow=2)
+
+    # objectives (cards; claimers are drawn per render)
+    ox0, oy0 = TX0, ROW_Y[0] + CELL + 12
+    text(d, (ox0, oy0), t("render.mlem.objectives", lang), font(16), fill=MUTED)
+    for k, obj in enumerate(OBJECTIVES):
+        bx = ox0 + k * 156
+        by = oy0 + 24
+        kit.rounded_box(d, (bx, by, bx + 148, by + 62), radius=10, fill=PANEL, outline=PANEL_EDGE)
+        _objective_icon(d, bx + 8, by + 8, 26, obj)
+        label = t(f"render.mlem.objective.{obj}", lang)
+        for size in (16, 15, 14, 13):
+            lines = kit.wrap(label, font(size, "cond"), 100)
+            if not any(line.endswith("…") for line in lines):
+                break
+        for j, line in enumerate(lines):
+            text(d, (bx + 42, by + 6 + 19 * j), line, font(size, "cond"), fill=INK)
+        text(d, (bx + 10, by + 50), f"+{OBJ_POINTS.get(obj, 5)}", font(15), fill=GOLD, anchor="lm")
+
+    # legend
+    lf = font(15, "cond")
+    items = [
+        (
+            lambda dr, xy, s: kit.die(dr, xy, s, "A", value=2),
+            t("render.mlem.legend.afterburner", lang),
+        ),
+        (lambda dr, xy, s: _moon_icon(dr, xy, s), t("render.mlem.legend.moon", lang)),
+        (lambda dr, xy, s: _planet_icon(dr, xy, s), t("render.mlem.legend.planet", lang)),
+    ]
+    kit.legend(d, (ox0, oy0 + 94), items, lf, max_width=6 * COL_W - 10, icon=22, gap=16)
+    return img
+
+
+def _moon_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: float) -> None:
+    x, y = xy
+    d.ellipse((x, y, x + s, y + s), fill=MOON_RGB, outline=(0, 0, 0))
+    text(d, (x + s / 2, y + s / 2), "4", font(round(s * 0.6)), fill=kit.DARK, anchor="mm")
+
+
+def _planet_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: float) -> None:
+    x, y = xy
+    d.ellipse((x, y, x + s, y + s), fill=PLANET_RGB["P2"], outline=(0, 0, 0))
+
+
+def _objective_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, obj: str) -> None:
+    if obj == "four_planets":
+        cols = list(PLANET_RGB.values())
+        for k in range(4):
+            px, py = x + (k % 2) * s * 0.5, y + (k // 2) * s * 0.5
+            d.ellipse((px + 1, py + 1, px + s * 0.5 - 1, py + s * 0.5 - 1), fill=cols[k])
+    elif obj == "three_on_planet":
+        d.ellipse((x, y, x + s, y + s), fill=PLANET_RGB["P3"], outline=(0, 0, 0))
+        for k in range(3):
+            cx = x + s * (0.25 + 0.25 * k)
+            d.ellipse((cx - 3, y + s / 2 - 3, cx + 3, y + s / 2 + 3), fill=INK)
+    elif obj == "four_moons":
+        for k in range(4):
+            px, py = x + (k % 2) * s * 0.5, y + (k // 2) * s * 0.5
+            d.ellipse((px + 1, py + 1, px + s * 0.5 - 1, py + s * 0.5 - 1), fill=MOON_RGB)
+    else:
+        star(d, x + s * 0.3, y + s * 0.35, s * 0.3, fill=(200, 170, 255))
+        star(d, x + s * 0.7, y + s * 0.68, s * 0.3, fill=(200, 170, 255))
+
+
+_BASES: dict[str, Image.Image] = {}
+
+
+def _base(lang: str) -> Image.Image:
+    img = _BASES.get(lang)
+    if img is None:
+        img = _BASES[lang] = _build_base(lang)
+    return img
+
+
+for _lang in i18n.LANGS:  # pre-draw the static table once, at import
+    _base(_lang)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _lang(lang: str | None) -> str:
+    return lang if lang in i18n.LANGS else i18n.DEFAULT
+
+
+def _name(names: Sequence[str], seat: int, lang: str) -> str:
+    if 0 <= seat < len(names) and str(names[seat]).strip():
+        return str(names[seat])
+    return i18n.t("render.seat", lang, n=seat + 1)
+
+
+def _seat_ok(seat: Any, n: int) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < max(n, 1)
+
+
+def _phase(view: dict) -> str:
+    if view.get("over"):
+        return "over"
+    ph = str(view.get("phase") or "")
+    return ph.rsplit(".", 1)[-1] if ph else "launch"
+
+
+def _counts(seats: Sequence[Any], n: int) -> list[tuple[int, int]]:
+    """(seat, count) in first-appearance order."""
+    out: dict[int, int] = {}
+    for s in seats or []:
+        if _seat_ok(s, n):
+            out[s] = out.get(s, 0) + 1
+    return list(out.items())
+
+
+def _section(d: ImageDraw.ImageDraw, y: float, h: float, title: str) -> float:
+    kit.rounded_box(d, (PX0, y, PX1, y + h), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    text(d, (PX0 + 14, y + 8), title, font(17), fill=MUTED)
+    return y + 32
+
+
+# ----------------------------------------------------------------------------- table
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
+    t = i18n.t
+    x = 24 + font(30).getlength(t("render.mlem.title", lang)) + 24
+    rnd = view.get("round")
+    if rnd is not None:
+        s = t("render.mlem.voyage", lang, n=rnd)
+        text(d, (x, HEADER_H / 2), s, font(28), fill=INK, anchor="lm", shadow=2)
+        x += font(28).getlength(s) + 20
+    ph = _phase(view)
+    label = t(f"render.mlem.phase.{ph}", lang)
+    f = font(22)
+    wpx = f.getlength(label) + 28
+    col = PHASE_RGB.get(ph, MUTED)
+    kit.rounded_box(d, (x, 13, x + wpx, HEADER_H - 11), radius=16, fill=col, outline=(0, 0, 0))
+    text(d, (x + wpx / 2, HEADER_H / 2 - 1), label, f, fill=kit.DARK, anchor="mm")
+    if view.get("last_voyage") and not view.get("over"):
+        x += wpx + 14
+        s = t("render.mlem.last_voyage", lang)
+        text(d, (x, HEADER_H / 2), s, font(20), fill=GOLD, anchor="lm", shadow=2)
+
+    # disaster track 0..11, right aligned
+    limit = view.get("disaster_limit")
+    top = limit if isinstance(limit, int) and 1 <= limit <= 20 else DISASTER_MAX
+    n = max(0, min(top, int(view.get("disasters") or 0)))
+    bw, gap = 26, 4
+    bx1 = W - 22
+    bw = min(bw, (360 - (top + 1) * gap) // (top + 1))
+    bx0 = bx1 - (top + 1) * (bw + gap) + gap
+    label = t("render.mlem.disasters", lang)
+    text(d, (bx0 - 12, HEADER_H / 2), label, font(18), fill=MUTED, anchor="rm")
+    for k in range(top + 1):
+        x0 = bx0 + k * (bw + gap)
+        box = (x0, 16, x0 + bw, HEADER_H - 14)
+        if k == n:
+            fill, edge = (255, 90, 70), INK
+        elif k < n:
+            fill, edge = (120, 40, 48), (170, 70, 80)
+        else:
+            fill, edge = PANEL, PANEL_EDGE
+        d.rounded_rectangle(box, radius=5, fill=fill, outline=edge, width=2 if k != n else 3)
+        if k == n:
+            text(
+                d,
+                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                str(k),
+                font(16),
+                fill=kit.DARK,
+                anchor="mm",
+            )
+        elif k == top:
+            text(
+                d,
+                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                "✕",
+                font(14),
+                fill=RED_SOFT,
+                anchor="mm",
+            )
+
+
+def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    # recon tiles on their slots
+    recon = view.get("recon")
+    if isinstance(recon, dict):
+        slots = recon.get("slots") or {}
+        for key, tile in slots.items():
+            try:
+                s = int(key)
+            except (TypeError, ValueError):
+                continue
+            if s not in TRACK:
+                continue
+            x0, y0, x1, _ = cell_box(s)
+            recon_tile(d, x1 - 40, y0 + 6, 34, tile if isinstance(tile, dict) else None)
+
+    rk = view.get("rocket") or {}
+    sp = rk.get("space")
+    sp = max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
+
+    # UFO marker: in the middle of its space, or above it when the rocket is there too
+    u = view.get("ufo")
+    if isinstance(u, dict) and isinstance(u.get("space"), int):
+        s = max(0, min(DEEP, u["space"]))
+        x0, y0, x1, _ = cell_box(s)
+        if s == DEEP:
+            ufo(d, x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56, 46)
+        elif s == sp:
+            ufo(d, (x0 + x1) / 2 + 8, y0 - 2, 46)
+        else:
+            ufo(d, (x0 + x1) / 2, y0 + 49, 46)
+
+    # moons
+    for mid, occ in (view.get("moons") or {}).items():
+        pos = MOON_POS.get(mid)
+        if not pos:
+            continue
+        for (mx, my, r), seat, value in zip(pos, occ or [], MOONS[mid], strict=False):
+            if _seat_ok(seat, n):
+                kit.seat_token(d, (mx, my), r + 1, seat, label=str(value))
+
+    # planets: rows in arrival order
+    for pid, rows in (view.get("planets") or {}).items():
+        geo = PLANET_GEO.get(pid)
+        if not geo:
+            continue
+        x, y = geo["rows"]
+        ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
+        pitch = 21 if len(ok) <= 4 else 19
+        for k, (seat, count) in enumerate(ok[:5]):
+            cy = y + 10 + k * pitch
+            kit.seat_token(d, (x + 10, cy), 9, seat)
+            text(d, (x + 24, cy), f"×{count}", font(17), fill=INK, anchor="lm", shadow=1)
+
+    # deep space occupants
+    ds = view.get("deep_space") or {}
+    x0, y0, _, _ = cell_box(DEEP)
+    for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
+        occ = _counts(ds.get(key) or [], n)
+        for k, (seat, count) in enumerate(occ[:8]):
+            cx = x0 + 18 + (k % 4) * 34
+            cy = top + (k // 4) * 23
+            kit.seat_token(d, (cx, cy), 10, seat)
+            if count > 1:
+                text(
+                    d,
+                    (cx + 12, cy + 2),
+                    str(count),
+                    font(13),
+                    fill=INK,
+                    anchor="lm",
+                    outline=2,
+                    outline_fill=(0, 0, 0),
+                )
+
+    # rocket: a gold frame round its space and the rocket flying along the track
+    if sp is not None and not view.get("over"):
+        x0, y0, x1, y1 = cell_box(sp)
+        d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=15, outline=GOLD, width=5)
+        direction = "left" if _rc(sp)[0] == 1 else "right"
+        cx = (x0 + x1) / 2
+        if sp == DEEP:
+            ufo_here = isinstance(u, dict) and u.get("space") == DEEP
+            cx = x0 + 44 if ufo_here else cx
+        paste_center(img, ROCKET_SPRITES[direction], cx, y0 + (56 if sp == DEEP else 47))
+
+
+def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    objs = view.get("objectives") or {}
+    ox0, oy0 = TX0, ROW_Y[0] + CELL + 12
+    for k, obj in enumerate(OBJECTIVES):
+        seat = objs.get(obj)
+        bx, by = ox0 + k * 156, oy0 + 24
+        if _seat_ok(seat, n):
+            d.rounded_rectangle(
+                (bx, by, bx + 148, by + 62), radius=10, outline=kit.seat_color(seat), width=4
+            )
+            kit.seat_token(d, (bx + 130, by + 46), 12, seat)
+
+
+def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
+    """The second legend line (variant symbols); returns the y below it."""
+    t = i18n.t
+    items: list[tuple[Any, str]] = []
+    if isinstance(view.get("recon"), dict):
+        items += [
+            (
+                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "points", "value": 2}),
+                t("render.mlem.legend.recon_points", lang),
+            ),
+            (
+                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "recover"}),
+                t("render.mlem.legend.recon_recover", lang),
+            ),
+            (
+                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "wormhole"}),
+                t("render.mlem.legend.recon_wormhole", lang),
+            ),
+        ]
+    if isinstance(view.get("ufo"), dict):
+        items.append(
+            (
+                lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 3, s * 1.2),
+                t("render.mlem.legend.ufo", lang),
+            )
+        )
+    if isinstance(view.get("missions"), dict):
+        items.append(
+            (
+                lambda dr, xy, s: _mission_icon(dr, xy[0] + 2, xy[1] + 2, s - 4),
+                t("render.mlem.legend.missions", lang),
+            )
+        )
+    y = ROW_Y[0] + CELL + 134
+    if items:
+        y = kit.legend(
+            d, (TX0, y), items, font(15, "cond"), max_width=6 * COL_W - 10, icon=22, gap=13
+        )
+    return y
+
+
+def _draw_players(
+    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str, n: int
+) -> float:
+    t = i18n.t
+    row_h = 50
+    h = 36 + n * row_h
+    top = _section(d, y, h, t("render.mlem.players", lang))
+    hint = t("render.mlem.legend.astronauts", lang)
+    hf = font(14, "cond")
+    text(d, (PX1 - 14, y + 17), hint, hf, fill=MUTED, anchor="rm")
+    cat(d, PX1 - 26 - hf.getlength(hint), y + 18, 7, MUTED)
+    scores = list(view.get("scores") or [])
+    boards = list(view.get("boards") or [])
+    over = bool(view.get("over"))
+    best = max(scores[:n]) if over and scores[:n] else None
+    commander = view.get("commander")
+    start = view.get("start_seat")
+    ufo_v = view.get("ufo") if isinstance(view.get("ufo"), dict) else None
+    recon_v = view.get("recon") if isinstance(view.get("recon"), dict) else None
+    miss_v = view.get("missions") if isinstance(view.get("missions"), dict) else None
+    for seat in range(n):
+        ry = top + seat * row_h
+        score = scores[seat] if seat < len(scores) else 0
+        winner = best is not None and score == best
+        if winner:
+            kit.rounded_box(
+                d,
+                (PX0 + 6, ry - 2, PX1 - 6, ry + row_h - 4),
+                radius=10,
+                fill=(58, 50, 24),
+                outline=GOLD,
+                width=2,
+            )
+        kit.seat_token(d, (PX0 + 26, ry + 17), 13, seat)
+        # name, with commander / first-player marks
+        nx = PX0 + 48
+        marks_w = 0
+        if commander == seat and not over:
+            marks_w += 26
+        if start == seat and not over:
+            marks_w += 20
+        name, nf = kit.fit_font(_name(names, seat, lang), 205 - marks_w, (22, 20, 18, 16))
+        text(d, (nx, ry + 17), name, nf, fill=INK, anchor="lm")
+        mx = nx + nf.getlength(name) + 8
+        if commander == seat and not over:
+            star(d, mx + 10, ry + 16, 10)
+            mx += 26
+        if start == seat and not over:
+            rocket(d, mx + 6, ry + 5, 22)
+        # score
+        text(
+            d,
+            (PX1 - 16, ry + 20),
+            str(score),
+            font(30),
+            fill=GOLD if winner else INK,
+            anchor="rm",
+            shadow=2,
+        )
+        # second line: astronauts left and hidden-tile counts
+        sx = PX0 + 48
+        sy = ry + 39
+        sf = font(15)
+        left = len(boards[seat].get("left", [])) if seat < len(boards) else 0
+        cat(d, sx + 8, sy, 8, kit.seat_color(seat))
+        text(d, (sx + 20, sy), f"{left}", sf, fill=MUTED, anchor="lm")
+        sx += 48
+        if ufo_v is not None:
+            taken = ufo_v.get("taken") or []
+            c = taken[seat] if seat < len(taken) else 0
+            ufo(d, sx + 10, sy + 1, 22)
+            text(d, (sx + 24, sy), f"{c}", sf, fill=MUTED, anchor="lm")
+            sx += 48
+        if recon_v is not None:
+            taken = recon_v.get("taken") or []
+            c = taken[seat] if seat < len(taken) else 0
+            recon_tile(d, sx, sy - 8, 16, {"kind": "points", "value": ""})
+            text(d, (sx + 22, sy), f"{c}", sf, fill=MUTED, anchor="lm")
+            sx += 48
+        if miss_v is not None:
+            kept = miss_v.get("kept") or []
+            c = kept[seat] if seat < len(kept) else 0
+            choosing = seat in (miss_v.get("choosing") or [])
+            _mission_icon(d, sx, sy - 8, 16)
+            s = t("render.mlem.missions.choosing", lang) if choosing else f"{c}"
+            text(d, (sx + 22, sy), s, sf, fill=MUTED, anchor="lm")
+            sx += 48
+        if winner:
+            text(
+                d,
+                (PX1 - 16, sy + 1),
+                t("render.mlem.winner", lang),
+                font(13),
+                fill=GOLD,
+                anchor="rm",
+            )
+    return y + h + 10
+
+
+def _mission_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
+    d.rounded_rectangle((x, y, x + s, y + s), radius=3, fill=(235, 225, 200), outline=(0, 0, 0))
+    d.line((x + 3, y + s * 0.4, x + s - 3, y + s * 0.4), fill=(90, 80, 60), width=2)
+    d.line((x + 3, y + s * 0.7, x + s - 5, y + s * 0.7), fill=(90, 80, 60), width=2)
+
+
+def _booster_spent(view: dict, seat: Any, n: int) -> bool:
+    boards = view.get("boards") or []
+    if not _seat_ok(seat, n) or seat >= len(boards) or not isinstance(boards[seat], dict):
+        return False
+    return int(boards[seat].get("boosters_used") or 0) > 0
+
+
+def _spent(member: dict, view: dict, n: int) -> bool:
+    """Is this crew member a booster already used (flipped) this voyage?"""
+    if member.get("astronaut") != "booster":
+        return False
+    if "used" in member:
+        return bool(member["used"])
+    return _booster_spent(view, member.get("seat"), n)
+
+
+def _draw_crew(
+    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str, n: int
+) -> float:
+    t = i18n.t
+    crew = [c for c in (view.get("rocket") or {}).get("crew") or [] if isinstance(c, dict)]
+    row_h = 34
+    rows = max(1, len(crew))
+    h = 36 + rows * row_h + 4
+    top = _section(d, y, h, t("render.mlem.crew", lang))
+    if not crew:
+        text(
+            d,
+            (PX0 + 16, top + 16),
+            t("render.mlem.crew_empty", lang),
+            font(18),
+            fill=FAINT,
+            anchor="lm",
+        )
+    for k, member in enumerate(crew):
+        ry = top + k * row_h
+        seat = member.get("seat")
+        ab = str(member.get("astronaut") or "")
+        cy = ry + 15
+        if k == 0:
+            kit.rounded_box(
+                d,
+                (PX0 + 6, ry - 3, PX1 - 6, ry + row_h - 5),
+                radius=8,
+                fill=(52, 46, 26),
+                outline=GOLD,
+                width=2,
+            )
+            star(d, PX0 + 22, cy, 10)
+        else:
+            text(d, (PX0 + 22, cy), str(k + 1), font(16), fill=MUTED, anchor="mm")
+        if _seat_ok(seat, n):
+            kit.seat_token(d, (PX0 + 48, cy), 11, seat)
+        ability_icon(d, PX0 + 66, cy - 12, 24, ab)
+        key = f"render.mlem.ability.{ab}"
+        label = t(key, lang) if i18n.has(key, lang) else ab
+        spent = _spent(member, view, n)
+        label, lf = kit.fit_font(label, 150, (18, 17, 16), "bold")
+        text(d, (PX0 + 98, cy), label, lf, fill=FAINT if spent else INK, anchor="lm")
+        if spent:  # a used booster is flipped face down
+            d.line((PX0 + 96, cy, PX0 + 100 + lf.getlength(label), cy), fill=MUTED, width=2)
+        if _seat_ok(seat, n):
+            who, wf = kit.fit_font(_name(names, seat, lang), 96, (15, 14, 13), "cond")
+            text(d, (PX1 - 14, cy), who, wf, fill=kit.seat_color(seat), anchor="rm")
+    return y + h + 10
+
+
+def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+    t = i18n.t
+    dice = view.get("dice") or {}
+    roll = list(dice.get("roll") or [])
+    usable = list(dice.get("usable") or [])
+    h = 36 + 56 + 22
+    top = _section(d, y, h, t("render.mlem.dice", lang))
+    sp = (view.get("rocket") or {}).get("space")
+    ab = TRACK.get(sp, {}).get("ab") if isinstance(sp, int) else None
+    if roll:
+        k_n = len(roll)
+        s = 48 if k_n <= 6 else max(30, int((PX1 - PX0 - 28) / k_n) - 6)
+        gap = 8 if k_n <= 6 else 5
+        x = PX0 + 14
+        for k, face in enumerate(roll):
+            ok = bool(usable[k]) if k < len(usable) else True
+            face_v = "A" if str(face).upper() == "A" else face
+            if ok:
+                d.rounded_rectangle(
+                    (x - 3, top - 1, x + s + 3, top + s + 5), radius=10, outline=GOLD, width=3
+                )
+            kit.die(
+                d,
+                (x, top + 2),
+                s,
+                face_v,
+                value=ab if face_v == "A" else None,
+                dim=not ok,
+                crossed=not ok,
+            )
+            x += s + gap
+    else:
+        text(
+            d,
+            (PX0 + 16, top + 26),
+            t("render.mlem.no_roll", lang),
+            font(20),
+            fill=FAINT,
+            anchor="lm",
+        )
+    pool = int(dice.get("pool") or 0)
+    disc = int(dice.get("discarded") or 0)
+    iy = top + 64
+    x = PX0 + 16
+    for k in range(min(pool + disc, 8)):
+        kit.die(d, (x, iy - 8), 16, "", dim=k >= pool)
+        x += 19
+    s, sf = kit.fit_font(
+        t("render.mlem.pool", lang, pool=pool, discarded=disc),
+        PX1 - x - 16,
+        (17, 16, 15, 14),
+        "cond",
+    )
+    text(d, (x + 6, iy), s, sf, fill=MUTED, anchor="lm")
+    return y + h + 10
+
+
+def _draw_variants(
+    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str
+) -> float:
+    t = i18n.t
+    ex = view.get("expedition") if isinstance(view.get("expedition"), dict) else None
+    u = view.get("ufo") if isinstance(view.get("ufo"), dict) else None
+    rc = view.get("recon") if isinstance(view.get("recon"), dict) else None
+    lines: list[tuple[Any, str]] = []
+    if u is not None:
+        sp = u.get("space")
+        left = u.get("tiles_left", 0)
+        key = "render.mlem.ufo.deep" if sp == DEEP else "render.mlem.ufo.where"
+        lines.append(("ufo", t(key, lang, n=sp, left=left)))
+    if rc is not None:
+        lines.append(("recon", t("render.mlem.recon.left", lang, n=rc.get("left", 0))))
+    if ex is None and not lines:
+        return y
+    h = 14 + (78 if ex is not None else 0) + 28 * len(lines)
+    kit.rounded_box(d, (PX0, y, PX1, y + h), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    cy = y + 8
+    if ex is not None:
+        tile = ex.get("tile") if isinstance(ex.get("tile"), dict) else None
+        avail = bool(ex.get("ability_available"))
+        title = t("render.mlem.expedition", lang)
+        if tile and tile.get("id"):
+            title += f" {tile['id']}"
+        text(d, (PX0 + 14, cy), title, font(17), fill=MUTED)
+        text(
+            d,
+            (PX1 - 14, cy),
+            t("render.mlem.expedition.left", lang, n=ex.get("left", 0)),
+            font(15, "cond"),
+            fill=MUTED,
+            anchor="ra",
+        )
+        ty = cy + 26
+        if tile is None:
+            text(
+                d,
+                (PX0 + 16, ty + 18),
+                t("render.mlem.expedition.none", lang),
+                font(18),
+                fill=FAINT,
+                anchor="lm",
+            )
+        else:
+            card = (PX0 + 10, ty, PX1 - 10, ty + 42)
+            kit.rounded_box(d, card, radius=8, fill=(44, 40, 74), outline=(150, 130, 220))
+            x = PX0 + 18
+            mid = ty + 21
+            kit.die(d, (x, mid - 13), 26, 6)
+            text(d, (x + 32, mid), f"{tile.get('dice', '?')}", font(22), fill=INK, anchor="lm")
+            x += 58
+            ufo(d, x + 16, mid + 2, 34)
+            text(d, (x + 36, mid), f"−{tile.get('ufo', 0)}", font(20), fill=UFO_RGB, anchor="lm")
+            x += 72
+            ability = str(tile.get("ability") or "")
+            col = INK if avail else FAINT
+            if ability == "extra":
+                for face in (tile.get("extra") or [])[:3]:
+                    kit.die(d, (x, mid - 12), 24, face, dim=not avail)
+                    x += 28
+                label = t("render.mlem.expedition.extra", lang)
+            else:
+                label = t(f"render.mlem.expedition.{ability}", lang)
+            status = t(f"render.mlem.expedition.{'ready' if avail else 'used'}", lang)
+            lbl, lf = kit.fit_font(label, PX1 - 18 - x - 4, (17, 16, 15, 14), "cond")
+            text(d, (x + 4, mid - 9), lbl, lf, fill=col, anchor="lm")
+            text(
+                d,
+                (x + 4, mid + 10),
+                status,
+                font(14, "cond"),
+                fill=GREEN_SOFT if avail else FAINT,
+                anchor="lm",
+            )
+        cy = ty + 52
+    for kind, s in lines:
+        if kind == "ufo":
+            ufo(d, PX0 + 28, cy + 12, 30)
+        else:
+            recon_tile(d, PX0 + 18, cy + 2, 20, {"kind": "wormhole"})
+        s2, sf = kit.fit_font(s, PX1 - PX0 - 64, (17, 16, 15, 14), "cond")
+        text(d, (PX0 + 50, cy + 12), s2, sf, fill=INK, anchor="lm")
+        cy += 28
+    return y + h + 10
+
+
+def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    img = _base(lang).copy()
+    d = ImageDraw.Draw(img)
+    n = int(view.get("players") or len(view.get("scores") or []) or len(names) or 2)
+    n = max(1, min(n, len(kit.PALETTE)))
+    _draw_header(d, view, lang)
+    _objective_claims(d, view, n)
+    _legend_variants(d, view, lang)
+    _draw_track_tokens(img, d, view, n)
+    y = HEADER_H + 8
+    y = _draw_players(d, y, view, names, lang, n)
+    if not view.get("over"):
+        y = _draw_crew(d, y, view, names, lang, n)
+        y = _draw_dice(d, y, view, lang)
+    _draw_variants(d, y, view, names, lang)
+    return img
+
+
+def render_table(view: dict, names: list[str], lang: str) -> bytes:
+    """PNG bytes of the public table. ``view["private"]`` is never read."""
+    public = {k: v for k, v in view.items() if k != "private"}
+    lang = _lang(lang)
+    with _LOCK:
+        img = _draw_table(public, names, lang)
+    return kit.to_png(img)
+
+
+# ----------------------------------------------------------------------------- private
+
+
+def _targets(mission_id: str) -> list[int]:
+    out = []
+    for part in str(mission_id).split("/"):
+        try:
+            out.append(int(part))
+        except ValueError:
+            continue
+    return out
+
+
+@lru_cache(maxsize=128)
+def _body_label(space: int, lang: str) -> tuple[str, str, RGB]:
+    """(body id, label, colour) of what hangs off ``space``: a planet's name, or the moon
+    group's values with its space."""
+    bodies = TRACK.get(space, {}).get("bodies", [])
+    for b in bodies:
+        if b in PLANET_RGB:
+            return b, _planet_name(b, lang), PLANET_RGB[b]
+    if bodies:
+        vals = "·".join(map(str, MOONS.get(bodies[0], [])))
+        return bodies[0], f"{space}: {i18n.t('render.mlem.moons', lang)} {vals}", MOON_RGB
+    return "", "", MUTED
+
+
+def _has_private(priv: Any) -> bool:
+    if not isinstance(priv, dict):
+        return False
+    hp = priv.get("hidden_points") if isinstance(priv.get("hidden_points"), dict) else {}
+    return bool(priv.get("missions") or priv.get("dealt") or any(hp.values()))
+
+
+def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
+    """PNG bytes of one seat's secrets: its missions (target spaces, done or not) and hidden
+    points (UFO and reconnaissance tiles). ``None`` when there is nothing private."""
+    priv = view.get("private")
+    if not _has_private(priv):
+        return None
+    lang = _lang(lang)
+    with _LOCK:
+        img = _draw_private(view, priv, names, lang)
+    return kit.to_png(img)
+
+
+def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
+    t = i18n.t
+    missions = [m for m in priv.get("missions") or [] if isinstance(m, dict)]
+    dealt = [str(m) for m in priv.get("dealt") or []]
+    hp = priv.get("hidden_points") if isinstance(priv.get("hidden_points"), dict) else None
+    if hp is not None and not (any(hp.values()) or view.get("ufo") or view.get("recon")):
+        hp = None  # UFO and reconnaissance are off: no hidden points to show
+    seat = view.get("seat", priv.get("seat"))
+    n = int(view.get("players") or 5)
+    has_seat = _seat_ok(seat, n)
+
+    tiles: list[tuple[str, bool | None]]
+    if dealt:
+        tiles = [(m, None) for m in dealt]
+        heading = t("render.mlem.private.choose", lang)
+    else:
+        tiles = [(str(m.get("id", "?")), bool(m.get("done"))) for m in missions]
+        heading = t("render.mlem.private.missions", lang)
+
+    pw = 1000
+    tile_w, tile_h = 228, 150
+    ph = 72 + (tile_h + 84 if tiles else 40) + 58 + (106 if hp is not None else 0)
+    img = kit.star_field((pw, ph), seed=9)
+    d = ImageDraw.Draw(img)
+
+    # title
+    kit.rounded_box(d, (8, 6, pw - 8, 58), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    who = _name(names, seat, lang) if has_seat else ""
+    if has_seat:
+        kit.seat_token(d, (34, 32), 14, seat)
+    title = t("render.mlem.private.title" if who else "render.mlem.private.anon", lang, name=who)
+    title, tf = kit.fit_font(title, pw - 120, (28, 24, 20))
+    text(d, (58 if has_seat else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
+
+    y = 72
+    targets_done: set[int] = set()
+    targets_todo: set[int] = set()
+    if tiles:
+        text(d, (24, y), heading, font(22), fill=GOLD)
+        y += 36
+        for k, (mid, done) in enumerate(tiles[:4]):
+            x = 24 + k * (tile_w + 14)
+            if done is True:
+                edge, fill = GREEN_SOFT, (30, 66, 44)
+            elif done is False:
+                edge, fill = GOLD, (60, 54, 30)
+            else:
+                edge, fill = PANEL_EDGE, PANEL
+            kit.rounded_box(
+                d, (x, y, x + tile_w, y + tile_h), radius=14, fill=fill, outline=edge, width=3
+            )
+            spaces = _targets(mid)
+            (targets_done if done else targets_todo).update(spaces)
+            cat(d, x + 26, y + 34, 16, INK)
+            text(d, (x + 52, y + 34), mid, font(40), fill=INK, anchor="lm", shadow=2)
+            ly = y + 72
+            seen: set[str] = set()
+            for s in spaces:
+                body, label, col = _body_label(s, lang)
+                if not label or body in seen:
+                    continue
+                seen.add(body)
+                d.ellipse((x + 14, ly - 8, x + 30, ly + 8), fill=col, outline=(0, 0, 0))
+                lb, lf = kit.fit_font(label, tile_w - 46, (18, 16, 14), "cond")
+                text(d, (x + 38, ly), lb, lf, fill=INK, anchor="lm")
+                ly += 24
+            if done is not None:
+                status = t(f"render.mlem.private.{'done' if done else 'todo'}", lang)
+                mark = "✓ " if done else "… "
+                text(
+                    d,
+                    (x + tile_w - 14, y + tile_h - 18),
+                    mark + status,
+                    font(18),
+                    fill=GREEN_SOFT if done else GOLD,
+                    anchor="rm",
+                )
+        y += tile_h + 14
+        if not dealt:
+            done_n = sum(1 for _, dn in tiles if dn)
+            pts = MISSION_POINTS[min(done_n, len(MISSION_POINTS) - 1)]
+            s = t("render.mlem.private.progress", lang, done=done_n, total=len(tiles), points=pts)
+            text(d, (24, y + 4), s, font(20), fill=INK)
+        y += 34
+    else:
+        text(d, (24, y + 8), t("render.mlem.private.none", lang), font(20), fill=FAINT)
+        y += 40
+
+    # mini track with the target spaces
+    cw = (pw - 48) / (LAST + 2)
+    for i in range(DEEP + 1):
+        x0 = 24 + i * cw
+        box = (x0 + 2, y, x0 + cw - 2, y + 40)
+        if i in targets_done:
+            fill, edge, ink = (40, 110, 64), GREEN_SOFT, INK
+        elif i in targets_todo:
+            fill, edge, ink = (120, 96, 20), GOLD, INK
+        else:
+            fill, edge, ink = (CELL_EARLY_RGB if i in NO_LANDING else CELL_RGB), PANEL_EDGE, MUTED
+        if i == DEEP:
+            fill = DEEP_RGB if fill == CELL_RGB else fill
+        d.rounded_rectangle(box, radius=6, fill=fill, outline=edge, width=2)
+        label = str(i) if i != DEEP else "★"
+        text(
+            d,
+            ((box[0] + box[2]) / 2, y + 20),
+            label,
+            font(16 if i < 10 else 14),
+            fill=ink,
+            anchor="mm",
+        )
+    y += 58
+
+    if hp is None:
+        return img
+    # hidden points
+    ufo_p = int(hp.get("ufo") or 0)
+    rec_p = int(hp.get("recon") or 0)
+    kit.rounded_box(d, (24, y, pw - 24, y + 92), radius=14, fill=kit.BG2, outline=PANEL_EDGE)
+    text(d, (40, y + 12), t("render.mlem.private.hidden", lang), font(20), fill=MUTED)
+    x = 40
+    iy = y + 60
+    ufo(d, x + 18, iy, 36)
+    s = f"{t('render.mlem.private.ufo', lang)}: {ufo_p}"
+    text(d, (x + 44, iy), s, font(22), fill=INK, anchor="lm")
+    x += 44 + font(22).getlength(s) + 36
+    recon_tile(d, x, iy - 14, 28, {"kind": "points", "value": ""})
+    s = f"{t('render.mlem.private.recon', lang)}: {rec_p}"
+    text(d, (x + 38, iy), s, font(22), fill=INK, anchor="lm")
+    s = f"{t('render.mlem.private.total', lang)}: {ufo_p + rec_p}"
+    text(d, (pw - 44, iy), s, font(26), fill=GOLD, anchor="rm", shadow=2)
+    return img

@@ -1,0 +1,214 @@
+"""Board pictures for MLEM: every fixture renders, PNGs stay small, secrets stay secret."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from render import kit, mlem
+from tests.render import fixtures_mlem as F
+
+LANGS = ("en", "es")
+MAX_BYTES = 400 * 1024
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _png(data: bytes) -> Image.Image:
+    assert isinstance(data, bytes)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < MAX_BYTES, f"{len(data)} bytes"
+    Image.open(io.BytesIO(data)).verify()
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", sorted(F.PUBLIC))
+def test_table_renders_every_fixture(name: str, lang: str) -> None:
+    view, names = F.PUBLIC[name]()
+    img = _png(mlem.render_table(view, names, lang))
+    assert 1200 <= img.width <= 1400
+    assert img.width > img.height  # landscape
+
+
+@pytest.mark.parametrize("name", sorted(F.PUBLIC))
+def test_languages_differ(name: str) -> None:
+    view, names = F.PUBLIC[name]()
+    assert mlem.render_table(view, names, "en") != mlem.render_table(view, names, "es")
+
+
+@pytest.mark.parametrize("name", sorted(F.PRIVATE))
+def test_public_image_ignores_private(name: str) -> None:
+    with_secret, names = F.private_view(name)
+    without = {k: v for k, v in with_secret.items() if k != "private"}
+    public, _ = F.PUBLIC[F.PRIVATE[name][0]]()
+    for lang in LANGS:
+        a = mlem.render_table(with_secret, names, lang)
+        assert a == mlem.render_table(without, names, lang)
+        assert a == mlem.render_table(public, names, lang)
+
+
+def test_public_image_ignores_any_private_content() -> None:
+    view, names = F.three_midgame()
+    a = F.with_private(
+        view,
+        0,
+        {
+            "missions": [{"id": "6", "done": True}],
+            "dealt": [],
+            "hidden_points": {"ufo": 5, "recon": 3},
+        },
+    )
+    b = F.with_private(
+        view,
+        0,
+        {
+            "missions": [{"id": "24/25", "done": False}],
+            "dealt": ["9"],
+            "hidden_points": {"ufo": 0, "recon": 1},
+        },
+    )
+    assert mlem.render_table(a, names, "en") == mlem.render_table(b, names, "en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", sorted(F.PRIVATE))
+def test_private_renders(name: str, lang: str) -> None:
+    view, names = F.private_view(name)
+    img = _png(mlem.render_private(view, names, lang))
+    assert img.width > img.height
+
+
+def test_private_shows_the_secret() -> None:
+    view, names = F.private_view("missions_progress")
+    other = copy.deepcopy(view)
+    other["private"]["missions"][1]["done"] = True
+    assert mlem.render_private(view, names, "en") != mlem.render_private(other, names, "en")
+
+
+def test_private_none_when_nothing_private() -> None:
+    for make in F.PUBLIC.values():
+        view, names = make()
+        assert mlem.render_private(view, names, "en") is None
+    view, names = F.two_launch()
+    empty = F.with_private(
+        view, 0, {"missions": [], "dealt": [], "hidden_points": {"ufo": 0, "recon": 0}}
+    )
+    assert mlem.render_private(empty, names, "es") is None
+    assert mlem.render_private(F.with_private(view, 0, {}), names, "en") is None
+
+
+def test_private_without_seat_key() -> None:
+    view, names = F.private_view("missions_progress")
+    del view["seat"]
+    _png(mlem.render_private(view, names, "en"))
+
+
+def test_render_does_not_mutate_the_view() -> None:
+    view, names = F.private_view("missions_progress")
+    before = copy.deepcopy(view)
+    mlem.render_table(view, names, "es")
+    mlem.render_private(view, names, "es")
+    assert view == before
+
+
+def test_odd_inputs() -> None:
+    """Short name lists, blank names, an unknown language and unusual states still render."""
+    view, _ = F.five_all_variants()
+    _png(mlem.render_table(view, ["Solo"], "fr"))
+    _png(mlem.render_table(view, ["", " ", "x" * 200, "ñ" * 60, "¿¡"], "es"))
+    v = copy.deepcopy(view)
+    v["rocket"] = {"space": 26, "crew": [{"seat": 0, "astronaut": "deep_doubler"}]}
+    v["ufo"]["space"] = 26
+    v["dice"] = {
+        "pool": 1,
+        "discarded": 5,
+        "roll": ["A", "A", "A", 4, 2, 1],
+        "usable": [True, True],
+    }
+    v["recon"]["slots"] = {"4": None, "8": None, "13": None, "17": None, "21": None}
+    v["expedition"] = {"tile": None, "left": 0, "ability_available": False}
+    v["missions"] = {"kept": [0, 0, 0, 0, 0], "choosing": [0, 1, 2, 3, 4]}
+    v["disasters"] = 11
+    _png(mlem.render_table(v, ["a", "b", "c", "d", "e"], "en"))
+    minimal = {"round": None, "phase": "mlem.phase.launch", "scores": [0, 0], "over": False}
+    _png(mlem.render_table(minimal, [], "en"))
+
+
+def test_every_player_count_and_phase() -> None:
+    for players in (2, 3, 4, 5):
+        for phase in ("launch", "explore", "land", "over"):
+            v = F.base_view(players)
+            v["phase"] = f"mlem.phase.{phase}"
+            v["over"] = phase == "over"
+            v["rocket"]["crew"] = [
+                {"seat": s, "astronaut": F.ABILITIES[s]} for s in range(players)
+            ]
+            _png(mlem.render_table(v, [f"P{s}" for s in range(players)], "es"))
+
+
+def test_threads_give_identical_pictures() -> None:
+    view, names = F.five_all_variants()
+    expected = mlem.render_table(view, names, "es")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: mlem.render_table(view, names, "es"), range(8)))
+    assert all(r == expected for r in results)
+
+
+def test_spanish_accents_render() -> None:
+    for style in ("bold", "cond", "book"):
+        f = kit.font(24, style)
+        assert "DejaVu" in f.getname()[0]
+        for accented, plain in zip("ñáéíóúü", "naeiouu", strict=True):
+            assert f.getmask(accented).getbbox() is not None
+            assert bytes(f.getmask(accented)) != bytes(f.getmask(plain))
+        for ch in "¿¡":
+            assert f.getmask(ch).getbbox() is not None
+
+
+def test_palette_and_kit_helpers() -> None:
+    assert len(kit.PALETTE) == 5
+    assert len({p.rgb for p in kit.PALETTE}) == 5
+    assert len({p.shape for p in kit.PALETTE}) == 5
+    f = kit.font(20)
+    assert f.getlength(kit.ellipsize("x" * 300, f, 100)) <= 100
+    img = Image.new("RGB", (200, 100), kit.BG)
+    from PIL import ImageDraw
+
+    d = ImageDraw.Draw(img)
+    for k, face in enumerate([1, 2, 3, 4, 5, 6, "A"]):
+        kit.die(d, (k * 28, 4), 26, face, value=2, dim=k % 2 == 1, crossed=k == 3)
+    kit.seat_token(d, (20, 60), 12, 3, label="2")
+    _png(kit.to_png(img))
+
+
+def test_render_package_does_not_import_discord() -> None:
+    for path in (ROOT / "render").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] == "discord" for a in node.names), path
+            elif isinstance(node, ast.ImportFrom):
+                assert (node.module or "").split(".")[0] != "discord", path
+
+
+def test_reference_image_is_committed() -> None:
+    path = ROOT / "docs" / "mlem_table.png"
+    assert path.exists()
+    _png(path.read_bytes())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_variant_legend_fits_above_the_second_row(lang: str) -> None:
+    from PIL import ImageDraw
+
+    view, _ = F.five_all_variants()
+    d = ImageDraw.Draw(Image.new("RGB", (mlem.W, mlem.H)))
+    assert mlem._legend_variants(d, view, lang) <= mlem.ROW_Y[1]

@@ -1,0 +1,40 @@
+"""Shared helpers for the benchmarks: random play-outs through the game contract."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from typing import Any
+
+from host.contract import Game
+
+
+def random_options(game: Game, rng: random.Random) -> dict[str, str]:
+    return {o.id: rng.choice(o.choices) for o in game.options}
+
+
+def playout(game: Game, players: int, options: dict[str, str], seed: int) -> tuple[Any, int]:
+    """Play a whole game with uniformly random choices; returns the final state and moves."""
+    rng = random.Random(seed)
+    state = game.new(players, options, seed)
+    moves = 0
+    while True:
+        pending = game.pending(state)
+        if not pending:
+            return state, moves
+        decision = rng.choice(pending)
+        state, _ = game.apply(state, decision.seat, rng.choice(decision.options).id)
+        moves += 1
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summary(ms: list[float]) -> str:
+    return (
+        f"n={len(ms)} median={statistics.median(ms):.2f} ms p99={pct(ms, 99):.2f} ms "
+        f"max={max(ms):.2f} ms"
+    )

@@ -1,0 +1,139 @@
+"""A stand-in for the aiohttp ``ClientSession`` that discord.py's HTTPClient and the
+interaction webhook adapter share: every request is answered by the :class:`FakeDiscord`
+backend, in memory. discord.py's own request code (JSON/multipart encoding, 429 retries,
+403 -> Forbidden, ...) runs unchanged on top of it."""
+
+from __future__ import annotations
+
+import http
+import json
+from typing import Any
+
+from multidict import CIMultiDict, CIMultiDictProxy
+from yarl import URL
+
+from .backend import FakeDiscord
+from .netguard import NetworkBlockedError
+
+__all__ = ["FakeResponse", "FakeSession"]
+
+
+class FakeResponse:
+    """Enough of ``aiohttp.ClientResponse`` for discord.py."""
+
+    def __init__(self, method: str, url: str, status: int, body: Any, headers: dict[str, str]):
+        self.method = method
+        self.url = URL(url)
+        self.status = status
+        try:
+            self.reason = http.HTTPStatus(status).phrase
+        except ValueError:
+            self.reason = "Unknown"
+        hdrs: CIMultiDict[str] = CIMultiDict(headers)
+        if isinstance(body, bytes):
+            self._body = body
+            hdrs.setdefault("Content-Type", "application/octet-stream")
+        elif body is None:
+            self._body = b""
+        else:
+            self._body = json.dumps(body).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        hdrs.setdefault("Content-Length", str(len(self._body)))
+        self.headers = CIMultiDictProxy(hdrs)
+        self.content_type = hdrs.get("Content-Type", "")
+
+    async def read(self) -> bytes:
+        return self._body
+
+    async def text(self, encoding: str | None = None, errors: str = "strict") -> str:
+        return self._body.decode(encoding or "utf-8", errors)
+
+    async def json(self, **_: Any) -> Any:
+        return json.loads(self._body) if self._body else None
+
+    def release(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def raise_for_status(self) -> None:
+        if self.status >= 400:
+            raise RuntimeError(f"{self.status} {self.reason}")
+
+    def __repr__(self) -> str:
+        return f"<FakeResponse {self.method} {self.url} {self.status}>"
+
+
+class _RequestContext:
+    def __init__(self, session: FakeSession, method: str, url: Any, kwargs: dict[str, Any]):
+        self._session = session
+        self._method = method
+        self._url = str(url)
+        self._kwargs = kwargs
+        self._response: FakeResponse | None = None
+
+    async def _do(self) -> FakeResponse:
+        if self._session.closed:
+            raise RuntimeError("Session is closed")
+        kw = self._kwargs
+        status, body, headers, _req = await self._session.backend.http(
+            self._method,
+            self._url,
+            data=kw.get("data"),
+            json_body=kw.get("json"),
+            params=kw.get("params"),
+            headers=kw.get("headers"),
+        )
+        self._response = FakeResponse(self._method, self._url, status, body, headers)
+        return self._response
+
+    def __await__(self) -> Any:
+        return self._do().__await__()
+
+    async def __aenter__(self) -> FakeResponse:
+        return await self._do()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        if self._response is not None:
+            self._response.release()
+
+
+class FakeSession:
+    """Replaces ``HTTPClient._HTTPClient__session``; also used by interaction webhooks."""
+
+    def __init__(self, backend: FakeDiscord) -> None:
+        self.backend = backend
+        self.closed = False
+
+    def request(self, method: str, url: Any, **kwargs: Any) -> _RequestContext:
+        return _RequestContext(self, method, url, kwargs)
+
+    def get(self, url: Any, **kwargs: Any) -> _RequestContext:
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url: Any, **kwargs: Any) -> _RequestContext:
+        return self.request("POST", url, **kwargs)
+
+    def patch(self, url: Any, **kwargs: Any) -> _RequestContext:
+        return self.request("PATCH", url, **kwargs)
+
+    def put(self, url: Any, **kwargs: Any) -> _RequestContext:
+        return self.request("PUT", url, **kwargs)
+
+    def delete(self, url: Any, **kwargs: Any) -> _RequestContext:
+        return self.request("DELETE", url, **kwargs)
+
+    async def ws_connect(self, url: Any, **kwargs: Any) -> Any:
+        raise NetworkBlockedError(
+            f"the harness has no gateway websocket ({url}); feed events with Harness.feed()"
+        )
+
+    async def close(self) -> None:
+        self.closed = True
+
+    async def __aenter__(self) -> FakeSession:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()

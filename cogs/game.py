@@ -311,9 +311,9 @@ class GameCog(commands.Cog):
         await interaction.response.defer()
         try:
             await self.host.play(gid, interaction.user.id, seat, tok, opt)
-        except HostError as err:
-            err.snap = snap  # type: ignore[attr-defined]
-            raise
+        except HostError:
+            # It was playable when clicked, so another click got there first.
+            raise HostError("host.error.raced") from None
         message = interaction.message
         from_private = interaction.guild_id is None or (
             message is not None and message.flags.ephemeral
@@ -451,6 +451,7 @@ class GameCog(commands.Cog):
         private panels by DM. Serialised per game, and always from the latest state, so
         the last publish shows the last move."""
         async with self.publish_locks[gid]:
+            await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
             lang = snap.row.lang
             actions = await self.host.store.actions(gid, limit=30)
@@ -466,7 +467,6 @@ class GameCog(commands.Cog):
                     await channel.get_partial_message(old).edit(
                         embed=embed, view=view, attachments=[file]
                     )
-                    await self.send_panels(snap)
                     return
                 except discord.NotFound:
                     pass
@@ -488,7 +488,6 @@ class GameCog(commands.Cog):
                     await channel.get_partial_message(old).edit(view=None)
                 except discord.HTTPException:
                     log.info("old table %s of game %s could not be retired", old, gid)
-            await self.send_panels(snap)
 
     async def send_panels(self, snap: Snapshot) -> None:
         """DM each person with an open private decision its panel, once per decision. A

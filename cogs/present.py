@@ -145,7 +145,7 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
         parts = ""
         if result.breakdown:
             bits = [
-                f"{t(f'{snap.row.game}.part.{k}', lang)} {v}"
+                f"{t(f'{snap.row.game}.score.{k}', lang)} {v}"
                 for k, v in result.breakdown[seat].items()
                 if v
             ]
@@ -162,7 +162,7 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
         )
     winners = [who(snap, s) for s in result.winners]
     key = "host.table.winner" if len(winners) == 1 else "host.table.winners"
-    lines.append(t(key, lang, names=", ".join(winners)))
+    lines.append(t(key, lang, who=", ".join(winners)))
     return "\n".join(lines)[:1024]
 
 

@@ -154,10 +154,7 @@ class Host:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
-            counts: dict[int, int] = defaultdict(int)
-            for a in await self.store.actions(row.id):
-                counts[a.seat] += 1
-            snap.moves_by_seat = dict(counts)
+            snap.moves_by_seat = await self.store.moves_by_seat(row.id)
         return snap
 
     async def by_id(self, game_id: int) -> Snapshot:

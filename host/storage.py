@@ -404,6 +404,13 @@ class Store:
             for r in rows
         ]
 
+    async def moves_by_seat(self, game_id: int) -> dict[int, int]:
+        async with self.db.execute(
+            "SELECT seat, COUNT(*) FROM actions WHERE game_id = ? GROUP BY seat", (game_id,)
+        ) as c:
+            rows = await c.fetchall()
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def count_actions(self, game_id: int) -> int:
         async with self.db.execute(
             "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)

@@ -1,0 +1,143 @@
+"""Simulated players for end-to-end tests: they read the table message, and click only
+buttons the bot showed them (on the table, in their DMs, or in a "My hand" reply)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping
+
+from tests.harness import FakeUser, Harness, Message, Reply
+from tests.harness.models import payload_text
+
+MOVE = re.compile(r"^cd:\d+:\d+:[ms]:(\d+):")
+MENTION = re.compile(r"<@(\d+)>")
+TO_MOVE = ("To move", "Le toca a")
+FINAL = ("Final scores", "Puntuación final")
+HAND = ("My hand", "Mi mano")
+
+
+def is_table(m: Message) -> bool:
+    return any(a.name == "table.png" for a in m.attachments)
+
+
+def tables(h: Harness, channel: int | None = None) -> list[Message]:
+    return [m for m in h.messages(channel) if is_table(m)]
+
+
+def latest_table(h: Harness, channel: int | None = None) -> Message:
+    found = tables(h, channel)
+    assert found, "no table message in the channel"
+    return found[-1]
+
+
+def field(m: Message, names: Iterable[str]) -> str | None:
+    for embed in m.embeds:
+        for f in embed.get("fields", []):
+            if f.get("name") in names:
+                return str(f.get("value", ""))
+    return None
+
+
+def is_final(m: Message) -> bool:
+    return field(m, FINAL) is not None
+
+
+def waiting_ids(m: Message) -> list[int]:
+    value = field(m, TO_MOVE) or ""
+    return [int(x) for x in MENTION.findall(value)]
+
+
+def move_buttons(m: Message, seat: int | None = None) -> list[str]:
+    out = []
+    for b in m.buttons:
+        match = MOVE.match(b.custom_id or "")
+        if match and not b.disabled and (seat is None or int(match[1]) == seat):
+            out.append(b.custom_id)
+    for s in m.selects:
+        match = MOVE.match(s.custom_id or "")
+        if match and (seat is None or int(match[1]) == seat):
+            out.append(s.custom_id)
+    return out
+
+
+def hand_button(m: Message) -> str:
+    for b in m.buttons:
+        if b.label in HAND:
+            return b.custom_id
+    raise AssertionError(f"no My hand button on {m.text()[:200]}")
+
+
+async def press(
+    h: Harness, user: FakeUser, m: Message, custom_id: str, rng: random.Random
+) -> Reply:
+    """Click a button, or pick a random option of a select menu."""
+    for s in m.selects:
+        if s.custom_id == custom_id:
+            value = rng.choice([o["value"] for o in s.options])
+            return await h.click(user, m, custom_id, values=[value])
+    return await h.click(user, m, custom_id)
+
+
+def refused(reply: Reply) -> bool:
+    """Did the bot answer this click with an ephemeral sentence (a refusal)?"""
+    return any(f.ephemeral for f in reply.followups) or (reply.type == 4 and reply.ephemeral)
+
+
+async def play_turn(
+    h: Harness,
+    seats: Mapping[FakeUser, int],
+    rng: random.Random,
+    *,
+    closed: set[FakeUser] = frozenset(),  # type: ignore[assignment]
+    channel: int | None = None,
+) -> Reply | None:
+    """One click by one waiting player. Returns None when the game is over."""
+    table = latest_table(h, channel)
+    if is_final(table):
+        return None
+    ids = waiting_ids(table)
+    waiting = [u for u in seats if u.id in ids]
+    assert waiting, f"the table waits for nobody we know: {table.text()[:300]}"
+    user = rng.choice(waiting)
+    seat = seats[user]
+    public = move_buttons(table, seat)
+    if public:
+        reply = await press(h, user, table, rng.choice(public), rng)
+    else:
+        if user in closed:
+            opened = await h.click(user, table, hand_button(table))
+            assert opened.ephemeral
+            panel = opened.message
+        else:
+            panels = [m for m in h.dm_messages(user) if move_buttons(m)]
+            assert panels, f"{user.name} is waited for but has no buttons anywhere"
+            panel = panels[-1]
+        reply = await press(h, user, panel, rng.choice(move_buttons(panel)), rng)
+    assert not refused(reply), f"a legal-looking click was refused: {reply.text()}"
+    return reply
+
+
+async def play_to_end(
+    h: Harness,
+    seats: Mapping[FakeUser, int],
+    rng: random.Random,
+    *,
+    closed: set[FakeUser] = frozenset(),  # type: ignore[assignment]
+    channel: int | None = None,
+    max_clicks: int = 5000,
+) -> Message:
+    for _ in range(max_clicks):
+        if await play_turn(h, seats, rng, closed=closed, channel=channel) is None:
+            return latest_table(h, channel)
+    raise AssertionError("the game did not end")
+
+
+def private_texts(h: Harness, users: Iterable[FakeUser]) -> list[str]:
+    """Every line shown privately (DMs and ephemeral replies) to these users."""
+    lines: list[str] = []
+    for u in users:
+        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]:
+            for version in m.versions:  # panels are edited: read every version
+                lines.extend(line.strip("*• ") for line in payload_text(version, []))
+    return [line for line in lines if line]

@@ -1,0 +1,250 @@
+"""MLEM through the offline Discord harness: whole games from /game new to final scores,
+clicking only what the bot shows; restart, races, refusals and secrets."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from tests.e2e.driver import (
+    is_final,
+    latest_table,
+    move_buttons,
+    play_to_end,
+    play_turn,
+    private_texts,
+    tables,
+)
+from tests.harness import Harness
+
+JOIN = "Unirme"  # the lobby speaks the language of whoever opened it (Ana: Spanish)
+START = "Empezar"
+ADD_BOT = "Añadir bot"
+
+
+async def open_game(h: Harness, owner, *others, variants: tuple[str, ...] = (), bots: int = 0):
+    lobby = (await h.slash(owner, "game new", game="mlem")).message
+    for u in others:
+        await h.click(u, lobby, label=JOIN)
+    for _ in range(bots):
+        await h.click(owner, lobby, label=ADD_BOT)
+    for key in variants:
+        button = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+        await h.click(owner, lobby, button.custom_id)
+    await h.click(owner, lobby, label=START)
+    return lobby
+
+
+def game_of(h: Harness):
+    return h.bot.host  # type: ignore[attr-defined]
+
+
+async def snapshot(h: Harness, channel: int | None = None):
+    row = await game_of(h).store.latest_game(channel or h.channel_id)
+    return await game_of(h).snapshot(row)
+
+
+def check_tables_have_pictures(h: Harness) -> None:
+    for m in h.messages(h.channel_id):
+        footers = [e.get("footer", {}).get("text", "") for e in m.embeds]
+        if any("Partida n.º" in f or "Game #" in f for f in footers):
+            assert any(a.name == "table.png" and a.is_image for a in m.attachments), m.text()
+
+
+async def check_replay(h: Harness) -> None:
+    snap = await snapshot(h)
+    assert await game_of(h).replay(snap.id) == snap.row.state
+
+
+async def test_three_people_play_a_whole_game(harness: Harness) -> None:
+    h = harness
+    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
+    await open_game(h, ana, ben, cal)
+    final = await play_to_end(h, {ana: 0, ben: 1, cal: 2}, random.Random(1))
+    assert is_final(final)
+    text = final.text()
+    assert "🏆" in text and all(n in text for n in ("Ana", "Ben", "Cal"))
+    assert len(tables(h)) > 3
+    check_tables_have_pictures(h)
+    await check_replay(h)
+    snap = await snapshot(h)
+    assert snap.row.status == "over" and snap.result() is not None
+    assert not h.unexpected
+
+
+async def test_one_person_against_two_bots(harness: Harness) -> None:
+    h = harness
+    ana = h.user("Ana", "es-ES")
+    await open_game(h, ana, bots=2)
+    final = await play_to_end(h, {ana: 0}, random.Random(2))
+    assert "🏆" in final.text()
+    snap = await snapshot(h)
+    actions = await game_of(h).store.actions(snap.id)
+    assert {a.seat for a in actions if a.by_bot} == {1, 2}
+    assert all(not a.by_bot for a in actions if a.seat == 0)
+    check_tables_have_pictures(h)
+    await check_replay(h)
+
+
+async def test_all_variants_with_closed_dms_and_no_leaks(harness: Harness) -> None:
+    h = harness
+    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "es-ES")
+    h.fail_dms(cal)
+    await open_game(h, ana, ben, cal, variants=("ufo", "recon", "missions"))
+    snap = await snapshot(h)
+    assert snap.row.options == {"ufo": "on", "recon": "on", "missions": "on"}
+    # The channel told Cal, without saying anything secret, to use "My hand".
+    assert any("Mi mano" in m.content and str(cal.id) in m.content for m in h.messages())
+    final = await play_to_end(h, {ana: 0, ben: 1, cal: 2}, random.Random(3), closed={cal})
+    assert "🏆" in final.text()
+
+    # Cal chose the secret missions through "My hand", ephemerally.
+    actions = await game_of(h).store.actions(snap.id)
+    assert any(a.seat == 2 and a.choice.startswith("drop.") for a in actions)
+    assert any(
+        m.ephemeral and "private.png" in [a.name for a in m.attachments]
+        for m in h.ephemeral_to(cal)
+    )
+    assert not h.dm_messages(cal)
+
+    # Nothing private reached a channel: no line about the missions that a player saw
+    # privately, no mission button, no private picture.
+    public = h.all_public_text()
+    secret_lines = [
+        line for line in private_texts(h, (ana, ben, cal)) if re.search(r"isi[oó]n|ission", line)
+    ]
+    assert secret_lines
+    for line in secret_lines:
+        assert line not in public, line
+    assert "Devolver" not in public and "Give back" not in public
+    private_pngs = {
+        a.data
+        for u in (ana, ben, cal)
+        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
+        for a in m.attachments
+    }
+    assert private_pngs and not private_pngs & set(h.all_public_images())
+    check_tables_have_pictures(h)
+    await check_replay(h)
+
+
+async def test_restart_mid_game_continues_from_old_buttons(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
+    await open_game(h, ana, ben)
+    seats = {ana: 0, ben: 1}
+    rng = random.Random(4)
+    for _ in range(8):
+        await play_turn(h, seats, rng)
+    before = await snapshot(h)
+    old_table = latest_table(h)
+    await h.restart()
+    # A click on a button of the message the old instance posted plays on.
+    reply = await play_turn(h, seats, rng)
+    assert reply is not None
+    after = await snapshot(h)
+    assert after.row.version > before.row.version
+    assert old_table.id in {m.id for m in h.messages()}
+    final = await play_to_end(h, seats, rng)
+    assert "🏆" in final.text()
+    await check_replay(h)
+
+
+async def test_two_clicks_at_once_apply_one_move(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
+    await open_game(h, ana, ben)
+    seats = {ana: 0, ben: 1}
+    rng = random.Random(5)
+    for _ in range(200):
+        table = latest_table(h)
+        snap = await snapshot(h)
+        movers = [u for u in seats if move_buttons(table, seats[u])]
+        if movers:
+            break
+        await play_turn(h, seats, rng)
+    user = movers[0]
+    button = move_buttons(table, seats[user])[0]
+    count = await game_of(h).store.count_actions(snap.id)
+    first, second = await h.click_many([(user, table, button), (user, table, button)])
+    after = await snapshot(h)
+    actions = await game_of(h).store.actions(snap.id)
+    # Exactly one move of that seat was added (bots do not play here: two people).
+    assert len(actions) == count + 1
+    refusals = [r for r in (first, second) if any(f.ephemeral for f in r.followups)]
+    assert len(refusals) == 1
+    assert "tarde" in refusals[0].text() or "late" in refusals[0].text()
+    assert after.row.version == snap.row.version + 1
+
+
+async def forged_click(h: Harness, user, message, real_id: str, forged_id: str):
+    """A click as an out-of-date client would send it: a custom_id the message once had."""
+    rec = h.build_click(user, message, real_id)
+    rec.payload["data"]["custom_id"] = forged_id
+    message_payload = json.dumps(rec.payload["message"]).replace(real_id, forged_id)
+    rec.payload["message"] = json.loads(message_payload)
+    (reply,) = await h._run([rec])
+    return reply
+
+
+def refusal_text(reply) -> str:
+    texts = [f.content for f in reply.followups if f.ephemeral]
+    if reply.type == 4 and reply.ephemeral:
+        texts.append(reply.content)
+    assert texts, f"no ephemeral answer: {reply.text()}"
+    return " ".join(texts)
+
+
+async def test_refusals_change_nothing(harness: Harness) -> None:
+    h = harness
+    ana, ben, eve = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Eve", "en-US")
+    await open_game(h, ana, ben)
+    seats = {ana: 0, ben: 1}
+    rng = random.Random(6)
+    table = latest_table(h)
+    snap = await snapshot(h)
+    mover = next(u for u in seats if move_buttons(table, seats[u]))
+    other = ben if mover is ana else ana
+    button = move_buttons(table, seats[mover])[0]
+
+    async def unchanged() -> None:
+        now = await snapshot(h)
+        assert now.row.version == snap.row.version and now.row.state == snap.row.state
+
+    # Wrong user: another player, then someone not in the game.
+    text = refusal_text(await h.click(other, table, button))
+    assert "otro jugador" in text or "another player" in text
+    await unchanged()
+    text = refusal_text(await h.click(eve, table, button))
+    assert "not playing" in text
+    await unchanged()
+
+    # Illegal choice: an option that is not offered.
+    forged = re.sub(r":[^:]+$", ":go.9+9+9", button)
+    text = refusal_text(await forged_click(h, mover, table, button, forged))
+    assert text
+    await unchanged()
+
+    # Stale button: a decision token that is no longer open.
+    stale = re.sub(r":[0-9a-f]{8}:", ":deadbeef:", button)
+    text = refusal_text(await forged_click(h, mover, table, button, stale))
+    assert "out of date" in text or "desfasado" in text
+    await unchanged()
+
+    # A command in a channel with no game.
+    empty = h.new_channel("empty")
+    reply = await h.slash(eve, "game status", channel=empty)
+    assert reply.ephemeral and "no game" in reply.content.lower()
+    reply = await h.slash(eve, "game hand", channel=empty)
+    assert reply.ephemeral
+
+    # A game that is over.
+    final = await play_to_end(h, seats, rng)
+    assert is_final(final)
+    over = await snapshot(h)
+    text = refusal_text(await forged_click(h, mover, final, final.buttons[0].custom_id, button))
+    assert "over" in text or "terminó" in text
+    assert (await snapshot(h)).row.version == over.row.version
+    reply = await h.slash(ana, "game status")
+    assert reply.ephemeral and "/partida nueva" in reply.content

@@ -323,6 +323,35 @@ class GameCog(commands.Cog):
         await self.publish(gid)
 
     @guarded
+    async def on_more(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, start: int
+    ) -> None:
+        """The next page of a long list of options, shown only to the player deciding."""
+        snap = await self.host.by_id(gid)
+        try:
+            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
+        except HostError as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            raise
+        lang = self.lang(interaction)
+        view = discord.ui.View(timeout=None)
+        ui.add_selects(
+            view,
+            decision,
+            tok,
+            gid=gid,
+            ver=snap.row.version,
+            lang=lang,
+            names=snap.names,
+            first_row=0,
+            last_row=4,
+            start=start,
+        )
+        await interaction.response.send_message(
+            t("host.more.prompt", lang), view=view, ephemeral=True
+        )
+
+    @guarded
     async def on_hand(self, interaction: discord.Interaction, gid: int) -> None:
         await self.show_hand(interaction, await self.host.by_id(gid))
 

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from cogs.game import GameCog
 
 PREFIX = "cd"
-MAX_BUTTONS = 20  # moves as buttons up to this many options, a select menu beyond
+MAX_BUTTONS = 20  # moves as buttons up to this many options, select menus beyond
 SELECT_MAX = 25
+MORE = "~more."  # a select value that opens the next page of options (never an option id)
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -102,7 +103,7 @@ class MoveButton(
 
 class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):s:(?P<seat>\d+):(?P<tok>[0-9a-f]{8})",
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):s:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):(?P<part>\d+)",
 ):
     def __init__(
         self,
@@ -110,13 +111,14 @@ class MoveSelect(
         ver: int,
         seat: int,
         tok: str,
+        part: int = 0,
         options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"{PREFIX}:{gid}:{ver}:s:{seat}:{tok}",
+                custom_id=f"{PREFIX}:{gid}:{ver}:s:{seat}:{tok}:{part}",
                 options=list(options) or [discord.SelectOption(label="?", value="?")],
                 placeholder=placeholder,
             ),
@@ -128,12 +130,23 @@ class MoveSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> MoveSelect:
-        return cls(int(match["gid"]), int(match["ver"]), int(match["seat"]), match["tok"])
+        return cls(
+            int(match["gid"]),
+            int(match["ver"]),
+            int(match["seat"]),
+            match["tok"],
+            int(match["part"]),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         opt = str(values[0]) if values else ""
-        await cog_of(interaction).on_move(interaction, self.gid, self.seat, self.tok, opt)
+        cog = cog_of(interaction)
+        if opt.startswith(MORE):
+            start = int(opt.removeprefix(MORE))
+            await cog.on_more(interaction, self.gid, self.seat, self.tok, start)
+        else:
+            await cog.on_move(interaction, self.gid, self.seat, self.tok, opt)
 
 
 class LobbyButton(
@@ -250,13 +263,73 @@ def add_decisions(
                 )
             row += (len(decision.options) + 4) // 5
         else:
-            opts = [
+            row = add_selects(
+                view,
+                decision,
+                tok,
+                gid=gid,
+                ver=ver,
+                lang=lang,
+                names=names,
+                first_row=row,
+                last_row=3,
+                label_prefix=who,
+            )
+    return row
+
+
+def add_selects(
+    view: discord.ui.View,
+    decision: Decision,
+    tok: str,
+    *,
+    gid: int,
+    ver: int,
+    lang: str,
+    names: Sequence[str],
+    first_row: int,
+    last_row: int,
+    start: int = 0,
+    label_prefix: str = "",
+) -> int:
+    """Options ``start:`` of ``decision`` as select menus, 25 to a menu, one menu a row.
+    When they do not all fit, the last entry of the last menu opens the next page
+    (answered privately, see GameCog.on_more). Returns the next free row."""
+    options = list(decision.options)[start:]
+    rows = max(1, last_row - first_row + 1)
+    capacity = rows * SELECT_MAX
+    more = len(options) > capacity
+    shown = options[: capacity - 1] if more else options
+    prompt = t(decision.prompt, lang, names, **dict(decision.args))
+    row = first_row
+    for part, i in enumerate(range(0, max(len(shown), 1), SELECT_MAX)):
+        chunk = shown[i : i + SELECT_MAX]
+        entries = [
+            discord.SelectOption(label=clip(option_label("", o, lang, names), 100), value=o.id)
+            for o in chunk
+        ]
+        last = i + SELECT_MAX >= len(shown)
+        if last and more:
+            entries.append(
                 discord.SelectOption(
-                    label=clip(option_label(game_id, o, lang, names), 100), value=o.id
+                    label=t("host.btn.more", lang, n=len(options) - len(shown)),
+                    value=f"{MORE}{start + len(shown)}",
+                    emoji="➡️",
                 )
-                for o in decision.options[:SELECT_MAX]
-            ]
-            placeholder = clip(who + t(decision.prompt, lang, names, **dict(decision.args)), 150)
-            view.add_item(MoveSelect(gid, ver, decision.seat, tok, opts, placeholder, row=row))
-            row += 1
+            )
+        first, final = start + i + 1, start + i + len(chunk)
+        placeholder = clip(f"{label_prefix}{prompt} ({first}–{final})", 150)
+        view.add_item(
+            MoveSelect(
+                gid,
+                ver,
+                decision.seat,
+                tok,
+                start // SELECT_MAX + part,
+                entries,
+                placeholder,
+                row=row,
+            )
+        )
+        row += 1
     return row

@@ -74,7 +74,8 @@ async def press(
     """Click a button, or pick a random option of a select menu."""
     for s in m.selects:
         if s.custom_id == custom_id:
-            value = rng.choice([o["value"] for o in s.options])
+            values = [o["value"] for o in s.options if not o["value"].startswith("~more.")]
+            value = rng.choice(values)
             return await h.click(user, m, custom_id, values=[value])
     return await h.click(user, m, custom_id)
 

@@ -1,0 +1,134 @@
+"""The /game commands besides playing: lobby, list, log, rules, hand, abandon, leave,
+command localization and language choice."""
+
+from __future__ import annotations
+
+import random
+
+from tests.e2e.driver import latest_table, play_turn
+from tests.harness import Harness
+
+
+async def test_commands_are_localized_and_few(harness: Harness) -> None:
+    payload = await harness.app_commands_payload()
+    (game,) = [c for c in payload if c["name"] == "game"]
+    assert game["name_localizations"]["es-ES"] == "partida"
+    subs = {o["name"]: o for o in game["options"]}
+    assert len(subs) <= 25
+    assert set(subs) >= {
+        "new",
+        "join",
+        "leave",
+        "start",
+        "status",
+        "hand",
+        "log",
+        "rules",
+        "abandon",
+        "list",
+    }
+    assert subs["new"]["name_localizations"]["es-ES"] == "nueva"
+    assert subs["new"]["description_localizations"]["es-419"].startswith("Abre")
+    choice = subs["new"]["options"][0]["choices"][0]
+    assert choice["value"] == "mlem" and choice["name_localizations"]["es-ES"]
+
+
+async def test_language_follows_interaction_then_guild(make_harness, bot_factory) -> None:
+    h = await make_harness(bot_factory, guild_locale="es-ES")
+    eng, esp = h.user("Eng", "en-US"), h.user("Esp", "es-ES")
+    reply = await h.slash(eng, "game rules", game="mlem")
+    assert reply.ephemeral and "players" in reply.text()
+    reply = await h.slash(esp, "game rules", game="mlem")
+    assert "jugadores" in reply.text()
+    # An interaction with no usable locale falls back to the guild's (Spanish here).
+    reply = await h.slash(eng, "game status", locale="ja")
+    assert "No hay ninguna partida" in reply.content
+
+
+async def test_lobby_join_leave_start_by_commands(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    reply = await h.slash(ana, "game new", game="mlem")
+    assert reply.ephemeral and "already has a game" in reply.content
+    reply = await h.slash(ana, "game start")
+    assert "Not enough players" in reply.text()
+    assert (await h.slash(ben, "game join")).ephemeral
+    assert "2. Ben" in lobby.text()
+    assert (await h.slash(ben, "game leave")).ephemeral
+    assert "Ben" not in lobby.text()
+    await h.slash(ben, "game join")
+    reply = await h.slash(ben, "game join")
+    assert "already in this game" in reply.content
+    await h.slash(ana, "game start")
+    assert latest_table(h)
+    assert not lobby.buttons  # the lobby is closed
+    reply = await h.slash(ana, "game list")
+    assert reply.ephemeral and "MLEM" in reply.content
+
+
+async def test_hand_log_status_and_leave_mid_game(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    await h.click(ben, lobby, label="Join")
+    await h.click(ana, lobby, label="Start")
+    seats = {ana: 0, ben: 1}
+    rng = random.Random(8)
+    for _ in range(6):
+        await play_turn(h, seats, rng)
+    log = await h.slash(ben, "game log")
+    assert log.ephemeral and log.embeds and "•" in log.embeds[0]["description"]
+    hand = await h.slash(ben, "game hand")
+    assert hand.ephemeral
+    old = latest_table(h)
+    await h.slash(ana, "game status")
+    new = latest_table(h)
+    assert new.id != old.id and not old.buttons
+    # Ben leaves: a bot takes his seat and the game never waits for him again.
+    reply = await h.slash(ben, "game leave")
+    assert reply.ephemeral and "bot" in reply.content
+    for _ in range(3000):
+        if await play_turn(h, {ana: 0}, rng) is None:
+            break
+    assert "🏆" in latest_table(h).text()
+
+
+async def test_abandon_by_vote_and_by_moderator(harness: Harness) -> None:
+    h = harness
+    ana, ben, cal = h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")
+    mod = h.user("Mod", "en-US", admin=True)
+    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    await h.click(ben, lobby, label="Join")
+    await h.click(cal, lobby, label="Join")
+    await h.click(ana, lobby, label="Start")
+    reply = await h.slash(ana, "game abandon")
+    assert "1/2" in reply.content and not reply.ephemeral
+    reply = await h.slash(ben, "game abandon")
+    assert "abandoned" in reply.content
+    assert not latest_table(h).buttons
+    reply = await h.slash(ana, "game status")
+    assert reply.ephemeral  # no game any more in this channel
+    # A new game, ended at once by a member with Manage Channels who is not playing.
+    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    await h.click(ben, lobby, label="Join")
+    await h.click(ana, lobby, label="Start")
+    reply = await h.slash(mod, "game abandon")
+    assert "abandoned" in reply.content
+
+
+async def test_two_games_in_two_threads(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    one, two = h.new_thread(h.channel_id, "one"), h.new_thread(h.channel_id, "two")
+    for thread in (one, two):
+        lobby = (await h.slash(ana, "game new", game="mlem", channel=thread)).message
+        await h.click(ben, lobby, label="Join")
+        await h.click(ana, lobby, label="Start")
+    rng = random.Random(9)
+    for _ in range(10):
+        await play_turn(h, {ana: 0, ben: 1}, rng, channel=one)
+        await play_turn(h, {ana: 0, ben: 1}, rng, channel=two)
+    store = h.bot.host.store  # type: ignore[attr-defined]
+    g1, g2 = await store.live_game(one), await store.live_game(two)
+    assert g1.id != g2.id and g1.channel_id == one and g2.channel_id == two

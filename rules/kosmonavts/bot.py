@@ -1,0 +1,264 @@
+"""A simple Kosmonavts pilot for bot seats and random play-outs.
+
+It flies to the body it can land on soonest among those still worth a marker (Earth once it
+may end the game), refuels when low, and answers event cards with plain rules of thumb.
+Its order plan depends only on the state at the start of the orders phase, so it composes
+the order cube by cube without ever undoing; plans are memoised (pure function of the key).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from .board import (
+    BODIES,
+    CARDS,
+    DIR_IDS,
+    DIRS,
+    EARTH,
+    ORBITS,
+    SUN,
+    Hex,
+    dist,
+    hex_round,
+    velocity,
+    zone,
+)
+from .engine import can_get_marker, return_ready, seat_options
+
+#: rounds ahead the pilot looks for an interception
+HORIZON = 12
+#: thrust units per round the pilot counts on for later corrections
+LATER_THRUST = 3
+
+
+def _build_combos() -> dict[Hex, list[tuple[int, int, int, tuple[str, ...]]]]:
+    """Every thrust change reachable with up to 4 cubes -> [(cubes, reds, yellows, steps)],
+    keeping for each change only the cube mixes that no other mix beats on both colours."""
+    kinds = [("add", d) for d in range(6)] + [("addh", d) for d in range(6)]
+    table: dict[Hex, dict[tuple[int, int], tuple[str, ...]]] = {}
+    for k in range(5):
+        for combo in itertools.combinations_with_replacement(kinds, k):
+            dq = dr = 0
+            reds = 0
+            for kind, d in combo:
+                u = 2 if kind == "addh" else 1
+                reds += kind == "addh"
+                dq += u * DIRS[d][0]
+                dr += u * DIRS[d][1]
+            mix = (k - reds, reds)
+            steps = tuple(f"{kind}.{DIR_IDS[d]}" for kind, d in combo)
+            table.setdefault((dq, dr), {}).setdefault(mix, steps)
+    out: dict[Hex, list[tuple[int, int, int, tuple[str, ...]]]] = {}
+    for delta, mixes in table.items():
+        keep = []
+        for (y, r), steps in mixes.items():
+            if any((y2 <= y and r2 <= r) and (y2, r2) != (y, r) for (y2, r2) in mixes):
+                continue
+            keep.append((y + r, r, y, steps))
+        out[delta] = sorted(keep)
+    return out
+
+
+COMBOS = _build_combos()
+
+
+def _realise(delta: Hex, fuel: int, hyper: int, limit: int) -> tuple[str, ...] | None:
+    for cubes, reds, yellows, steps in COMBOS.get(delta, ()):
+        if cubes <= limit and yellows <= fuel and reds <= hyper:
+            return steps
+    return None
+
+
+def _straight_through_sun(pos: Hex, v: Hex) -> bool:
+    for d in DIRS:
+        # v = k * d for some k > 0?
+        if d[0] * v[1] != d[1] * v[0] or (d[0] * v[0] + d[1] * v[1]) <= 0:
+            continue
+        k = dist(v)
+        return any((pos[0] + i * d[0], pos[1] + i * d[1]) == SUN for i in range(1, k + 1))
+    return False
+
+
+def _neighbourhood(h: Hex) -> list[Hex]:
+    return [h] + [(h[0] + d[0], h[1] + d[1]) for d in DIRS]
+
+
+@lru_cache(maxsize=8192)
+def plan_order(
+    pos: Hex,
+    rose: tuple[int, ...],
+    fuel: int,
+    hyper: int,
+    shields: int,
+    landed: bool,
+    limit: int,
+    advanced: bool,
+    targets: tuple[tuple[str, int], ...],
+) -> tuple[str, ...]:
+    """The order (steps then a closing option) the pilot gives this round."""
+    tank = fuel + hyper
+    if landed and (tank < 6 or not targets):
+        return ("stay",)
+    prefix: tuple[str, ...] = ()
+    if fuel + hyper == 0 and shields >= 2 and limit > 0:
+        prefix = ("convert",)
+        fuel = min(2, 10 - tank)
+    v = velocity(list(rose))
+    best: tuple[float, ...] | None = None
+    best_steps: tuple[str, ...] = ()
+    units_left_base = fuel + 2 * hyper
+    reds = min(hyper, limit)
+    umax = max(1, 2 * reds + min(fuel, limit - reds))
+
+    def consider(delta: Hex, cost: float, residual: int, m: int) -> None:
+        nonlocal best, best_steps
+        steps = _realise(delta, fuel, hyper, limit)
+        if steps is None:
+            return
+        v1 = (v[0] + delta[0], v[1] + delta[1])
+        p1 = (pos[0] + v1[0], pos[1] + v1[1])
+        z = zone(p1)
+        if z in ("sun", "off_board") or _straight_through_sun(pos, v1):
+            return
+        used = sum(2 if st.startswith("addh") else 1 for st in steps)
+        if m > 0 and residual > 0 and -(-residual // m) > units_left_base - used:
+            cost += 3  # probably not enough fuel for the corrections
+        if z == "danger_sector":
+            cost += {0: 50, 1: 4}.get(shields, 2)
+        key = (cost, residual, len(steps), sum(st.startswith("addh") for st in steps))
+        if best is None or key < best:
+            best, best_steps = key, steps
+
+    for body, idx in targets:
+        orbit = ORBITS[body]
+        n = len(orbit)
+        b0 = orbit[idx]
+        b1 = orbit[(idx + 1) % n]
+        consider((b0[0] - pos[0] - v[0], b0[1] - pos[1] - v[1]), 0.0, 0, 0)
+        consider((b1[0] - pos[0] - v[0], b1[1] - pos[1] - v[1]), 0.5, 0, 0)
+        for m in range(1, HORIZON + 1):
+            bm = orbit[(idx + m) % n]
+            wq = bm[0] - pos[0] - (m + 1) * v[0]
+            wr = bm[1] - pos[1] - (m + 1) * v[1]
+            reach = LATER_THRUST * m * (m + 1) // 2
+            centre = hex_round(wq / (m + 1), wr / (m + 1))
+            length = dist(centre)
+            if length > umax:  # aim as far as this round's thrust can go
+                centre = hex_round(centre[0] * umax / length, centre[1] * umax / length)
+            found = False
+            for delta in _neighbourhood(centre):
+                res = dist((wq - (m + 1) * delta[0], wr - (m + 1) * delta[1]))
+                if res <= reach and _realise(delta, fuel, hyper, limit) is not None:
+                    found = True
+                    consider(delta, float(m), res, m)
+            if found:
+                break
+    if best is None or best[0] >= 50:
+        # nothing sensible: brake (thrust against the current velocity) or coast
+        for delta in _neighbourhood(hex_round(-v[0], -v[1])):
+            consider(delta, 99.0, dist((v[0] + delta[0], v[1] + delta[1])), 0)
+        consider((0, 0), 100.0, 0, 0)
+    if best is None:
+        return ("stay",) if landed else ("evac",)
+    steps = prefix + best_steps
+    if landed and not best_steps:
+        return (*prefix, "stay")
+    return (*steps, "confirm")
+
+
+def _targets(s: Mapping[str, Any], seat: int) -> tuple[tuple[str, int], ...]:
+    ship = s["ships"][seat]
+    if return_ready(s, seat):
+        wanted = [EARTH]
+    else:
+        wanted = [b for b in BODIES if can_get_marker(s, seat, b)] or [EARTH]
+    if ship["fuel"] + 2 * ship["hyper"] < 3 and ship["landed"] is None:
+        wanted = list(BODIES)  # anywhere to refuel
+    return tuple((b, s["bodies"][b]) for b in wanted)
+
+
+def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+    ship = s["ships"][seat]
+    plan = plan_order(
+        (ship["pos"][0], ship["pos"][1]),
+        tuple(ship["rose"]),
+        ship["fuel"],
+        ship["hyper"],
+        ship["shields"],
+        ship["landed"] is not None,
+        s["limits"][seat],
+        s["rules"] == "advanced",
+        _targets(s, seat),
+    )
+    steps, final = list(plan[:-1]), plan[-1]
+    done = s["orders"][seat]["steps"]
+    if done == steps[: len(done)]:
+        if len(done) < len(steps) and steps[len(done)] in offered:
+            return steps[len(done)]
+        if len(done) == len(steps) and final in offered:
+            return final
+    elif "undo" in offered:
+        return "undo"
+    for closing in ("confirm", "stay", "evac", "stayfull"):
+        if closing in offered:
+            return closing
+    return offered[0]
+
+
+def _event_pick(offered: list[str]) -> str:
+    rank = {"thrust": 5, "refuel": 4, "energy": 3, "wind": 2, "gravity": 1, "asteroids": 0}
+    return max(offered, key=lambda o: rank.get(CARDS[o.split(".", 1)[1]]["kind"], -1))
+
+
+def _response(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+    ship = s["ships"][seat]
+    kind = CARDS[s["active"]]["kind"]
+    if kind == "energy":
+        return "pay" if "pay" in offered and ship["shields"] >= 2 and ship["fuel"] <= 5 else "skip"
+    if kind == "gravity":
+        pulls = [o for o in offered if o.startswith("pull.")]
+        for o in pulls:
+            body = o.split(".", 1)[1]
+            if can_get_marker(s, seat, body) or (body == EARTH and return_ready(s, seat)):
+                return o
+        if "shield" in offered and ship["shields"] >= 2:
+            return "shield"
+        return pulls[0]
+    if kind == "asteroids" and "shield" in offered and ship["shields"] >= 2 and ship["fuel"] >= 4:
+        return "shield"
+    return "accept" if "accept" in offered else offered[0]
+
+
+def bot_choice(s: Mapping[str, Any], seat: int, rng: random.Random) -> str:
+    """An option id for ``seat`` among those pending (raises ValueError if none)."""
+    offered = [o.id for o in seat_options(s, seat)]
+    if not offered:
+        raise ValueError("no decision pending for this seat")
+    ph = s["phase"]
+    if ph == "setup":
+        return rng.choice(offered)
+    if ph == "missions":
+        ch = s["choice"][seat]
+        if "confirm" in offered:
+            return "confirm"
+        # dealt cards are [m1, m1, m2, m2]: keep the two Mission 2 cards (4 VP each) when possible
+        for i in (2, 3, 0, 1):
+            if f"keep.{i}" in offered:
+                return f"keep.{i}"
+        return "undo" if ch["keep"] else offered[0]
+    if ph == "event":
+        if s["active"] is None:
+            return _event_pick(offered)
+        return _response(s, seat, offered)
+    if ph == "orders":
+        return _order_choice(s, seat, offered)
+    # landing decision
+    body = s["landing"]["body"][seat]
+    ship = s["ships"][seat]
+    useful = can_get_marker(s, seat, body) or (body == EARTH and return_ready(s, seat))
+    return "land" if useful or ship["fuel"] + ship["hyper"] <= 4 else "noland"

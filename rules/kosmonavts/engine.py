@@ -1,0 +1,1171 @@
+"""Kosmonavts rules engine: state, decisions, transitions, scoring.
+
+The state is plain JSON data (dicts, lists, ints, strings, bools, None). ``apply`` never
+changes its input: it works on a deep copy, except for order-composition clicks, where only the
+seat's order is copied and the rest is shared with the input. States are therefore immutable
+values; ``dump`` returns an independent copy. See the package docstring for the view schema
+and the rulings.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from host.contract import Decision, Event, IllegalMove, Option, Result
+
+from .board import (
+    ARROWS,
+    BODIES,
+    CARD_IDS,
+    CARDS,
+    DIR_IDS,
+    DIR_INDEX,
+    EARTH,
+    HYPER_ARROWS,
+    M1_BODIES,
+    M2_ALPHA,
+    M2_BETA,
+    MARKERS_ADVANCED,
+    MARKERS_BASIC,
+    MARKERS_EARTH,
+    MISSION_POINTS,
+    NON_EARTH,
+    ORBITS,
+    SPACE_OWNER,
+    add_units,
+    dist,
+    end_hex,
+    flight_hazard,
+)
+
+P = "kosmonavts."
+SCHEMA = 1
+TANK = 10  # fuel cubes a tank holds (yellow + red)
+MAX_HYPER = 4
+MAX_SHIELDS = 3
+CUBES_PER_ORDER = 3
+#: Picks (cubes, undos, conversions) a seat may make while composing one order; after that
+#: only the closing options remain, so random play always ends its orders.
+STEP_CAP = 16
+#: DESIGNED safety net for games played over days: the game ends after this round even if
+#: nobody has come back to Earth (see ruling R24).
+ROUND_LIMIT = 40
+MISSION_STEP_CAP = 8
+GRAVITY_RANGE = 2
+
+#: Every refusal code (``kosmonavts.error.<code>``) the engine raises.
+ERRORS = (
+    "game_over",
+    "not_your_turn",
+    "not_offered",
+    "step_limit",
+    "flares",
+    "cube_limit",
+    "no_fuel",
+    "no_hyper",
+    "already_converted",
+    "no_shield",
+    "nothing_to_undo",
+    "must_stay",
+    "basic_refuel",
+    "not_landed",
+    "cubes_placed",
+    "evac_landed",
+)
+
+PHASES = ("setup", "missions", "event", "orders", "flight", "planets", "over")
+ORDER_FINALS = ("confirm", "stay", "stayfull", "evac")
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _clone(s: dict[str, Any]) -> dict[str, Any]:
+    return pickle.loads(pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _rng(s: dict[str, Any]) -> random.Random:
+    s["rng"] += 1
+    return random.Random(f"{s['seed']}:{s['rng']}")
+
+
+_OPTIONS: dict[tuple[Any, ...], Option] = {}
+
+
+def _opt(option_id: str, label: str, style: str = "secondary", **args: Any) -> Option:
+    """A shared, immutable Option (label is a key without the game prefix)."""
+    key = (option_id, label, style, *args.items())
+    opt = _OPTIONS.get(key)
+    if opt is None:
+        opt = _OPTIONS[key] = Option(option_id, P + label, args, style)
+    return opt
+
+
+def _ev(events: list[Event], code: str, seat: int | None = None, **args: Any) -> None:
+    if seat is not None:
+        args = {"seat": seat, **args}
+    events.append(Event(P + "event." + code, args, seat=seat))
+
+
+def _ev_reveal(events: list[Event], code: str, seat: int | None = None, **args: Any) -> None:
+    if seat is not None:
+        args = {"seat": seat, **args}
+    events.append(Event(P + "event." + code, args, seat=seat, reveals=True))
+
+
+def body_pos(s: Mapping[str, Any], body: str) -> tuple[int, int] | None:
+    idx = s["bodies"][body]
+    if idx is None:
+        return None
+    return ORBITS[body][idx]
+
+
+def body_next_pos(s: Mapping[str, Any], body: str, ahead: int = 1) -> tuple[int, int] | None:
+    idx = s["bodies"][body]
+    if idx is None:
+        return None
+    orbit = ORBITS[body]
+    return orbit[(idx + ahead) % len(orbit)]
+
+
+def _body_at(s: Mapping[str, Any], h: tuple[int, int]) -> str | None:
+    body = SPACE_OWNER.get(h)
+    if body is not None and body_pos(s, body) == h:
+        return body
+    return None
+
+
+def _seat_order(s: Mapping[str, Any]) -> list[int]:
+    """Seats from the instructor, clockwise (to the left = next seat index)."""
+    n = s["n"]
+    return [(s["instructor"] + k) % n for k in range(n)]
+
+
+def _pos(ship: Mapping[str, Any]) -> tuple[int, int]:
+    return (ship["pos"][0], ship["pos"][1])
+
+
+def marker_top_values(rules: str, body: str) -> tuple[int, int]:
+    """(first lander's value, second lander's value) of a body's stack."""
+    stack = MARKERS_ADVANCED[body] if rules == "advanced" else MARKERS_BASIC
+    return stack[-1], stack[-2]
+
+
+def can_get_marker(s: Mapping[str, Any], seat: int, body: str) -> bool:
+    return (
+        body != EARTH
+        and body not in s["removed"]
+        and body not in s["ships"][seat]["markers"]
+        and bool(s["stacks"].get(body))
+    )
+
+
+def return_ready(s: Mapping[str, Any], seat: int) -> bool:
+    """May this ship's landing on Earth end the game (R17/R18)?"""
+    held = s["ships"][seat]["markers"]
+    if s["rules"] == "basic":
+        return len(held) >= len(NON_EARTH) - 1
+    if len(held) >= 4:
+        return True
+    return all(not can_get_marker(s, seat, b) for b in NON_EARTH if b not in held)
+
+
+def tank(ship: Mapping[str, Any]) -> int:
+    return ship["fuel"] + ship["hyper"]
+
+
+# -------------------------------------------------------------------------------- set-up
+
+
+def new(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
+    if not 2 <= players <= 4:
+        raise ValueError("kosmonavts is for 2-4 players")
+    rules = options.get("rules", "basic")
+    placement = options.get("planets", "random")
+    if rules not in ("basic", "advanced") or placement not in ("random", "players"):
+        raise ValueError(f"bad options {dict(options)!r}")
+    n = players
+    start_fuel, start_hyper = (9, 1) if rules == "basic" else (8, 2)
+    s: dict[str, Any] = {
+        "schema": SCHEMA,
+        "game": "kosmonavts",
+        "n": n,
+        "rules": rules,
+        "placement": placement,
+        "seed": int(seed),
+        "rng": 0,
+        "round": 0,
+        "phase": "setup",
+        "over": False,
+        "end": None,
+        "instructor": 0,
+        "bodies": {b: None for b in BODIES},
+        "removed": [],
+        "stacks": {},
+        "earth_stack": list(MARKERS_EARTH),
+        "landed_by": {b: [] for b in BODIES},
+        "deck": [],
+        "face_up": [],
+        "discard": [],
+        "active": None,
+        "limits": [CUBES_PER_ORDER] * n,
+        "ships": [
+            {
+                "pos": [0, 0],
+                "landed": EARTH,
+                "last": EARTH,
+                "rose": [0] * 6,
+                "fuel": start_fuel,
+                "hyper": start_hyper,
+                "shields": MAX_SHIELDS,
+                "markers": {},
+                "earth": 0,
+                "returned": 0,
+                "evac": False,
+            }
+            for _ in range(n)
+        ],
+        "missions": [[] for _ in range(n)],
+        "dealt": None,
+        "choice": None,
+        "setup": None,
+        "respond": None,
+        "orders": None,
+        "landing": None,
+        "staying": [None] * n,
+    }
+    rng = _rng(s)
+    s["instructor"] = rng.randrange(n)
+    deck = list(CARD_IDS)
+    rng.shuffle(deck)
+    s["face_up"] = [deck.pop() for _ in range(3)]
+    s["deck"] = deck
+    if rules == "advanced" and n < 4:
+        removed = set(rng.sample(NON_EARTH, 2 if n == 3 else 3))
+        s["removed"] = [b for b in NON_EARTH if b in removed]
+    for b in NON_EARTH:
+        if b in s["removed"]:
+            continue
+        s["stacks"][b] = list(MARKERS_ADVANCED[b] if rules == "advanced" else MARKERS_BASIC)
+    _deal_missions(s, rng)
+    if placement == "random":
+        for b in BODIES:
+            s["bodies"][b] = rng.randrange(len(ORBITS[b]))
+        _after_placement(s, [])
+    else:
+        first = s["instructor"]
+        if rules == "basic":
+            tokens = list(BODIES)
+            rng.shuffle(tokens)
+            hands: list[list[str]] | None = [[] for _ in range(n)]
+            for i, b in enumerate(tokens):
+                hands[(first + i) % n].append(b)
+            hands = [[b for b in BODIES if b in h] for h in hands]
+        else:
+            hands = None
+        s["setup"] = {"turn": first, "hands": hands, "picked": None}
+        if rules == "advanced":
+            s["setup"]["picked"] = EARTH  # Earth is always placed first (advanced step 4)
+        _auto_pick_single(s)
+    return s
+
+
+def _deal_missions(s: dict[str, Any], rng: random.Random) -> None:
+    n = s["n"]
+    if s["rules"] == "basic":
+        alpha = list(M2_ALPHA)
+        beta = list(M2_BETA)
+        m1 = list(M1_BODIES)
+        rng.shuffle(alpha)
+        rng.shuffle(beta)
+        rng.shuffle(m1)
+        discard: list[str] = []
+        for seat in range(n):
+            a, b = alpha.pop(), beta.pop()
+            while True:
+                if not m1:  # R25: the discarded Mission 1 cards are shuffled again
+                    m1 = discard
+                    discard = []
+                    rng.shuffle(m1)
+                c = m1.pop()
+                if c not in (a, b):
+                    break
+                discard.append(c)
+            s["missions"][seat] = ["m1." + c, "m2." + a, "m2." + b]
+        return
+    m1 = [b for b in M1_BODIES if b not in s["removed"]]
+    m2 = [b for b in (*M2_ALPHA, *M2_BETA) if b not in s["removed"]]
+    rng.shuffle(m1)
+    rng.shuffle(m2)
+    s["dealt"] = []
+    for _seat in range(n):
+        s["dealt"].append(["m1." + m1.pop(), "m1." + m1.pop(), "m2." + m2.pop(), "m2." + m2.pop()])
+    s["choice"] = [{"keep": [], "picks": 0, "done": False} for _ in range(n)]
+
+
+def _after_placement(s: dict[str, Any], events: list[Event]) -> None:
+    s["setup"] = None
+    earth = body_pos(s, EARTH)
+    assert earth is not None
+    for ship in s["ships"]:
+        ship["pos"] = list(earth)
+    if s["rules"] == "advanced":
+        s["phase"] = "missions"
+        return
+    _start_round(s, events, 1)
+
+
+def _placement_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    st = s["setup"]
+    if st is None or st["turn"] != seat:
+        return []
+    if st["picked"] is not None:
+        body = st["picked"]
+        orbit = ORBITS[body]
+        return [
+            _opt(f"space.{i}", "opt.space", n=i + 1, q=q, r=r) for i, (q, r) in enumerate(orbit)
+        ]
+    if st["hands"] is not None:
+        choices = st["hands"][seat]
+    else:
+        choices = [b for b in BODIES if s["bodies"][b] is None]
+    return [_opt(f"body.{b}", "body." + b) for b in choices]
+
+
+def _apply_placement(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
+    st = s["setup"]
+    kind, arg = choice.split(".", 1)
+    if kind == "body":
+        st["picked"] = arg
+        return
+    body = st["picked"]
+    idx = int(arg)
+    s["bodies"][body] = idx
+    q, r = ORBITS[body][idx]
+    _ev(events, "placed." + body, seat, n=idx + 1, q=q, r=r)
+    st["picked"] = None
+    if st["hands"] is not None:
+        st["hands"][seat].remove(body)
+    unplaced = [b for b in BODIES if s["bodies"][b] is None]
+    if not unplaced:
+        _after_placement(s, events)
+        return
+    n = s["n"]
+    nxt = (seat + 1) % n
+    if st["hands"] is not None:
+        while not st["hands"][nxt]:
+            nxt = (nxt + 1) % n
+    elif len(unplaced) == 1:
+        st["picked"] = unplaced[0]
+    st["turn"] = nxt
+    _auto_pick_single(s)
+
+
+def _auto_pick_single(s: dict[str, Any]) -> None:
+    """A seat holding a single body token has nothing to choose but its space."""
+    st = s["setup"]
+    if st is None or st["picked"] is not None or st["hands"] is None:
+        return
+    own = st["hands"][st["turn"]]
+    if len(own) == 1:
+        st["picked"] = own[0]
+
+
+# ------------------------------------------------------------------------ mission choice
+
+
+def _mission_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    ch = s["choice"][seat]
+    if ch["done"]:
+        return []
+    dealt = s["dealt"][seat]
+    opts: list[Option] = []
+    if len(ch["keep"]) < 2 and ch["picks"] < MISSION_STEP_CAP:
+        for i, mid in enumerate(dealt):
+            if i not in ch["keep"]:
+                opts.append(_opt(f"keep.{i}", "mission." + mid))
+    if ch["keep"] and ch["picks"] < MISSION_STEP_CAP:
+        opts.append(_opt("undo", "opt.undo"))
+    if len(ch["keep"]) == 2:
+        opts.append(_opt("confirm", "opt.confirm_missions", "success"))
+    return opts
+
+
+def _apply_mission(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
+    ch = s["choice"][seat]
+    if choice == "confirm":
+        ch["done"] = True
+        s["missions"][seat] = [s["dealt"][seat][i] for i in sorted(ch["keep"])]
+        _ev(events, "missions_chosen", seat)
+        if all(c["done"] for c in s["choice"]):
+            _start_round(s, events, 1)
+        return
+    ch["picks"] += 1
+    if choice == "undo":
+        ch["keep"].pop()
+    else:
+        ch["keep"].append(int(choice.split(".")[1]))
+    if ch["picks"] >= MISSION_STEP_CAP and len(ch["keep"]) < 2:
+        # out of picks: keep the first unkept cards so that confirm is possible
+        for i in range(4):
+            if len(ch["keep"]) < 2 and i not in ch["keep"]:
+                ch["keep"].append(i)
+
+
+# -------------------------------------------------------------------------------- rounds
+
+
+def _start_round(s: dict[str, Any], events: list[Event], rnd: int) -> None:
+    s["round"] = rnd
+    s["limits"] = [CUBES_PER_ORDER] * s["n"]
+    s["staying"] = [None] * s["n"]
+    for ship in s["ships"]:
+        ship["evac"] = False
+    _ev(events, "round", None, round=rnd, instructor_seat=s["instructor"])
+    if rnd == 1:
+        _start_orders(s, events)
+    else:
+        s["phase"] = "event"
+        s["active"] = None
+        s["respond"] = None
+
+
+# ---------------------------------------------------------------------------------- events
+
+
+def _event_choice_options(s: Mapping[str, Any]) -> list[Option]:
+    return [_opt(f"event.{c}", "card." + c, "primary") for c in s["face_up"]]
+
+
+def _gravity_targets(s: Mapping[str, Any], seat: int) -> list[str]:
+    ship = s["ships"][seat]
+    if ship["landed"] is not None:
+        return []
+    here = _pos(ship)
+    best = GRAVITY_RANGE + 1
+    out: list[str] = []
+    for b in BODIES:
+        p = body_pos(s, b)
+        assert p is not None
+        d = dist(here, p)
+        if d > GRAVITY_RANGE:
+            continue
+        if d < best:
+            best, out = d, [b]
+        elif d == best:
+            out.append(b)
+    return out
+
+
+def _response_options(s: Mapping[str, Any], seat: int) -> list[str]:
+    """What a seat may answer to the active event card ([] = not concerned)."""
+    kind = CARDS[s["active"]]["kind"]
+    ship = s["ships"][seat]
+    shield = ship["shields"] > 0
+    if kind == "wind":
+        return ["accept", "shield"] if shield else ["accept"]
+    if kind == "energy":
+        return ["pay", "skip"] if shield else ["skip"]
+    if kind == "gravity":
+        targets = _gravity_targets(s, seat)
+        if not targets:
+            return []
+        return [f"pull.{b}" for b in targets] + (["shield"] if shield else [])
+    if kind == "asteroids":
+        return ["accept", "shield"] if shield and ship["fuel"] > 0 else ["accept"]
+    if kind == "flares":
+        return ["accept", "shield"] if shield else ["accept"]
+    return ["accept"]
+
+
+def _response_label(kind: str, opt: str) -> str:
+    if opt.startswith("pull."):
+        return "opt.pull." + opt[5:]
+    return f"opt.{kind}.{opt}"
+
+
+def _choose_event(s: dict[str, Any], seat: int, card: str, events: list[Event]) -> None:
+    c = CARDS[card]
+    s["face_up"].remove(card)
+    s["active"] = card
+    if c["kind"] == "wind":
+        _ev(events, "card_wind", seat, n=c["cubes"], arrow=ARROWS[DIR_INDEX[c["dir"]]])
+    else:
+        _ev(events, "card_" + c["kind"], seat)
+    asked = [len(_response_options(s, k)) > 1 for k in range(s["n"])]
+    s["respond"] = {"asked": asked, "answers": [None] * s["n"]}
+    if not any(asked):
+        _resolve_event(s, events)
+
+
+def _apply_response(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
+    s["respond"]["answers"][seat] = choice
+    _ev(events, "answered", seat)
+    r = s["respond"]
+    if all(a is not None for a, q in zip(r["answers"], r["asked"], strict=True) if q):
+        _resolve_event(s, events)
+
+
+def _resolve_event(s: dict[str, Any], events: list[Event]) -> None:
+    card = CARDS[s["active"]]
+    kind = card["kind"]
+    answers = s["respond"]["answers"]
+    pulled: list[tuple[int, str]] = []
+    for seat in _seat_order(s):
+        ship = s["ships"][seat]
+        opts = _response_options(s, seat)
+        if not opts:
+            continue
+        ans = answers[seat] if answers[seat] is not None else opts[0]
+        if ans == "shield":
+            ship["shields"] -= 1
+            _ev(events, "shield_avoided", seat, shields=ship["shields"])
+            continue
+        if kind == "wind":
+            d = DIR_INDEX[card["dir"]]
+            add_units(ship["rose"], d, card["cubes"])
+            _ev(events, "wind", seat, n=card["cubes"], arrow=ARROWS[d])
+        elif kind == "energy":
+            if ans == "pay":
+                ship["shields"] -= 1
+                gain = min(card["fuel"], TANK - tank(ship))
+                ship["fuel"] += gain
+                _ev(events, "energy", seat, fuel=gain, shields=ship["shields"])
+        elif kind == "refuel":
+            _ev(events, "hyper_" + _add_hyper(ship), seat)
+        elif kind == "thrust":
+            s["limits"][seat] = card["cubes"]
+        elif kind == "gravity":
+            pulled.append((seat, ans.split(".", 1)[1]))
+        elif kind == "asteroids":
+            lost = min(card["fuel"], ship["fuel"])
+            ship["fuel"] -= lost
+            _ev(events, "asteroids", seat, fuel=lost)
+        elif kind == "flares":
+            s["limits"][seat] = card["cubes"]
+            _ev(events, "flares", seat)
+    if kind == "thrust":
+        _ev(events, "thrust", None, n=card["cubes"])
+    if pulled:
+        for seat, body in pulled:
+            _ev(events, "pulled." + body, seat)
+        _land(s, events, pulled, 1)
+    for ship in s["ships"]:  # clamp (the operations above never overflow; kept as a guard)
+        ship["shields"] = max(0, min(MAX_SHIELDS, ship["shields"]))
+        ship["fuel"] = max(0, min(TANK - ship["hyper"], ship["fuel"]))
+    s["discard"].append(s["active"])
+    s["active"] = None
+    s["respond"] = None
+    if not s["deck"]:
+        rng = _rng(s)
+        s["deck"] = s["discard"]
+        s["discard"] = []
+        rng.shuffle(s["deck"])
+        _ev(events, "reshuffled")
+    drawn = s["deck"].pop()
+    s["face_up"].append(drawn)
+    _ev_reveal(events, "card_drawn", None, card=drawn)
+    _start_orders(s, events)
+
+
+def _add_hyper(ship: dict[str, Any]) -> str:
+    """One red cube into the tank: in a free slot, else in place of a yellow (4 at most)."""
+    if ship["hyper"] >= MAX_HYPER:
+        return "full"
+    if tank(ship) < TANK:
+        ship["hyper"] += 1
+        return "added"
+    if ship["fuel"] > 0:
+        ship["fuel"] -= 1
+        ship["hyper"] += 1
+        return "swapped"
+    return "full"
+
+
+# ---------------------------------------------------------------------------------- orders
+
+_ADD = [_opt(f"add.{d}", f"opt.add.{d}", arrow=ARROWS[i]) for i, d in enumerate(DIR_IDS)]
+_ADDH = [_opt(f"addh.{d}", f"opt.addh.{d}", arrow=HYPER_ARROWS[i]) for i, d in enumerate(DIR_IDS)]
+
+
+def _start_orders(s: dict[str, Any], events: list[Event]) -> None:
+    s["phase"] = "orders"
+    s["orders"] = [{"steps": [], "picks": 0, "done": False, "final": None} for _ in range(s["n"])]
+
+
+def compose(ship: Mapping[str, Any], steps: list[str]) -> dict[str, Any]:
+    """The ship as it would be after the order ``steps`` (tank, shields, rose)."""
+    fuel, hyper, shields = ship["fuel"], ship["hyper"], ship["shields"]
+    rose = list(ship["rose"])
+    cubes = 0
+    converted = False
+    for st in steps:
+        if st == "convert":
+            shields -= 1
+            fuel += min(2, TANK - fuel - hyper)
+            converted = True
+            continue
+        kind, d = st.split(".")
+        if kind == "add":
+            fuel -= 1
+            add_units(rose, DIR_INDEX[d], 1)
+        else:
+            hyper -= 1
+            add_units(rose, DIR_INDEX[d], 2)
+        cubes += 1
+    return {
+        "fuel": fuel,
+        "hyper": hyper,
+        "shields": shields,
+        "rose": rose,
+        "cubes": cubes,
+        "converted": converted,
+    }
+
+
+def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    o = s["orders"][seat]
+    if o["done"]:
+        return []
+    ship = s["ships"][seat]
+    c = compose(ship, o["steps"])
+    landed = ship["landed"] is not None
+    more = o["picks"] < STEP_CAP
+    opts: list[Option] = []
+    if more and c["cubes"] < s["limits"][seat]:
+        if c["fuel"] > 0:
+            opts += _ADD
+        if c["hyper"] > 0:
+            opts += _ADDH
+    if more and not c["converted"] and c["shields"] > 0:
+        opts.append(_opt("convert", "opt.convert"))
+    if more and o["steps"]:
+        opts.append(_opt("undo", "opt.undo", "danger"))
+    if landed and c["cubes"] == 0:
+        opts.append(_opt("stay", "opt.stay", "success"))
+        if s["rules"] == "advanced" and c["shields"] > 0:
+            opts.append(_opt("stayfull", "opt.stayfull", "success"))
+    else:
+        label = "opt.takeoff" if landed else "opt.confirm"
+        opts.append(_opt("confirm", label, "success", cubes=c["cubes"]))
+    if not landed and c["cubes"] == 0:
+        opts.append(_opt("evac", "opt.evac", "danger"))
+    return opts
+
+
+def _order_refusal(s: Mapping[str, Any], seat: int, choice: str) -> str:
+    """Why an order option is not offered (an ``error`` code)."""
+    ship = s["ships"][seat]
+    o = s["orders"][seat]
+    c = compose(ship, o["steps"])
+    landed = ship["landed"] is not None
+    more = o["picks"] < STEP_CAP
+    kind = choice.split(".")[0]
+    if kind in ("add", "addh", "convert", "undo") and not more:
+        return "step_limit"
+    if kind in ("add", "addh"):
+        if c["cubes"] >= s["limits"][seat]:
+            return "flares" if s["limits"][seat] == 0 else "cube_limit"
+        return "no_fuel" if kind == "add" else "no_hyper"
+    if choice == "convert":
+        return "already_converted" if c["converted"] else "no_shield"
+    if choice == "undo":
+        return "nothing_to_undo"
+    if choice == "confirm":
+        return "must_stay"
+    if choice in ("stay", "stayfull"):
+        if not landed:
+            return "not_landed"
+        if c["cubes"]:
+            return "cubes_placed"
+        return "basic_refuel" if s["rules"] == "basic" else "no_shield"
+    if choice == "evac":
+        return "evac_landed" if landed else "cubes_placed"
+    return "not_offered"
+
+
+def _apply_order(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
+    o = s["orders"][seat]
+    if choice in ORDER_FINALS:
+        o["final"] = choice
+        o["done"] = True
+        _ev(events, "order_confirmed", seat)
+        if all(x["done"] for x in s["orders"]):
+            _resolve_orders(s, events)
+        return
+    o["picks"] += 1
+    if choice == "undo":
+        o["steps"].pop()
+    else:
+        o["steps"].append(choice)
+
+
+def order_arrows(steps: list[str]) -> str:
+    out = []
+    for st in steps:
+        if st == "convert":
+            continue
+        kind, d = st.split(".")
+        out.append((ARROWS if kind == "add" else HYPER_ARROWS)[DIR_INDEX[d]])
+    return "".join(out)
+
+
+# -------------------------------------------------------------------------- flight phase
+
+
+def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
+    s["phase"] = "flight"
+    orders = s["orders"]
+    s["orders"] = None
+    movers: list[int] = []
+    for seat in _seat_order(s):
+        o = orders[seat]
+        ship = s["ships"][seat]
+        c = compose(ship, o["steps"])
+        if c["converted"]:
+            _ev(events, "converted", seat, shields=c["shields"])
+        ship["fuel"], ship["hyper"], ship["shields"] = c["fuel"], c["hyper"], c["shields"]
+        ship["rose"] = c["rose"]
+        final = o["final"]
+        if final in ("stay", "stayfull"):
+            ship["rose"] = [0] * 6  # staying landed: solar-wind cubes are discarded (R4)
+            s["staying"][seat] = final
+            _ev(events, "order_" + final, seat)
+        elif final == "evac":
+            _ev(events, "order_evac", seat)
+            _evacuate(s, events, seat, "request")
+        else:
+            if c["cubes"]:
+                _ev(events, "order", seat, cubes=c["cubes"], arrows=order_arrows(o["steps"]))
+            else:
+                _ev(events, "order_none", seat)
+            if ship["landed"] is not None:
+                _ev(events, "takeoff." + ship["landed"], seat)
+                ship["landed"] = None
+            movers.append(seat)
+    candidates: dict[int, str] = {}
+    for seat in movers:
+        ship = s["ships"][seat]
+        start = _pos(ship)
+        hazard = flight_hazard(start, ship["rose"])
+        if hazard in ("sun", "off_board"):
+            _evacuate(s, events, seat, hazard)
+            continue
+        end = end_hex(start, ship["rose"])
+        ship["pos"] = [end[0], end[1]]
+        _ev(events, "moved", seat, q=end[0], r=end[1])
+        if hazard == "danger_sector":
+            if ship["shields"] > 0:
+                ship["shields"] -= 1
+                _ev(events, "danger", seat, shields=ship["shields"])
+            else:
+                _evacuate(s, events, seat, "shield")
+                continue
+        body = _body_at(s, end)
+        if body is not None:
+            candidates[seat] = body
+    if candidates:
+        _open_landing(s, candidates, 3)
+    else:
+        _finish_flight(s, events, [])
+
+
+def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) -> None:
+    ship = s["ships"][seat]
+    body = ship["last"]
+    p = body_pos(s, body)
+    assert p is not None
+    ship["rose"] = [0] * 6
+    ship["landed"] = body
+    ship["pos"] = [p[0], p[1]]
+    ship["evac"] = True
+    _ev(events, "evac_" + reason, seat)
+    _ev(events, "evacuated." + body, seat)
+
+
+def _open_landing(s: dict[str, Any], candidates: dict[int, str], phase: int) -> None:
+    s["landing"] = {
+        "phase": phase,
+        "body": [candidates.get(k) for k in range(s["n"])],
+        "answers": [None] * s["n"],
+    }
+
+
+def _landing_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    body = s["landing"]["body"][seat]
+    if body is None or s["landing"]["answers"][seat] is not None:
+        return []
+    return [
+        _opt("land", "opt.land." + body, "success"),
+        _opt("noland", "opt.noland"),
+    ]
+
+
+def _apply_landing(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
+    ld = s["landing"]
+    ld["answers"][seat] = choice
+    if choice == "noland":
+        _ev(events, "no_landing", seat)
+    if any(b is not None and a is None for b, a in zip(ld["body"], ld["answers"], strict=True)):
+        return
+    landers = [
+        (k, b)
+        for k, (b, a) in enumerate(zip(ld["body"], ld["answers"], strict=True))
+        if b is not None and a == "land"
+    ]
+    s["landing"] = None
+    if ld["phase"] == 3:
+        _finish_flight(s, events, landers)
+    else:
+        _finish_planets(s, events, landers)
+
+
+def _land(
+    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]], phase: int
+) -> None:
+    """Land ships; markers go to simultaneous landers from the instructor clockwise (R12)."""
+    order = {seat: k for k, seat in enumerate(_seat_order(s))}
+    for seat, body in sorted(landers, key=lambda x: order[x[0]]):
+        ship = s["ships"][seat]
+        p = body_pos(s, body)
+        assert p is not None
+        ship["pos"] = [p[0], p[1]]
+        ship["landed"] = body
+        ship["last"] = body
+        ship["rose"] = [0] * 6
+        if seat not in s["landed_by"][body]:
+            s["landed_by"][body].append(seat)
+        if can_get_marker(s, seat, body):
+            value = s["stacks"][body].pop()
+            ship["markers"][body] = value
+            _ev(events, "landed." + body, seat, value=value)
+        else:
+            _ev(events, "visited." + body, seat)
+        if body == EARTH and not ship["returned"] and return_ready(s, seat):
+            ship["returned"] = phase
+            _ev(events, "returned", seat, phase=phase)
+
+
+def _refuel(s: dict[str, Any], events: list[Event], seat: int, how: str) -> None:
+    ship = s["ships"][seat]
+    if how == "stay" and s["rules"] == "advanced":
+        gain = min(5, TANK - tank(ship))  # quick refuel: 5 yellow at most, no red
+        ship["fuel"] += gain
+        _ev(events, "refuel_quick", seat, fuel=ship["fuel"], hyper=ship["hyper"])
+        return
+    if how == "stayfull":
+        ship["shields"] -= 1
+    _add_hyper(ship)
+    ship["fuel"] = TANK - ship["hyper"]
+    code = "refuel_full" if how == "stayfull" else "refuel"
+    _ev(events, code, seat, fuel=ship["fuel"], hyper=ship["hyper"], shields=ship["shields"])
+
+
+def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]) -> None:
+    if landers:
+        _land(s, events, landers, 3)
+    for seat in _seat_order(s):
+        how = s["staying"][seat]
+        if how is not None:
+            _refuel(s, events, seat, how)
+    # phase 4: every body one space clockwise, carrying landed ships
+    s["phase"] = "planets"
+    for b in BODIES:
+        s["bodies"][b] = (s["bodies"][b] + 1) % len(ORBITS[b])
+    _ev(events, "planets_moved")
+    candidates: dict[int, str] = {}
+    for seat, ship in enumerate(s["ships"]):
+        if ship["landed"] is not None:
+            p = body_pos(s, ship["landed"])
+            assert p is not None
+            ship["pos"] = [p[0], p[1]]
+        else:
+            body = _body_at(s, _pos(ship))
+            if body is not None:
+                candidates[seat] = body
+    if candidates:
+        _open_landing(s, candidates, 4)
+    else:
+        _finish_planets(s, events, [])
+
+
+def _finish_planets(
+    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]
+) -> None:
+    if landers:
+        _land(s, events, landers, 4)
+    returned = any(ship["returned"] for ship in s["ships"])
+    if returned or s["round"] >= ROUND_LIMIT:
+        _game_over(s, events, "return" if returned else "limit")
+        return
+    s["instructor"] = (s["instructor"] + 1) % s["n"]
+    _start_round(s, events, s["round"] + 1)
+
+
+# ------------------------------------------------------------------------------- scoring
+
+
+def _game_over(s: dict[str, Any], events: list[Event], reason: str) -> None:
+    ships = s["ships"]
+    if s["rules"] == "basic":
+        early = [k for k in _seat_order(s) if ships[k]["returned"] in (1, 3)]
+        winners = early or [k for k in _seat_order(s) if ships[k]["returned"] == 4]
+    else:
+        winners = [k for k in _seat_order(s) if ships[k]["returned"]]
+    for seat in winners:
+        value = s["earth_stack"].pop()
+        ships[seat]["earth"] = value
+        _ev(events, "earth_marker", seat, value=value)
+    s["over"] = True
+    s["phase"] = "over"
+    s["end"] = reason
+    _ev(events, "game_over_" + reason)
+    for seat in range(s["n"]):
+        for mid, pts in mission_results(s, seat):
+            code = ("mission_done." if pts else "mission_failed.") + mid
+            _ev_reveal(events, code, seat, points=pts)
+    res = result(s)
+    assert res is not None
+    for seat in range(s["n"]):
+        _ev(events, "final_score", seat, score=res.scores[seat], rank=res.ranks[seat])
+
+
+def mission_results(s: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
+    """[(mission id, points earned)] for a seat's kept missions, evaluated now (R19)."""
+    out = []
+    ship = s["ships"][seat]
+    for mid in s["missions"][seat]:
+        kind, body = mid.split(".")
+        first, second = marker_top_values(s["rules"], body)
+        held = ship["markers"].get(body)
+        if kind == "m1":
+            done = held == first
+        else:
+            done = held == second or s["landed_by"][body] == [seat]
+        out.append((mid, MISSION_POINTS[kind] if done else 0))
+    return out
+
+
+def breakdown(s: Mapping[str, Any], seat: int, final: bool) -> dict[str, int]:
+    ship = s["ships"][seat]
+    parts = {"markers": sum(ship["markers"].values()), "earth": ship["earth"]}
+    if final:
+        res = mission_results(s, seat)
+        parts["mission1"] = sum(p for m, p in res if m.startswith("m1."))
+        parts["mission2"] = sum(p for m, p in res if m.startswith("m2."))
+    return parts
+
+
+def running_scores(s: Mapping[str, Any]) -> list[int]:
+    return [sum(breakdown(s, k, bool(s["over"])).values()) for k in range(s["n"])]
+
+
+def result(s: Mapping[str, Any]) -> Result | None:
+    if not s["over"]:
+        return None
+    parts = [breakdown(s, k, True) for k in range(s["n"])]
+    scores = tuple(sum(p.values()) for p in parts)
+
+    def key(k: int) -> tuple[int, ...]:
+        ship = s["ships"][k]
+        ret = {0: 0, 4: 1, 1: 2, 3: 2}[ship["returned"]]
+        fours = sum(1 for v in ship["markers"].values() if v == 4)
+        if s["rules"] == "advanced":
+            return (scores[k], ship["shields"], ret, fours)
+        return (scores[k], ret, fours)
+
+    keys = [key(k) for k in range(s["n"])]
+    ranks = tuple(1 + sum(1 for other in keys if other > keys[k]) for k in range(s["n"]))
+    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+
+
+# ---------------------------------------------------------------------- pending / apply
+
+
+def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    """Options open to ``seat`` right now ([] if it has nothing to decide)."""
+    ph = s["phase"]
+    if s["over"]:
+        return []
+    if ph == "setup":
+        return _placement_options(s, seat)
+    if ph == "missions":
+        return _mission_options(s, seat)
+    if ph == "event":
+        if s["active"] is None:
+            return _event_choice_options(s) if seat == s["instructor"] else []
+        r = s["respond"]
+        if not r["asked"][seat] or r["answers"][seat] is not None:
+            return []
+        kind = CARDS[s["active"]]["kind"]
+        return [
+            _opt(o, _response_label(kind, o), "danger" if o == "shield" else "secondary")
+            for o in _response_options(s, seat)
+        ]
+    if ph == "orders":
+        return _order_options(s, seat)
+    if s["landing"] is not None:
+        return _landing_options(s, seat)
+    return []
+
+
+def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
+    ph = s["phase"]
+    if ph == "setup":
+        st = s["setup"]
+        if st["picked"] is not None:
+            return P + "prompt.place." + st["picked"], {}, False
+        return P + "prompt.place_body", {}, False
+    if ph == "missions":
+        return P + "prompt.missions", {"kept": len(s["choice"][seat]["keep"])}, True
+    if ph == "event":
+        if s["active"] is None:
+            return P + "prompt.event", {}, False
+        return P + "prompt.respond." + CARDS[s["active"]]["kind"], {}, False
+    if ph == "orders":
+        ship = s["ships"][seat]
+        c = compose(ship, s["orders"][seat]["steps"])
+        args = {
+            "cubes": c["cubes"],
+            "limit": s["limits"][seat],
+            "fuel": c["fuel"],
+            "hyper": c["hyper"],
+            "arrows": order_arrows(s["orders"][seat]["steps"]) or "-",
+        }
+        key = "prompt.order_landed" if ship["landed"] is not None else "prompt.order"
+        return P + key, args, True
+    ld = s["landing"]
+    return P + f"prompt.land{ld['phase']}." + ld["body"][seat], {}, False
+
+
+def pending(s: Mapping[str, Any]) -> list[Decision]:
+    if s["over"]:
+        return []
+    out = []
+    for seat in range(s["n"]):
+        opts = seat_options(s, seat)
+        if opts:
+            prompt, args, private = _prompt(s, seat)
+            out.append(Decision(seat, prompt, tuple(opts), args, private))
+    return out
+
+
+def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any], list[Event]]:
+    if s["over"]:
+        raise IllegalMove(P + "error.game_over")
+    if not isinstance(seat, int) or not 0 <= seat < s["n"]:
+        raise IllegalMove(P + "error.not_your_turn")
+    opts = seat_options(s, seat)
+    if not opts:
+        raise IllegalMove(P + "error.not_your_turn")
+    if not any(o.id == choice for o in opts):
+        code = "not_offered"
+        if s["phase"] == "orders":
+            code = _order_refusal(s, seat, choice)
+        raise IllegalMove(P + "error." + code, choice=str(choice)[:40])
+    events: list[Event] = []
+    if s["phase"] == "orders" and not (
+        choice in ORDER_FINALS and all(o["done"] for k, o in enumerate(s["orders"]) if k != seat)
+    ):
+        # composing (or confirming before the last seat): only this seat's order changes
+        s2 = dict(s)
+        s2["orders"] = list(s["orders"])
+        o = s2["orders"][seat] = dict(s["orders"][seat])
+        o["steps"] = list(o["steps"])
+        _apply_order(s2, seat, choice, events)
+        return s2, events
+    s2 = _clone(dict(s))
+    ph = s2["phase"]
+    if ph == "setup":
+        _apply_placement(s2, seat, choice, events)
+    elif ph == "missions":
+        _apply_mission(s2, seat, choice, events)
+    elif ph == "event":
+        if s2["active"] is None:
+            _choose_event(s2, seat, choice.split(".", 1)[1], events)
+        else:
+            _apply_response(s2, seat, choice, events)
+    elif ph == "orders":
+        _apply_order(s2, seat, choice, events)
+    else:
+        _apply_landing(s2, seat, choice, events)
+    return s2, events
+
+
+# ------------------------------------------------------------------------- dump / load
+
+
+def dump(s: Mapping[str, Any]) -> dict[str, Any]:
+    return _clone(dict(s))
+
+
+def load(data: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        s = _clone(dict(data))
+        _validate(s)
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"bad kosmonavts state: {exc!r}") from exc
+    return s
+
+
+def _check(cond: bool, what: str) -> None:
+    if not cond:
+        raise ValueError(f"bad kosmonavts state: {what}")
+
+
+def _validate(s: dict[str, Any]) -> None:
+    _check(s.get("schema") == SCHEMA, "schema")
+    _check(s.get("game") == "kosmonavts", "game")
+    n = s["n"]
+    _check(isinstance(n, int) and 2 <= n <= 4, "players")
+    _check(s["rules"] in ("basic", "advanced"), "rules")
+    _check(s["placement"] in ("random", "players"), "placement")
+    _check(s["phase"] in PHASES, "phase")
+    _check(isinstance(s["seed"], int) and isinstance(s["rng"], int), "rng")
+    _check(0 <= s["instructor"] < n, "instructor")
+    _check(isinstance(s["round"], int) and 0 <= s["round"] <= ROUND_LIMIT, "round")
+    _check(set(s["bodies"]) == set(BODIES), "bodies")
+    for b, idx in s["bodies"].items():
+        _check(idx is None or (isinstance(idx, int) and 0 <= idx < len(ORBITS[b])), "orbit")
+    cards = [*s["deck"], *s["face_up"], *s["discard"]]
+    if s["active"] is not None:
+        cards.append(s["active"])
+    _check(sorted(cards) == sorted(CARD_IDS), "event cards")
+    _check(len(s["ships"]) == n and len(s["missions"]) == n, "seats")
+    for ship in s["ships"]:
+        _check(ship["fuel"] >= 0 and 0 <= ship["hyper"] <= MAX_HYPER, "fuel")
+        _check(tank(ship) <= TANK, "tank")
+        _check(0 <= ship["shields"] <= MAX_SHIELDS, "shields")
+        _check(len(ship["rose"]) == 6 and all(u >= 0 for u in ship["rose"]), "rose")
+        _check(ship["landed"] is None or ship["landed"] in BODIES, "landed")
+        _check(ship["last"] in BODIES, "last visited")
+        _check(all(b in NON_EARTH for b in ship["markers"]), "markers")
+        _check(ship["returned"] in (0, 1, 3, 4), "returned")
+        _check(len(ship["pos"]) == 2, "position")
+    for mids in s["missions"]:
+        for mid in mids:
+            kind, body = mid.split(".")
+            _check(kind in ("m1", "m2") and body in NON_EARTH, "mission")
+    if s["phase"] == "orders":
+        _check(s["orders"] is not None and len(s["orders"]) == n, "orders")
+        for o in s["orders"]:
+            for st in o["steps"]:
+                _check(st == "convert" or st.split(".")[1] in DIR_IDS, "order step")
+    _check(s["phase"] != "setup" or s["setup"] is not None, "setup")
+    _check(s["phase"] != "missions" or s["choice"] is not None, "mission choice")
+    # the markers of every body add up to its full stack
+    for b in NON_EARTH:
+        held = sorted(
+            [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]] + s["stacks"].get(b, [])
+        )
+        if b in s["removed"]:
+            _check(not held, "removed body markers")
+        else:
+            full = MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC
+            _check(held == sorted(full), f"markers of {b}")
+    _check(s["over"] == (s["phase"] == "over"), "over flag")

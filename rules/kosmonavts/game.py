@@ -1,0 +1,51 @@
+"""The ``GAME`` object: the contract's functions bound to the Kosmonavts engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from host.contract import Decision, Event, OptionSpec, Result
+
+from . import bot, engine, view
+
+
+class Kosmonavts:
+    id = "kosmonavts"
+    name = "kosmonavts.name"
+    min_players = 2
+    max_players = 4
+    options = (
+        OptionSpec("rules", "kosmonavts.opt.rules", ("basic", "advanced"), "basic"),
+        OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
+    )
+
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
+        return engine.new(players, options, seed)
+
+    def pending(self, state: Mapping[str, Any]) -> list[Decision]:
+        return engine.pending(state)
+
+    def apply(
+        self, state: Mapping[str, Any], seat: int, choice: str
+    ) -> tuple[dict[str, Any], list[Event]]:
+        return engine.apply(state, seat, choice)
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        return engine.result(state)
+
+    def dump(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        return engine.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return engine.load(data)
+
+    def bot_choice(self, state: Mapping[str, Any], seat: int, rng: random.Random) -> str:
+        return bot.bot_choice(state, seat, rng)
+
+
+GAME = Kosmonavts()

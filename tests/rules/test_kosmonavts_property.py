@@ -1,0 +1,179 @@
+"""Seeded random play-outs of Kosmonavts checking the engine's invariants.
+
+1,000 complete games: both rule sets, 2-4 players, both planet set-ups. Every move picks one
+pending decision at random and answers it either uniformly at random or with ``bot_choice``
+(a pilot, so that games reach their natural end); the mix varies per game, and every tenth
+game is fully uniform (it ends at the round limit). Deterministic: game ``g`` uses seed
+``g``. Cheap invariants run after every move; the costly ones (secrecy of orders and
+missions, dump/load) on every move of every 20th game and at round ends otherwise; every
+game is replayed from its seed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from host.contract import check_option_id
+from rules.kosmonavts import GAME, engine
+from rules.kosmonavts.board import (
+    DATA,
+    MARKERS_ADVANCED,
+    MARKERS_BASIC,
+    NON_EARTH,
+    SUN,
+    on_board,
+)
+from rules.kosmonavts.engine import body_pos
+
+GAMES = 1000
+CHUNKS = 20
+STRINGS = json.loads((DATA / "strings.json").read_text(encoding="utf-8"))["en"]
+TIMES: list[float] = []
+
+
+def _config(g: int) -> tuple[int, dict[str, str], float]:
+    n = 2 + g % 3
+    opts = {
+        "rules": ("basic", "advanced")[(g // 3) % 2],
+        "planets": "players" if g % 7 == 3 else "random",
+    }
+    eps = 1.0 if g % 10 == 9 else (0.0, 0.05, 0.2, 0.5)[(g // 6) % 4]
+    return n, opts, eps
+
+
+def _scrub(s: dict[str, Any], keep: int | None) -> dict[str, Any]:
+    """The same public situation with every other seat's secrets changed: unconfirmed order
+    contents erased, missions replaced."""
+    t = engine._clone(s)
+    for seat in range(t["n"]):
+        if seat == keep:
+            continue
+        if t["orders"] is not None:
+            o = t["orders"][seat]
+            o["steps"], o["picks"] = [], 0
+            if o["done"]:
+                o["final"] = "evac"
+        if not t["over"]:  # final scores count the missions, revealed at the end
+            t["missions"][seat] = ["m1.neptune"]
+        if t["dealt"] is not None:
+            t["dealt"][seat] = ["m2.mars"] * 4
+            t["choice"][seat]["keep"] = []
+            t["choice"][seat]["picks"] = 0
+    return t
+
+
+def _check_state(s: dict[str, Any]) -> None:
+    n = s["n"]
+    for ship in s["ships"]:
+        assert ship["fuel"] >= 0 and ship["hyper"] >= 0
+        assert ship["fuel"] + ship["hyper"] <= engine.TANK
+        assert ship["hyper"] <= engine.MAX_HYPER
+        assert 0 <= ship["shields"] <= engine.MAX_SHIELDS
+        r = ship["rose"]
+        assert all(u >= 0 for u in r) and not any(r[d] and r[d + 3] for d in range(3))
+        if s["phase"] != "setup":
+            p = (ship["pos"][0], ship["pos"][1])
+            assert on_board(p) and p != SUN
+            if ship["landed"] is not None:
+                assert p == body_pos(s, ship["landed"])
+                # empty rose, except solar-wind cubes waiting in phases 1-2 (R4)
+                assert r == [0] * 6 or s["phase"] in ("event", "orders")
+    for b in NON_EARTH:  # markers conserved
+        held = [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]]
+        full = (
+            []
+            if b in s["removed"]
+            else (MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC)
+        )
+        assert sorted(held + s["stacks"].get(b, [])) == sorted(full)
+    assert len(s["earth_stack"]) + sum(1 for sh in s["ships"] if sh["earth"]) == 4
+    assert len(s["deck"]) + len(s["face_up"]) + len(s["discard"]) + bool(s["active"]) == 30
+    assert n == len(s["ships"]) == len(s["missions"])
+
+
+def _check_views(s: dict[str, Any], seats: range | tuple[int, ...]) -> None:
+    pub = GAME.view(s, None)
+    text = json.dumps(pub)
+    assert "private" not in pub and "m1." not in text and "m2." not in text
+    assert pub == GAME.view(_scrub(s, None), None)
+    for seat in seats:
+        mine = GAME.view(s, seat)
+        assert mine["private"]["seat"] == seat
+        assert mine == GAME.view(_scrub(s, seat), seat)
+    data = json.loads(json.dumps(GAME.dump(s)))
+    assert GAME.dump(GAME.load(data)) == GAME.dump(s)
+
+
+def _play(g: int, keys: set[str]) -> None:
+    n, opts, eps = _config(g)
+    rng = random.Random(g)
+    s = GAME.new(n, opts, g)
+    log: list[tuple[int, str]] = []
+    deep = g % 20 == 0
+    last_round = -1
+    t0 = time.perf_counter()
+    while True:
+        decisions = GAME.pending(s)
+        assert bool(decisions) != s["over"]
+        if not decisions:
+            break
+        for d in decisions:
+            keys.add(d.prompt)
+            assert d.options and d.private == (s["phase"] in ("orders", "missions"))
+            for o in d.options:
+                if o.label not in keys:
+                    assert check_option_id(o.id), o.id
+                    keys.add(o.label)
+        d = decisions[rng.randrange(len(decisions))]
+        if rng.random() < eps:
+            choice = d.options[rng.randrange(len(d.options))].id
+        else:
+            choice = GAME.bot_choice(s, d.seat, rng)
+        phase = s["phase"]
+        s2, events = GAME.apply(s, d.seat, choice)
+        log.append((d.seat, choice))
+        for e in events:
+            keys.add(e.code)
+            assert e.private_to is None
+        if phase == "orders" and s2["phase"] == "orders":
+            # nothing about an order is told before every order is in
+            assert all(e.code == "kosmonavts.event.order_confirmed" for e in events)
+        s = s2
+        _check_state(s)
+        if s["round"] != last_round:
+            _check_views(s, range(n))
+            last_round = s["round"]
+        elif deep:
+            _check_views(s, (d.seat,))
+    TIMES.append(time.perf_counter() - t0)
+    res = GAME.result(s)
+    assert res is not None and len(res.scores) == n
+    for seat in range(n):
+        assert sum(res.breakdown[seat].values()) == res.scores[seat]
+        assert set(res.breakdown[seat]) == {"markers", "earth", "mission1", "mission2"}
+    assert GAME.view(s, None)["scores"] == list(res.scores)
+    assert min(res.ranks) == 1
+    if s["end"] == "return":
+        assert any(sh["returned"] for sh in s["ships"])
+    else:
+        assert s["round"] == engine.ROUND_LIMIT
+    # replay equals state
+    r = GAME.new(n, opts, g)
+    for seat, choice in log:
+        r, _ = GAME.apply(r, seat, choice)
+    assert GAME.dump(r) == GAME.dump(s)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_playouts(chunk: int) -> None:
+    keys: set[str] = set()
+    per = GAMES // CHUNKS
+    for g in range(chunk * per, (chunk + 1) * per):
+        _play(g, keys)
+    missing = sorted(k for k in keys if k not in STRINGS)
+    assert not missing, missing[:10]

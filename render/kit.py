@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -111,6 +112,31 @@ def font(size: int, style: str = "bold") -> ImageFont.FreeTypeFont | ImageFont.I
 for _size in (12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 26, 28, 30, 34, 40):
     for _style in _FONT_FILES:
         font(_size, _style)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str, style: str) -> bool:
+    if ch.isspace():
+        return True
+    if unicodedata.category(ch) == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F:
+        return False  # joiners, direction marks, variation selectors
+    f = font(20, style)
+    if not hasattr(f, "getmask"):
+        return True
+    try:
+        missing = f.getmask("\uffff")
+        mask = f.getmask(ch)
+    except Exception:  # pragma: no cover - a font that cannot render the probe at all
+        return True
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def displayable(s: str, style: str = "bold") -> str:
+    """``s`` without the characters the font would draw as an empty box (emoji, most
+    pictographs, zero-width joiners), with runs of spaces collapsed. Player names from
+    Discord often hold such characters."""
+    kept = "".join(ch for ch in s if _has_glyph(ch, style))
+    return " ".join(kept.split())
 
 
 def text_width(s: str, f: ImageFont.ImageFont) -> float:
@@ -437,4 +463,37 @@ def to_png(img: Image.Image, colors: int = 192) -> bytes:
         )
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=7)
+    return buf.getvalue()
+
+
+def palette_for(base: Image.Image, extra: Iterable[RGB] = (), colors: int = 256) -> Image.Image:
+    """A fixed palette for :func:`to_png_palette`: the octree colours of ``base`` (the static
+    layer every picture of a game is drawn on) plus the ``extra`` colours kept exactly (the
+    colours drawn on top: seat colours, text, highlights). Make it once, at import."""
+    extras: list[RGB] = []
+    for c in extra:
+        c = (int(c[0]), int(c[1]), int(c[2]))
+        if c not in extras:
+            extras.append(c)
+    extras = extras[: max(0, colors - 16)]
+    n_base = colors - len(extras)
+    q = base.convert("RGB").quantize(
+        colors=n_base, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    pal = (q.getpalette() or [])[: 3 * n_base]
+    pal += [v for c in extras for v in c]
+    pal += [0] * (768 - len(pal))
+    out = Image.new("P", (1, 1))
+    out.putpalette(pal[:768])
+    return out
+
+
+def to_png_palette(img: Image.Image, palette: Image.Image, compress_level: int = 6) -> bytes:
+    """PNG bytes of ``img`` mapped onto a fixed ``palette`` (see :func:`palette_for`): much
+    faster than quantizing every picture, for boards whose colours are known in advance."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    q = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    q.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()

@@ -328,9 +328,8 @@ async def table_file(snap: Snapshot, lang: str) -> discord.File:
 
 
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
-    data = await asyncio.to_thread(
-        _render_private, snap.row.game, snap.view(seat), snap.names, lang
-    )
+    view = {**snap.view(seat), "seat": seat}
+    data = await asyncio.to_thread(_render_private, snap.row.game, view, snap.names, lang)
     if data is None:
         return None
     return discord.File(io.BytesIO(data), filename="private.png")

@@ -11,6 +11,7 @@ from host.contract import Game
 
 GAME_MODULES: dict[str, str] = {
     "mlem": "rules.mlem",
+    "kosmonavts": "rules.kosmonavts",
 }
 
 

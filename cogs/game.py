@@ -487,15 +487,20 @@ class GameCog(commands.Cog):
             lines = present.public_lines(snap.row.game, actions, lang, snap.names)
             embed = present.table_embed(snap, lines, lang)
             view = present.table_view(snap, lang)
-            file = await present.table_file(snap, lang)
             to_move = snap.human_to_move() if snap.row.status == "active" else []
+            shown = present.fingerprint(embed, view, snap.view(None))
             channel = self.channel(snap.row.channel_id)
             old = snap.row.table_message_id
-            if not force_new and old is not None and snap.row.table_to_move == to_move:
+            same_movers = old is not None and snap.row.table_to_move == to_move
+            if not force_new and same_movers and snap.row.table_hash == shown:
+                return  # e.g. a secret order changed: the table shows nothing new
+            file = await present.table_file(snap, lang)
+            if not force_new and same_movers:
                 try:
-                    await channel.get_partial_message(old).edit(
+                    await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
                         embed=embed, view=view, attachments=[file]
                     )
+                    await self.host.store.update_game(gid, self.host.clock.now(), table_hash=shown)
                     return
                 except discord.NotFound:
                     pass
@@ -510,7 +515,11 @@ class GameCog(commands.Cog):
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             )
             await self.host.store.update_game(
-                gid, self.host.clock.now(), table_message_id=msg.id, table_to_move=to_move
+                gid,
+                self.host.clock.now(),
+                table_message_id=msg.id,
+                table_to_move=to_move,
+                table_hash=shown,
             )
             if old is not None and old != msg.id:
                 try:

@@ -8,7 +8,9 @@ an ephemeral reply.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -109,6 +111,17 @@ def to_move_text(snap: Snapshot, lang: str) -> str:
     return "\n".join(parts) or "—"
 
 
+def fingerprint(embed: discord.Embed, view: discord.ui.View | None, public: Any) -> str:
+    """A hash of everything a table message shows: embed, buttons and the public view
+    the picture is drawn from."""
+    payload = json.dumps(
+        [embed.to_dict(), view.to_components() if view else None, public],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.blake2s(payload.encode(), digest_size=12).hexdigest()
+
+
 def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embed:
     view = snap.view(None)
     title = game_name(snap.row.game, lang)
@@ -132,7 +145,7 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
     else:
         embed.add_field(name=t("host.table.status", lang), value=t("host.status.abandoned", lang))
     embed.set_image(url="attachment://table.png")
-    embed.set_footer(text=t("host.table.footer", lang, id=snap.id, v=snap.row.version))
+    embed.set_footer(text=t("host.table.footer", lang, id=snap.id))
     return embed
 
 

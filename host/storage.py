@@ -51,6 +51,7 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    table_hash: str | None = None
 
     @property
     def live(self) -> bool:
@@ -82,7 +83,8 @@ class ActionRow:
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
-    "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at"
+    "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
+    "table_hash"
 )
 
 
@@ -106,6 +108,7 @@ def _game(row: Iterable[Any]) -> GameRow:
         created_at=r[14],
         updated_at=r[15],
         finished_at=r[16],
+        table_hash=r[17],
     )
 
 
@@ -240,6 +243,7 @@ class Store:
             "table_to_move",
             "finished_at",
             "seed",
+            "table_hash",
         }
     )
 

@@ -23,7 +23,7 @@ from host.storage import Store
 
 log = logging.getLogger("cosmodrome")
 
-EXTENSIONS = ("cogs.game",)
+EXTENSIONS = ("cogs.game", "cogs.stats", "cogs.settings")
 
 
 class Translator(app_commands.Translator):

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,8 +19,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from cogs import present, ui
+from cogs.common import CogBase, cmd, game_choices, guarded
+from cogs.history import HistoryMixin
+from cogs.pacing import PacingMixin, jump, ts
 from host import i18n, registry
-from host.contract import IllegalMove
 from host.i18n import t
 from host.sessions import Host, HostError, Player, Snapshot
 
@@ -31,46 +31,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 LOG_LINES = 20
 
 
-def guarded(func: F) -> F:
-    """Turn refusals into ephemeral sentences and unexpected errors into a short apology
-    (logged with the traceback) — never silence, never a traceback in Discord."""
-
-    @functools.wraps(func)
-    async def wrapper(
-        self: GameCog, interaction: discord.Interaction, *args: Any, **kwargs: Any
-    ) -> None:
-        lang = self.lang(interaction)
-        try:
-            await func(self, interaction, *args, **kwargs)
-        except IllegalMove as err:
-            await self.reply(interaction, present.refusal(err, lang, getattr(err, "snap", None)))
-        except Exception:
-            log.exception("error in %s", func.__name__)
-            await self.reply(interaction, t("host.error.internal", lang))
-
-    return wrapper  # type: ignore[return-value]
-
-
-def cmd(name: str) -> dict[str, Any]:
-    """Name and description of ``/game <name>``, translatable (strings in host.json)."""
-    return {
-        "name": _(name, key=f"cmd.{name}"),
-        "description": _(i18n.t(f"cmd.{name}.desc", "en"), key=f"cmd.{name}.desc"),
-    }
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    return [
-        app_commands.Choice(name=_(i18n.t(f"{gid}.name", "en"), key=f"{gid}.name"), value=gid)
-        for gid in registry.GAME_MODULES
-    ]
-
-
-class GameCog(commands.Cog):
+class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     """Board games in Discord channels."""
 
     game = app_commands.Group(
@@ -85,67 +49,61 @@ class GameCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.start_ticker()
 
     async def cog_unload(self) -> None:
+        self.stop_ticker()
         self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
-
-    # -- helpers ------------------------------------------------------------------------
-
-    @staticmethod
-    def lang(interaction: discord.Interaction) -> str:
-        return i18n.pick(str(interaction.locale), str(interaction.guild_locale or ""))
-
-    @staticmethod
-    def player(interaction: discord.Interaction) -> Player:
-        user = interaction.user
-        perms = interaction.permissions
-        return Player(
-            user_id=user.id,
-            name=user.display_name,
-            locale=i18n.pick(str(interaction.locale)),
-            can_manage=bool(interaction.guild_id and perms.manage_channels),
-        )
-
-    async def reply(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        """An ephemeral answer, whether or not the interaction was acknowledged already."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
-
-    async def channel_game(self, interaction: discord.Interaction) -> Snapshot:
-        if interaction.channel_id is None:
-            raise HostError("host.error.no_game")
-        return await self.host.in_channel(interaction.channel_id)
-
-    def channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(channel_id)
 
     # -- slash commands -----------------------------------------------------------------
 
     @game.command(**cmd("new"))
-    @app_commands.rename(game=_("game", key="cmd.new.game"))
-    @app_commands.describe(game=_("Which game to play", key="cmd.new.game.desc"))
+    @app_commands.rename(
+        game=_("game", key="cmd.new.game"), thread=_("thread", key="cmd.new.thread")
+    )
+    @app_commands.describe(
+        game=_("Which game to play", key="cmd.new.game.desc"),
+        thread=_("Open the game in a new thread of this channel", key="cmd.new.thread.desc"),
+    )
     @app_commands.choices(game=game_choices())
     @guarded
-    async def new(self, interaction: discord.Interaction, game: str) -> None:
-        """Open a lobby for a new game in this channel."""
+    async def new(self, interaction: discord.Interaction, game: str, thread: bool = False) -> None:
+        """Open a lobby for a new game in this channel (or in a new thread of it)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise HostError("host.error.guild_only")
-        lang = self.lang(interaction)
+        server_lang, _ = await self.host.store.guild_settings(interaction.guild_id)
+        lang = server_lang or self.lang(interaction)
+        channel_id = interaction.channel_id
+        if thread:
+            parent = interaction.channel
+            if not isinstance(parent, discord.TextChannel):
+                raise HostError("host.error.no_thread_here")
+            await interaction.response.defer(ephemeral=True)
+            made = await parent.create_thread(
+                name=present.game_name(game, lang)[:90],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+            channel_id = made.id
         snap = await self.host.new_lobby(
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            channel_id=channel_id,
             game_id=game,
             owner=self.player(interaction),
             lang=lang,
         )
-        resp = await interaction.response.send_message(
-            embed=present.lobby_embed(snap, lang), view=present.lobby_view(snap, lang)
-        )
-        message_id = getattr(resp, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+        if thread:
+            msg = await self.channel(channel_id).send(**present.lobby_message(snap))
+            message_id = msg.id
+            await self.reply(
+                interaction,
+                t("host.lobby.in_thread", self.lang(interaction), channel=f"<#{channel_id}>"),
+            )
+        else:
+            resp = await interaction.response.send_message(**present.lobby_message(snap))
+            message_id = getattr(resp, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
         await self.host.store.update_game(
             snap.id, self.host.clock.now(), lobby_message_id=message_id
         )
@@ -244,6 +202,43 @@ class GameCog(commands.Cog):
         await self.retire(snap)
         del lang
 
+    @game.command(**cmd("undo"))
+    @guarded
+    async def undo(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        await self.on_undo(interaction, snap.id)
+
+    @game.command(**cmd("rollback"))
+    @guarded
+    async def rollback(self, interaction: discord.Interaction) -> None:
+        snap = await self.channel_game(interaction)
+        await self.do_rollback(interaction, snap)
+
+    @game.command(**cmd("mine"))
+    @guarded
+    async def mine(self, interaction: discord.Interaction) -> None:
+        lang = self.lang(interaction)
+        rows = await self.host.store.games_of_user(interaction.user.id)
+        if not rows:
+            await self.reply(interaction, t("host.mine.none", lang))
+            return
+        lines = []
+        for row in rows[:20]:
+            snap = await self.host.snapshot(row)
+            seat = snap.seat_of(interaction.user.id)
+            yours = seat is not None and seat in snap.to_move()
+            key = "host.mine.your_turn" if yours else "host.mine.waiting"
+            lines.append(
+                t(
+                    key,
+                    lang,
+                    game=present.game_name(row.game, lang),
+                    link=jump(snap),
+                    status=t(f"host.status.{row.status}", lang),
+                )
+            )
+        await self.reply(interaction, "\n".join(lines)[:1900])
+
     @game.command(**cmd("list"))
     @guarded
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -257,7 +252,11 @@ class GameCog(commands.Cog):
         lines = []
         for row in rows:
             snap = await self.host.snapshot(row)
+            waits = await self.host.store.waits(row.id)
+            since = min((w[0] for w in waits.values()), default=None)
             waiting = ", ".join(present.who(snap, s) for s in snap.to_move()) or "—"
+            if since is not None:
+                waiting += " " + t("host.list.since", lang, when=ts(since))
             key = "host.list.lobby" if row.status == "lobby" else "host.list.active"
             lines.append(
                 t(
@@ -355,10 +354,6 @@ class GameCog(commands.Cog):
     async def on_hand(self, interaction: discord.Interaction, gid: int) -> None:
         await self.show_hand(interaction, await self.host.by_id(gid))
 
-    @guarded
-    async def on_log(self, interaction: discord.Interaction, gid: int) -> None:
-        await self.show_log(interaction, await self.host.by_id(gid))
-
     # -- shared actions -----------------------------------------------------------------
 
     async def do_start(
@@ -433,23 +428,6 @@ class GameCog(commands.Cog):
                 panel[2] if panel else None,
             )
 
-    async def show_log(self, interaction: discord.Interaction, snap: Snapshot) -> None:
-        lang = self.lang(interaction)
-        actions = await self.host.store.actions(snap.id, limit=60)
-        seat = snap.seat_of(interaction.user.id)
-        if seat is None:
-            lines = present.public_lines(snap.row.game, actions, lang, snap.names)
-        else:
-            lines = present.private_lines(snap.row.game, actions, seat, lang, snap.names)
-        lines = lines[-LOG_LINES:]
-        text = "\n".join(f"• {line}" for line in lines) or t("host.log.empty", lang)
-        embed = discord.Embed(
-            title=t("host.log.title", lang, game=present.game_name(snap.row.game, lang)),
-            description=text[-4000:],
-            colour=present.COLOUR,
-        )
-        await self.reply(interaction, "", embed=embed)
-
     async def update_private_panel(
         self, interaction: discord.Interaction, gid: int, seat: int
     ) -> None:
@@ -486,7 +464,9 @@ class GameCog(commands.Cog):
             actions = await self.host.store.actions(gid, limit=30)
             lines = present.public_lines(snap.row.game, actions, lang, snap.names)
             embed = present.table_embed(snap, lines, lang)
-            view = present.table_view(snap, lang)
+            undoable = await self.host.undoable(snap)
+            back = any(s.autopilot and s.user_id for s in snap.seats)
+            view = present.table_view(snap, lang, undo=undoable is not None, back=back)
             to_move = snap.human_to_move() if snap.row.status == "active" else []
             shown = present.fingerprint(embed, view, snap.view(None))
             channel = self.channel(snap.row.channel_id)
@@ -526,6 +506,10 @@ class GameCog(commands.Cog):
                     await channel.get_partial_message(old).edit(view=None)
                 except discord.HTTPException:
                     log.info("old table %s of game %s could not be retired", old, gid)
+            if snap.row.status == "over" and snap.row.table_to_move:
+                await self.post_final(snap)  # the game just ended
+            elif not force_new:
+                await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
 
     async def send_panels(self, snap: Snapshot) -> None:
         """DM each person with an open private decision its panel, once per decision. A

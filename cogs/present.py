@@ -12,13 +12,14 @@ import hashlib
 import io
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
 from cogs import ui
-from host import registry
+from host import pacing, registry
 from host.contract import IllegalMove
 from host.i18n import t
 from host.sessions import Snapshot
@@ -119,6 +120,9 @@ def fingerprint(embed: discord.Embed, view: discord.ui.View | None, public: Any)
         sort_keys=True,
         default=str,
     )
+    # The version in custom_ids shows nothing (clicks are checked by decision token): a
+    # secret move bumps it, and must not edit the table.
+    payload = re.sub(r'"cd:(\d+):\d+:', r'"cd:\1:', payload)
     return hashlib.blake2s(payload.encode(), digest_size=12).hexdigest()
 
 
@@ -191,11 +195,11 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    if g.options:
-        opts = "\n".join(
-            f"{t(o.label, lang)}: **{option_value(snap, o, lang)}**" for o in g.options
-        )
-        embed.add_field(name=t("host.lobby.options", lang), value=opts, inline=False)
+    lines = [f"{t(o.label, lang)}: **{option_value(snap, o, lang)}**" for o in g.options]
+    lines += [
+        f"{t(o.label, lang)}: **{host_option_value(snap, o, lang)}**" for o in pacing.HOST_OPTIONS
+    ]
+    embed.add_field(name=t("host.lobby.options", lang), value="\n".join(lines), inline=False)
     status = snap.row.status
     if status == "lobby":
         embed.description = t("host.lobby.help", lang)
@@ -208,6 +212,10 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
 
 def option_value(snap: Snapshot, spec: Any, lang: str) -> str:
     return t(f"{spec.label}.{snap.row.options.get(spec.id, spec.default)}", lang)
+
+
+def host_option_value(snap: Snapshot, spec: Any, lang: str) -> str:
+    return t(f"{spec.label}.{snap.row.host_options.get(spec.id, spec.default)}", lang)
 
 
 def lobby_message(snap: Snapshot) -> dict[str, Any]:
@@ -250,13 +258,18 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
             row=0,
         )
     )
-    for i, o in enumerate(snap.game.options[:10]):
+    for o in snap.game.options[:5]:
         label = f"{t(o.label, lang)}: {option_value(snap, o, lang)}"
-        v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1 + i // 5))
+        v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1))
+    for o in pacing.HOST_OPTIONS:
+        label = f"{t(o.label, lang)}: {host_option_value(snap, o, lang)}"
+        v.add_item(ui.LobbyButton(gid, ver, f"o.h.{o.id}", label=label, row=2))
     return v
 
 
-def table_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
+def table_view(
+    snap: Snapshot, lang: str, *, undo: bool = False, back: bool = False
+) -> discord.ui.View | None:
     if snap.row.status != "active":
         v = discord.ui.View(timeout=None)
         v.add_item(ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang)))
@@ -281,7 +294,108 @@ def table_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
     v.add_item(
         ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang), row=row)
     )
+    if undo:
+        v.add_item(
+            ui.TableButton(
+                snap.id, snap.row.version, "undo", label=t("host.btn.undo", lang), row=row
+            )
+        )
+    if back:
+        v.add_item(
+            ui.TableButton(
+                snap.id, snap.row.version, "back", label=t("host.btn.take_back", lang), row=row
+            )
+        )
     return v
+
+
+def deadline_view(snap: Snapshot, seat: int, lang: str, can_skip: bool) -> discord.ui.View:
+    decision = snap.decisions_for(seat)[0]
+    tok = snap.token(decision)
+    v = discord.ui.View(timeout=None)
+    v.add_item(
+        ui.DeadlineButton(
+            snap.id, snap.row.version, seat, tok, "bot", label=t("host.btn.let_bot", lang)
+        )
+    )
+    if can_skip:
+        v.add_item(
+            ui.DeadlineButton(
+                snap.id, snap.row.version, seat, tok, "skip", label=t("host.btn.skip", lang)
+            )
+        )
+    return v
+
+
+def log_lines(
+    snap: Snapshot, actions: Sequence[ActionRow], seat: int | None, lang: str
+) -> list[str]:
+    """The log as one line per event; undone moves are struck through and marked."""
+    lines: list[str] = []
+    for a in actions:
+        for e in a.events:
+            if e.get("private_to") not in (None, seat):
+                continue
+            line = event_line(snap.row.game, a.seat, e, lang, snap.names)
+            if a.undone:
+                line = f"~~{line}~~ ({t(f'host.log.{a.undone}', lang)})"
+            lines.append(line)
+    return lines
+
+
+LOG_PAGE = 15
+
+
+def log_page(
+    snap: Snapshot, lines: Sequence[str], page: int | None, lang: str
+) -> tuple[discord.Embed, discord.ui.View | None, int]:
+    """One page of the log (the last page when ``page`` is None), with ◀ ▶ buttons."""
+    pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
+    page = pages - 1 if page is None else max(0, min(page, pages - 1))
+    chunk = lines[page * LOG_PAGE : (page + 1) * LOG_PAGE]
+    text = "\n".join(f"• {line}" for line in chunk) or t("host.log.empty", lang)
+    embed = discord.Embed(
+        title=t("host.log.title", lang, game=game_name(snap.row.game, lang)),
+        description=text[-4000:],
+        colour=COLOUR,
+    )
+    embed.set_footer(text=t("host.log.page", lang, page=page + 1, pages=pages))
+    if pages == 1:
+        return embed, None, page
+    v = discord.ui.View(timeout=None)
+    v.add_item(
+        ui.TableButton(snap.id, 0, "log", label="◀", page=max(page - 1, 0), disabled=page == 0)
+    )
+    v.add_item(
+        ui.TableButton(
+            snap.id, 1, "log", label="▶", page=min(page + 1, pages - 1), disabled=page >= pages - 1
+        )
+    )
+    return embed, v, page
+
+
+def log_file_text(snap: Snapshot, actions: Sequence[ActionRow], lang: str) -> str:
+    """The whole public log, for the file posted at the end of a game."""
+    import datetime as dt
+
+    out = [
+        f"{game_name(snap.row.game, lang)} — {t('host.table.footer', lang, id=snap.id)}",
+        ", ".join(f"{i + 1}. {who(snap, i)}" for i in range(len(snap.seats))),
+        "",
+    ]
+    for a in actions:
+        stamp = dt.datetime.fromtimestamp(a.at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+        for e in a.events:
+            if e.get("private_to") is not None:
+                continue
+            line = event_line(snap.row.game, a.seat, e, lang, snap.names)
+            mark = f" [{t(f'host.log.{a.undone}', lang)}]" if a.undone else ""
+            out.append(f"{stamp}  {line}{mark}")
+    result = snap.result()
+    if result is not None:
+        out += ["", t("host.table.final", lang)]
+        out += ranking_text(snap, result, lang).replace("**", "").splitlines()
+    return "\n".join(out) + "\n"
 
 
 def private_panel(

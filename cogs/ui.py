@@ -151,7 +151,7 @@ class MoveSelect(
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):l:(?P<act>join|leave|bot|start|o\.[A-Za-z0-9_]+)",
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):l:(?P<act>join|leave|bot|start|o\.[A-Za-z0-9_.]+)",
 ):
     def __init__(
         self,
@@ -185,40 +185,103 @@ class LobbyButton(
         await cog_of(interaction).on_lobby(interaction, self.gid, self.act)
 
 
+TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋"}
+
+
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):t:(?P<act>hand|log)",
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):t:(?P<act>hand|log|undo|back)(?:\.(?P<page>\d+))?",
 ):
+    """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back."""
+
     def __init__(
-        self, gid: int, ver: int, act: str, *, label: str = "?", row: int | None = None
+        self,
+        gid: int,
+        ver: int,
+        act: str,
+        *,
+        label: str = "?",
+        page: int | None = None,
+        disabled: bool = False,
+        row: int | None = None,
     ) -> None:
-        emoji = "🂠" if act == "hand" else "📜"
+        suffix = "" if page is None else f".{page}"
         super().__init__(
             discord.ui.Button(
                 label=clip(label),
                 style=discord.ButtonStyle.secondary,
-                emoji=emoji,
-                custom_id=f"{PREFIX}:{gid}:{ver}:t:{act}",
+                emoji=TABLE_EMOJI.get(act) if page is None else None,
+                disabled=disabled,
+                custom_id=f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
             ),
             row=row,
         )
-        self.gid, self.act = gid, act
+        self.gid, self.act, self.page = gid, act, page
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> TableButton:
-        return cls(int(match["gid"]), int(match["ver"]), match["act"], label=item.label or "?")
+        page = int(match["page"]) if match["page"] is not None else None
+        return cls(
+            int(match["gid"]),
+            int(match["ver"]),
+            match["act"],
+            label=item.label or "?",
+            page=page,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = cog_of(interaction)
         if self.act == "hand":
             await cog.on_hand(interaction, self.gid)
+        elif self.act == "log":
+            await cog.on_log(interaction, self.gid, self.page)
+        elif self.act == "undo":
+            await cog.on_undo(interaction, self.gid)
         else:
-            await cog.on_log(interaction, self.gid)
+            await cog.on_take_back(interaction, self.gid)
 
 
-DYNAMIC_ITEMS = (MoveButton, MoveSelect, LobbyButton, TableButton)
+class DeadlineButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):d:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):(?P<kind>skip|bot)",
+):
+    """After a missed deadline: the other players skip the move or let a bot play it."""
+
+    def __init__(
+        self, gid: int, ver: int, seat: int, tok: str, kind: str, *, label: str = "?"
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label),
+                style=discord.ButtonStyle.primary
+                if kind == "bot"
+                else discord.ButtonStyle.secondary,
+                emoji="🤖" if kind == "bot" else "⏭️",
+                custom_id=f"{PREFIX}:{gid}:{ver}:d:{seat}:{tok}:{kind}",
+            )
+        )
+        self.gid, self.seat, self.tok, self.kind = gid, seat, tok, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> DeadlineButton:
+        return cls(
+            int(match["gid"]),
+            int(match["ver"]),
+            int(match["seat"]),
+            match["tok"],
+            match["kind"],
+            label=item.label or "?",
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await cog_of(interaction).on_cover(interaction, self.gid, self.seat, self.tok, self.kind)
+
+
+DYNAMIC_ITEMS = (MoveButton, MoveSelect, LobbyButton, TableButton, DeadlineButton)
 
 
 def option_label(game_id: str, opt: Any, lang: str, names: Sequence[str]) -> str:

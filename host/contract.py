@@ -150,6 +150,11 @@ class Game(Protocol):
     max_players: int
     options: tuple[OptionSpec, ...]
 
+    # Optional extras a game may define (the host checks with getattr):
+    #   bot_choice(state, seat, rng) -> option id   a bot's pick (default: uniform random)
+    #   skip_options: tuple[str, ...]               option ids that mean "do nothing"
+    #                                               (used to skip an absent player's move)
+
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:
         """Set up a game for ``players`` seats (0..players-1)."""
 

@@ -9,13 +9,14 @@ calls except the locks, so a restarted process continues every game from the dat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from host import registry
+from host import pacing, registry
 from host.clock import Clock
 from host.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
 from host.storage import ChannelBusy, GameRow, SeatRow, Store, VersionConflict
@@ -108,6 +109,17 @@ class Outcome:
         return [(s.seat, e) for s in self.steps for e in s.events]
 
 
+@dataclass
+class Due:
+    """Pacing work for one game: nudges (seat, nudge number, waiting since), seats whose
+    deadline just passed, and seats a bot had to play for (deadline passed twice over)."""
+
+    game_id: int
+    nudges: list[tuple[int, int, float]] = field(default_factory=list)
+    expired: list[int] = field(default_factory=list)
+    forced: list[int] = field(default_factory=list)
+
+
 def event_dict(e: Event) -> dict[str, Any]:
     d = asdict(e)
     d["args"] = dict(e.args)
@@ -190,6 +202,12 @@ class Host:
         except ChannelBusy:
             raise HostError("host.error.channel_busy") from None
         await self.store.set_seats(gid, [self._seat_for(gid, owner)])
+        reminders = None
+        if guild_id is not None:
+            _, reminders = await self.store.guild_settings(guild_id)
+        await self.store.update_game(
+            gid, self.clock.now(), host_options=pacing.defaults(reminders)
+        )
         return await self.by_id(gid)
 
     @staticmethod
@@ -245,7 +263,7 @@ class Host:
                 return await self.by_id(game_id), "left"
             if snap.row.status != "active":
                 raise HostError("host.error.game_over")
-            await self.store.update_seat(game_id, seat, is_bot=True)
+            await self.store.update_seat(game_id, seat, is_bot=True, autopilot=True)
             await self._run_bots(await self.by_id(game_id), [])
             return await self.by_id(game_id), "bot"
 
@@ -254,15 +272,19 @@ class Host:
             snap = await self._lobby(game_id)
             if snap.seat_of(who.user_id) is None and not who.can_manage:
                 raise HostError("host.error.not_in_lobby")
-            spec = next((o for o in snap.game.options if o.id == option_id), None)
+            host_level = option_id.startswith("h.")
+            specs = pacing.HOST_OPTIONS if host_level else snap.game.options
+            key = option_id.removeprefix("h.")
+            spec = next((o for o in specs if o.id == key), None)
             if spec is None:
                 raise HostError("host.error.not_offered")
-            options = dict(snap.row.options)
+            options = dict(snap.row.host_options if host_level else snap.row.options)
             current = options.get(spec.id, spec.default)
             i = spec.choices.index(current) if current in spec.choices else -1
             options[spec.id] = spec.choices[(i + 1) % len(spec.choices)]
             now = self.clock.now()
-            await self.store.bump_lobby(game_id, snap.row.version, now, options=options)
+            field_name = "host_options" if host_level else "options"
+            await self.store.bump_lobby(game_id, snap.row.version, now, **{field_name: options})
             return await self.by_id(game_id)
 
     async def start(self, game_id: int, who: Player) -> Outcome:
@@ -280,6 +302,7 @@ class Host:
             after = await self.by_id(game_id)
             steps: list[Step] = []
             after = await self._run_bots(after, steps)
+            await self.sync_waits(after)
             return Outcome(before=snap, after=after, steps=steps)
 
     # -- play ---------------------------------------------------------------------------
@@ -330,6 +353,8 @@ class Host:
     ) -> Snapshot:
         state, events = apply_checked(snap.game, snap.state, seat, choice)
         over = snap.game.result(state) is not None
+        now = self.clock.now()
+        since = (await self.store.waits(snap.id)).get(seat)
         try:
             await self.store.commit_action(
                 snap.id,
@@ -341,12 +366,17 @@ class Host:
                 events=[event_dict(e) for e in events],
                 state=snap.game.dump(state),
                 over=over,
-                now=self.clock.now(),
+                now=now,
+                think=None if by_bot or since is None else max(0.0, now - since[0]),
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
         steps.append(Step(seat, choice, by_bot, tuple(events)))
-        return await self.by_id(snap.id)
+        after = await self.by_id(snap.id)
+        await self.sync_waits(after, acted=seat)
+        if over:
+            await self._save_results(after)
+        return after
 
     def bot_pick(self, snap: Snapshot, seat: int) -> str:
         rng = random.Random(f"{snap.row.seed}:bot:{snap.row.version}:{seat}")
@@ -355,6 +385,16 @@ class Host:
             return str(pick(snap.state, seat, rng))
         decision = snap.decisions_for(seat)[0]
         return rng.choice(decision.options).id
+
+    @staticmethod
+    def skip_pick(snap: Snapshot, seat: int) -> str | None:
+        """The "do nothing" option of the seat's decision, if the game has one: the first
+        offered of the game's ``skip_options`` (e.g. stay aboard, keep drifting)."""
+        offered = {o.id for d in snap.decisions_for(seat) for o in d.options}
+        for option_id in getattr(snap.game, "skip_options", ()):
+            if option_id in offered:
+                return str(option_id)
+        return None
 
     async def _run_bots(self, snap: Snapshot, steps: list[Step]) -> Snapshot:
         for _ in range(MAX_BOT_STEPS):
@@ -366,6 +406,259 @@ class Host:
             seat = bots[0]
             snap = await self._commit(snap, seat, self.bot_pick(snap, seat), None, True, steps)
         raise RuntimeError(f"game {snap.id}: bots did not stop after {MAX_BOT_STEPS} moves")
+
+    # -- pacing -------------------------------------------------------------------------
+
+    async def sync_waits(self, snap: Snapshot, acted: int | None = None) -> None:
+        """Record since when the game waits on each person. A seat that just acted (and
+        is still to move) starts a new wait: reminders are counted per turn."""
+        waits = await self.store.waits(snap.id)
+        now = self.clock.now()
+        keep: dict[int, tuple[float, int, int]] = {}
+        if snap.row.status == "active":
+            for seat in snap.human_to_move():
+                row = waits.get(seat)
+                keep[seat] = (now, 0, 0) if row is None or seat == acted else row
+        if keep != waits:
+            await self.store.set_waits(snap.id, keep)
+
+    async def due(self) -> list[Due]:
+        """What the clock says must happen now in every active game: nudges to send,
+        deadlines to announce, and absent moves a bot must make (already made here)."""
+        now = self.clock.now()
+        out: list[Due] = []
+        for row in await self.store.active_games():
+            waits = await self.store.waits(row.id)
+            if not waits:
+                continue
+            opts = row.host_options
+            due = Due(game_id=row.id)
+            for seat, (since, sent, dl_state) in sorted(waits.items()):
+                wanted = pacing.nudges_due(since, now, opts.get("reminders"))
+                if wanted > sent:
+                    await self.store.mark_wait(row.id, seat, nudges=wanted)
+                    due.nudges.append((seat, sent + 1, since))
+                deadline = pacing.deadline_at(since, opts.get("deadline"))
+                if deadline is None or now < deadline:
+                    continue
+                overdue = now >= deadline + (deadline - since)
+                if dl_state == 0 and not overdue:
+                    await self.store.mark_wait(row.id, seat, deadline=1)
+                    due.expired.append(seat)
+                elif overdue and dl_state < 2:
+                    await self.store.mark_wait(row.id, seat, deadline=2)
+                    due.forced.append(seat)
+            for seat in due.forced:
+                with contextlib.suppress(HostError):  # the seat moved meanwhile
+                    await self.cover(row.id, seat, None, "bot", None)
+            if due.nudges or due.expired or due.forced:
+                out.append(due)
+        return out
+
+    async def cover(
+        self, game_id: int, seat: int, token: str | None, kind: str, who: Player | None
+    ) -> Snapshot:
+        """A deadline passed: another player skips the absent seat's move or lets a bot
+        play it (``who`` None: the clock forced it). Counts a miss; enough misses put the
+        seat on autopilot."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                raise HostError("host.error.game_over")
+            if who is not None:
+                me = snap.seat_of(who.user_id)
+                if me is None:
+                    raise HostError("host.error.not_a_player")
+                if me == seat:
+                    raise HostError("host.error.cover_self")
+            if not (0 <= seat < len(snap.seats)) or not snap.decisions_for(seat):
+                raise HostError("host.error.stale")
+            decision = snap.decisions_for(seat)[0]
+            if token is not None and snap.token(decision) != token:
+                raise HostError("host.error.stale")
+            since = (await self.store.waits(game_id)).get(seat)
+            deadline = (
+                pacing.deadline_at(since[0], snap.row.host_options.get("deadline"))
+                if since
+                else None
+            )
+            if who is not None and (deadline is None or self.clock.now() < deadline):
+                raise HostError("host.error.deadline_not_passed")
+            if kind == "skip":
+                choice = self.skip_pick(snap, seat)
+                if choice is None:
+                    raise HostError("host.error.cannot_skip")
+            else:
+                choice = self.bot_pick(snap, seat)
+            steps: list[Step] = []
+            after = await self._commit(
+                snap, seat, choice, who.user_id if who else None, True, steps
+            )
+            missed = snap.seats[seat].missed + 1
+            limit = pacing.autopilot_after(snap.row.host_options.get("autopilot"))
+            autopilot = limit is not None and missed >= limit
+            await self.store.update_seat(
+                game_id,
+                seat,
+                missed=missed,
+                **({"is_bot": True, "autopilot": True} if autopilot else {}),
+            )
+            after = await self._run_bots(await self.by_id(game_id), steps)
+            await self.sync_waits(after)
+            return after
+
+    async def take_back(self, game_id: int, who: Player) -> Snapshot:
+        """The owner of a seat on autopilot plays it again."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                raise HostError("host.error.game_over")
+            seat = next(
+                (s.seat for s in snap.seats if s.user_id == who.user_id and s.autopilot), None
+            )
+            if seat is None:
+                raise HostError("host.error.not_on_autopilot")
+            await self.store.update_seat(game_id, seat, is_bot=False, autopilot=False, missed=0)
+            after = await self.by_id(game_id)
+            await self.sync_waits(after)
+            return after
+
+    # -- undo and rollback --------------------------------------------------------------
+
+    def _replay(self, snap: Snapshot, actions: list[Any]) -> Any:
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        for a in actions:
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+        return state
+
+    async def undoable(self, snap: Snapshot) -> tuple[int, int] | None:
+        """(seat, seq) of the last action if its player may still take it back: a person's
+        choice that revealed nothing, with nobody (not even a bot) acting since. Never while
+        a secret choice is open: the table must not change when someone makes one."""
+        if snap.row.status != "active" or any(d.private for d in snap.decisions):
+            return None
+        last = await self.store.actions(snap.id, limit=1)
+        if not last:
+            return None
+        a = last[-1]
+        if a.by_bot or a.by_user is None or any(e.get("reveals") for e in a.events):
+            return None
+        return a.seat, a.seq
+
+    async def undo(self, game_id: int, who: Player) -> Snapshot:
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                raise HostError("host.error.game_over")
+            seat = snap.seat_of(who.user_id)
+            if seat is None:
+                raise HostError("host.error.not_a_player")
+            actions = await self.store.actions(game_id)
+            if not actions:
+                raise HostError("host.error.undo_nothing")
+            last = actions[-1]
+            if last.seat != seat or last.by_bot:
+                raise HostError("host.error.undo_not_last")
+            if any(e.get("reveals") for e in last.events):
+                raise HostError("host.error.undo_revealed")
+            state = self._replay(snap, actions[:-1])
+            try:
+                await self.store.undo_actions(
+                    game_id,
+                    snap.row.version,
+                    [last.seq],
+                    "undo",
+                    snap.game.dump(state),
+                    self.clock.now(),
+                )
+            except VersionConflict:
+                raise HostError("host.error.stale") from None
+            after = await self.by_id(game_id)
+            await self.sync_waits(after, acted=seat)
+            return after
+
+    async def rollback(self, game_id: int, who: Player) -> tuple[Snapshot, str, int, int]:
+        """Vote (players) or force (Manage Channels) going back to the start of the current
+        round. Returns the snapshot, "rolled"/"voted", votes so far, votes needed."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                raise HostError("host.error.game_over")
+            actions = await self.store.actions(game_id)
+            state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+            rounds = [snap.game.view(state, None).get("round")]
+            for a in actions:
+                state, _ = snap.game.apply(state, a.seat, a.choice)
+                rounds.append(snap.game.view(state, None).get("round"))
+            current = rounds[-1]
+            keep = next(k for k, r in enumerate(rounds) if r == current)
+            if keep == len(actions):
+                raise HostError("host.error.rollback_nothing")
+            humans = {s.user_id for s in snap.seats if not s.is_bot and s.user_id is not None}
+            needed = len(humans) // 2 + 1
+            if not who.can_manage:
+                if who.user_id not in humans:
+                    raise HostError("host.error.not_a_player")
+                votes = await self.store.vote(game_id, "rollback", who.user_id, self.clock.now())
+                votes &= humans
+                if len(votes) < needed:
+                    return snap, "voted", len(votes), needed
+            state = self._replay(snap, actions[:keep])
+            try:
+                await self.store.undo_actions(
+                    game_id,
+                    snap.row.version,
+                    [a.seq for a in actions[keep:]],
+                    "rollback",
+                    snap.game.dump(state),
+                    self.clock.now(),
+                )
+            except VersionConflict:
+                raise HostError("host.error.stale") from None
+            await self.store.clear_votes(game_id, "rollback")
+            after = await self.by_id(game_id)
+            after = await self._run_bots(after, [])
+            await self.sync_waits(after)
+            return after, "rolled", needed, needed
+
+    async def replay_views(self, game_id: int, frames: int = 24) -> list[dict[str, Any]]:
+        """Public views sampled along the game (first and last included), for a recap."""
+        snap = await self.by_id(game_id)
+        actions = await self.store.actions(game_id)
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        marks = {round(i * len(actions) / max(frames - 1, 1)) for i in range(frames)}
+        views = [snap.game.view(state, None)]
+        for i, a in enumerate(actions, start=1):
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+            if i in marks:
+                views.append(snap.game.view(state, None))
+        return views
+
+    async def _save_results(self, snap: Snapshot) -> None:
+        result = snap.result()
+        if result is None:
+            return
+        actions = await self.store.actions(snap.id)
+        with_bots = any(s.is_bot or s.autopilot for s in snap.seats) or any(
+            a.by_bot for a in actions
+        )
+        now = self.clock.now()
+        await self.store.save_results(
+            [
+                (
+                    snap.id,
+                    s.seat,
+                    s.user_id,
+                    snap.row.guild_id,
+                    snap.row.game,
+                    result.scores[s.seat],
+                    result.ranks[s.seat],
+                    int(with_bots),
+                    now,
+                )
+                for s in snap.seats
+            ]
+        )
 
     # -- ending -------------------------------------------------------------------------
 

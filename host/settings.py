@@ -35,6 +35,8 @@ class Settings:
     token: str | None = None
     db_path: str = "cosmodrome.db"
     dev_guild: int | None = None
+    #: How often reminders and deadlines are checked (seconds); 0 turns the checks off.
+    tick_seconds: float = 60.0
 
     @classmethod
     def from_env(

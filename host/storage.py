@@ -13,7 +13,7 @@ import logging
 import re
 from collections.abc import Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ class GameRow:
     updated_at: float
     finished_at: float | None
     table_hash: str | None = None
+    host_options: dict[str, str] = field(default_factory=dict)
 
     @property
     def live(self) -> bool:
@@ -67,6 +68,8 @@ class SeatRow:
     name: str
     locale: str
     dm_open: bool
+    autopilot: bool = False
+    missed: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,12 +82,14 @@ class ActionRow:
     by_bot: bool
     events: list[dict[str, Any]]
     at: float
+    undone: str | None = None
+    think: float | None = None
 
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash"
+    "table_hash, host_options"
 )
 
 
@@ -109,6 +114,7 @@ def _game(row: Iterable[Any]) -> GameRow:
         updated_at=r[15],
         finished_at=r[16],
         table_hash=r[17],
+        host_options=json.loads(r[18]) if r[18] else {},
     )
 
 
@@ -244,6 +250,7 @@ class Store:
             "finished_at",
             "seed",
             "table_hash",
+            "host_options",
         }
     )
 
@@ -254,7 +261,7 @@ class Store:
             raise ValueError(f"not updatable: {bad}")
         sets, values = [], []
         for key, value in fields.items():
-            if key in ("options", "state", "table_to_move") and value is not None:
+            if key in ("options", "state", "table_to_move", "host_options") and value is not None:
                 value = dumps(value)
             sets.append(f"{key} = ?")
             values.append(value)
@@ -275,7 +282,7 @@ class Store:
             if cur.rowcount != 1:
                 raise VersionConflict(game_id)
             for key, value in fields.items():
-                if key not in ("options",):
+                if key not in ("options", "host_options"):
                     raise ValueError(key)
                 sql = f"UPDATE games SET {key} = ? WHERE id = ?"
                 await db.execute(sql, (dumps(value), game_id))
@@ -308,6 +315,7 @@ class Store:
         state: dict[str, Any],
         over: bool,
         now: float,
+        think: float | None = None,
     ) -> int:
         """Append the action, store the state and bump the version: one transaction."""
         async with self.transaction() as db:
@@ -325,9 +333,10 @@ class Store:
             ) as c:
                 (seq,) = await c.fetchone()  # type: ignore[misc]
             await db.execute(
-                "INSERT INTO actions (game_id, seq, seat, choice, by_user, by_bot, events, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, seq, seat, choice, by_user, int(by_bot), dumps(events), now),
+                "INSERT INTO actions "
+                "(game_id, seq, seat, choice, by_user, by_bot, events, at, think) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, choice, by_user, int(by_bot), dumps(events), now, think),
             )
         return version + 1
 
@@ -345,27 +354,40 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open FROM seats "
-            "WHERE game_id = ? ORDER BY seat",
+            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed "
+            "FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as c:
             rows = await c.fetchall()
-        return [SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6])) for r in rows]
+        return [
+            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8])
+            for r in rows
+        ]
 
     async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         async with self.transaction() as db:
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open, "
+                "autopilot, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, i, s.user_id, int(s.is_bot), s.name, s.locale, int(s.dm_open))
+                    (
+                        game_id,
+                        i,
+                        s.user_id,
+                        int(s.is_bot),
+                        s.name,
+                        s.locale,
+                        int(s.dm_open),
+                        int(s.autopilot),
+                        s.missed,
+                    )
                     for i, s in enumerate(seats)
                 ],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        allowed = {"user_id", "is_bot", "name", "locale", "dm_open"}
+        allowed = {"user_id", "is_bot", "name", "locale", "dm_open", "autopilot", "missed"}
         if set(fields) - allowed:
             raise ValueError(fields)
         sets = ", ".join(f"{k} = ?" for k in fields)
@@ -389,26 +411,54 @@ class Store:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def actions(self, game_id: int, limit: int | None = None) -> list[ActionRow]:
-        sql = (
-            "SELECT game_id, seq, seat, choice, by_user, by_bot, events, at FROM actions "
-            "WHERE game_id = ? ORDER BY seq"
-        )
+    async def actions(
+        self, game_id: int, limit: int | None = None, *, live: bool = True
+    ) -> list[ActionRow]:
+        """The action log in order; ``live`` leaves out undone actions (what replay uses)."""
+        cols = "game_id, seq, seat, choice, by_user, by_bot, events, at, undone, think"
+        where = "game_id = ?" + (" AND undone IS NULL" if live else "")
+        sql = f"SELECT {cols} FROM actions WHERE {where} ORDER BY seq"
         params: tuple[Any, ...] = (game_id,)
         if limit is not None:
             sql = (
-                "SELECT * FROM (SELECT game_id, seq, seat, choice, by_user, by_bot, events, at "
-                "FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+                f"SELECT * FROM (SELECT {cols} FROM actions WHERE {where} "
+                "ORDER BY seq DESC LIMIT ?) ORDER BY seq"
             )
             params = (game_id, limit)
         async with self.db.execute(sql, params) as c:
             rows = await c.fetchall()
         return [
-            ActionRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7])
+            ActionRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7], r[8], r[9])
             for r in rows
         ]
 
+    async def undo_actions(
+        self,
+        game_id: int,
+        version: int,
+        seqs: list[int],
+        kind: str,
+        state: dict[str, Any],
+        now: float,
+    ) -> int:
+        """Mark ``seqs`` undone (kind "undo" or "rollback") and store the state they lead
+        back to: one transaction, if the game is still at ``version``."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (dumps(state), now, game_id, version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(game_id)
+            await db.executemany(
+                "UPDATE actions SET undone = ? WHERE game_id = ? AND seq = ?",
+                [(kind, game_id, seq) for seq in seqs],
+            )
+        return version + 1
+
     async def moves_by_seat(self, game_id: int) -> dict[int, int]:
+        # Undone actions count too: a button from before an undo stays dead.
         async with self.db.execute(
             "SELECT seat, COUNT(*) FROM actions WHERE game_id = ? GROUP BY seat", (game_id,)
         ) as c:
@@ -456,4 +506,115 @@ class Store:
                 "token = excluded.token, channel_id = excluded.channel_id, "
                 "message_id = excluded.message_id",
                 (game_id, seat, token, channel_id, message_id),
+            )
+
+    async def clear_votes(self, game_id: int, kind: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    # -- waits (pacing) -----------------------------------------------------------------
+
+    async def waits(self, game_id: int) -> dict[int, tuple[float, int, int]]:
+        """seat -> (since, nudges sent, deadline state)."""
+        async with self.db.execute(
+            "SELECT seat, since, nudges, deadline FROM waits WHERE game_id = ?", (game_id,)
+        ) as c:
+            rows = await c.fetchall()
+        return {int(r[0]): (float(r[1]), int(r[2]), int(r[3])) for r in rows}
+
+    async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
+            await db.executemany(
+                "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, *row) for seat, row in keep.items()],
+            )
+
+    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
+        allowed = {"nudges", "deadline"}
+        if set(fields) - allowed:
+            raise ValueError(fields)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE waits SET {sets} WHERE game_id = ? AND seat = ?",
+                (*fields.values(), game_id, seat),
+            )
+
+    # -- results and stats --------------------------------------------------------------
+
+    async def save_results(self, rows: list[tuple[Any, ...]]) -> None:
+        async with self.transaction() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO results (game_id, seat, user_id, guild_id, game, score, "
+                "rank, with_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    async def user_stats(self, user_id: int) -> list[tuple[Any, ...]]:
+        """Per game kind: games, wins, average score, games with bots."""
+        async with self.db.execute(
+            "SELECT game, COUNT(*), SUM(rank = 1), AVG(score), SUM(with_bots) FROM results "
+            "WHERE user_id = ? GROUP BY game ORDER BY game",
+            (user_id,),
+        ) as c:
+            return list(await c.fetchall())
+
+    async def user_think(self, user_id: int) -> tuple[int, float | None]:
+        async with self.db.execute(
+            "SELECT COUNT(a.think), AVG(a.think) FROM actions a JOIN seats s "
+            "ON s.game_id = a.game_id AND s.seat = a.seat "
+            "WHERE s.user_id = ? AND a.by_bot = 0 AND a.think IS NOT NULL",
+            (user_id,),
+        ) as c:
+            row = await c.fetchone()
+        return (int(row[0]), row[1]) if row else (0, None)
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10
+    ) -> list[tuple[Any, ...]]:
+        """user, wins, games, average score, games with bots — best first."""
+        async with self.db.execute(
+            "SELECT user_id, SUM(rank = 1) AS wins, COUNT(*) AS games, AVG(score), "
+            "SUM(with_bots) FROM results WHERE guild_id = ? AND game = ? AND user_id IS NOT NULL "
+            "GROUP BY user_id ORDER BY wins DESC, games ASC, AVG(score) DESC LIMIT ?",
+            (guild_id, game, limit),
+        ) as c:
+            return list(await c.fetchall())
+
+    # -- preferences --------------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> tuple[bool, str | None]:
+        async with self.db.execute(
+            "SELECT dm_turn, lang FROM user_settings WHERE user_id = ?", (user_id,)
+        ) as c:
+            row = await c.fetchone()
+        return (bool(row[0]), row[1]) if row else (False, None)
+
+    async def set_user_settings(self, user_id: int, dm_turn: bool, lang: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_settings (user_id, dm_turn, lang) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_turn = excluded.dm_turn, "
+                "lang = excluded.lang",
+                (user_id, int(dm_turn), lang),
+            )
+
+    async def guild_settings(self, guild_id: int) -> tuple[str | None, str | None]:
+        async with self.db.execute(
+            "SELECT lang, reminders FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as c:
+            row = await c.fetchone()
+        return (row[0], row[1]) if row else (None, None)
+
+    async def set_guild_settings(
+        self, guild_id: int, lang: str | None, reminders: str | None
+    ) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, lang, reminders) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET lang = excluded.lang, "
+                "reminders = excluded.reminders",
+                (guild_id, lang, reminders),
             )

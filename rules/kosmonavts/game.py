@@ -20,6 +20,9 @@ class Kosmonavts:
         OptionSpec("rules", "kosmonavts.opt.rules", ("basic", "advanced"), "basic"),
         OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
     )
+    #: An absent player's move, when skipped: stay landed, keep drifting with the order
+    #: as it stands, don't land, decline an optional event.
+    skip_options = ("stay", "confirm", "noland", "skip", "accept")
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new(players, options, seed)

@@ -134,6 +134,8 @@ class MlemGame:
         OptionSpec("recon", "mlem.opt.recon", ("off", "on"), "off"),
         OptionSpec("missions", "mlem.opt.missions", ("off", "on"), "off"),
     )
+    #: An absent player's move, when skipped: stay aboard, or fly the parachutist home.
+    skip_options = ("stay", "chute.back")
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

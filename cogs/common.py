@@ -1,0 +1,124 @@
+"""Plumbing every cog shares: the refusal guard, language choice, replies, command names."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from cogs import present
+from host import i18n, registry
+from host.contract import IllegalMove
+from host.i18n import t
+from host.sessions import Host, HostError, Player, Snapshot
+
+if TYPE_CHECKING:
+    from bot import Cosmodrome
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+def guarded(func: F) -> F:
+    """Turn refusals into ephemeral sentences and unexpected errors into a short apology
+    (logged with the traceback) — never silence, never a traceback in Discord. Also looks
+    up the user's language override once per interaction."""
+
+    @functools.wraps(func)
+    async def wrapper(
+        self: CogBase, interaction: discord.Interaction, *args: Any, **kwargs: Any
+    ) -> None:
+        try:
+            _, override = await self.host.store.user_settings(interaction.user.id)
+            if override:
+                interaction.extras["lang"] = override
+        except Exception:
+            log.exception("could not read settings of %s", interaction.user.id)
+        lang = self.lang(interaction)
+        try:
+            await func(self, interaction, *args, **kwargs)
+        except IllegalMove as err:
+            await self.reply(interaction, present.refusal(err, lang, getattr(err, "snap", None)))
+        except Exception:
+            log.exception("error in %s", func.__name__)
+            await self.reply(interaction, t("host.error.internal", lang))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def cmd(name: str, prefix: str = "cmd") -> dict[str, Any]:
+    """Name and description of a command, translatable (strings in data/i18n/host.json)."""
+    key = f"{prefix}.{name}"
+    return {
+        "name": _(name, key=key),
+        "description": _(i18n.t(f"{key}.desc", "en"), key=f"{key}.desc"),
+    }
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=_(i18n.t(f"{gid}.name", "en"), key=f"{gid}.name"), value=gid)
+        for gid in registry.GAME_MODULES
+    ]
+
+
+class CogBase:
+    """Helpers for cogs that talk to the host."""
+
+    bot: Cosmodrome
+    host: Host
+
+    @staticmethod
+    def lang(interaction: discord.Interaction) -> str:
+        """The user's override, then the interaction's locale, then the guild's, then
+        English."""
+        override = interaction.extras.get("lang")
+        if override:
+            return str(override)
+        return i18n.pick(str(interaction.locale), str(interaction.guild_locale or ""))
+
+    @staticmethod
+    def player(interaction: discord.Interaction) -> Player:
+        user = interaction.user
+        perms = interaction.permissions
+        return Player(
+            user_id=user.id,
+            name=user.display_name,
+            locale=i18n.pick(str(interaction.locale)),
+            can_manage=bool(interaction.guild_id and perms.manage_channels),
+        )
+
+    async def reply(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was acknowledged already."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+    @staticmethod
+    async def ack(interaction: discord.Interaction) -> None:
+        """Acknowledge now, answer later. A slash command is acknowledged privately (so a
+        later refusal can never show in the channel); a button click silently."""
+        if interaction.type == discord.InteractionType.application_command:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+
+    async def done(self, interaction: discord.Interaction, text: str) -> None:
+        """Close a slash command acknowledged with :meth:`ack` (buttons need nothing)."""
+        if interaction.type == discord.InteractionType.application_command:
+            await self.reply(interaction, text)
+
+    async def channel_game(self, interaction: discord.Interaction) -> Snapshot:
+        if interaction.channel_id is None:
+            raise HostError("host.error.no_game")
+        return await self.host.in_channel(interaction.channel_id)
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)

@@ -1,0 +1,105 @@
+"""Undo, rollback, the paged log, and the package posted when a game ends (the whole log as
+a file, the final board, an animated recap)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs import present
+from cogs.common import guarded
+from host import registry
+from host.i18n import t
+from host.sessions import Snapshot
+from render import recap
+
+if TYPE_CHECKING:
+    from cogs.game import GameCog
+
+log = logging.getLogger(__name__)
+
+
+class HistoryMixin:
+    @guarded
+    async def on_undo(self: GameCog, interaction: discord.Interaction, gid: int) -> None:
+        await self.ack(interaction)
+        snap = await self.host.undo(gid, self.player(interaction))
+        text = t("host.undo.done", snap.row.lang, who=interaction.user.display_name)
+        await self.channel(snap.row.channel_id).send(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.publish(gid)
+        await self.done(interaction, text)
+
+    async def do_rollback(self: GameCog, interaction: discord.Interaction, snap: Snapshot) -> None:
+        snap, what, votes, needed = await self.host.rollback(snap.id, self.player(interaction))
+        name = interaction.user.display_name
+        if what == "voted":
+            await interaction.response.send_message(
+                t("host.rollback.voted", snap.row.lang, name=name, votes=votes, needed=needed),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        round_ = snap.view(None).get("round")
+        await interaction.response.send_message(
+            t("host.rollback.done", snap.row.lang, name=name, n=round_ if round_ else "—"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.publish(snap.id, force_new=True)
+
+    @guarded
+    async def on_log(
+        self: GameCog, interaction: discord.Interaction, gid: int, page: int | None = None
+    ) -> None:
+        snap = await self.host.by_id(gid)
+        await self.show_log(interaction, snap, page, edit=page is not None)
+
+    async def show_log(
+        self: GameCog,
+        interaction: discord.Interaction,
+        snap: Snapshot,
+        page: int | None = None,
+        *,
+        edit: bool = False,
+    ) -> None:
+        """The log, paged: players also see their own private lines."""
+        lang = self.lang(interaction)
+        actions = await self.host.store.actions(snap.id, live=False)
+        seat = snap.seat_of(interaction.user.id)
+        lines = present.log_lines(snap, actions, seat, lang)
+        embed, view, _ = present.log_page(snap, lines, page, lang)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
+        kwargs = {"embed": embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+
+    async def post_final(self: GameCog, snap: Snapshot) -> None:
+        """When a game ends: the whole public log as a text file, the final board and an
+        animated recap of the table over the game."""
+        lang = snap.row.lang
+        actions = await self.host.store.actions(snap.id, live=False)
+        text = present.log_file_text(snap, actions, lang)
+        views = await self.host.replay_views(snap.id)
+        render = registry.renderer(snap.row.game)
+
+        def build() -> tuple[bytes, bytes]:
+            frames = [render.render_table(v, snap.names, lang) for v in views]
+            return frames[-1], recap.animate(frames)
+
+        final, gif = await asyncio.to_thread(build)
+        files = [
+            discord.File(io.BytesIO(text.encode("utf-8")), filename=f"game-{snap.id}-log.txt"),
+            discord.File(io.BytesIO(final), filename="final.png"),
+            discord.File(io.BytesIO(gif), filename="recap.gif"),
+        ]
+        await self.channel(snap.row.channel_id).send(
+            t("host.final.package", lang, game=present.game_name(snap.row.game, lang)),
+            files=files,
+        )

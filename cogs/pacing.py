@@ -1,0 +1,176 @@
+"""Reminders, deadlines and autopilot on Discord (the rules of timing live in host.pacing).
+
+``tick()`` is called every ``Settings.tick_seconds`` by a background task (tests call it
+directly after moving the clock). Everything it decides is recorded in the database
+before anything is sent, so a restart neither repeats nor loses a reminder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import present
+from cogs.common import guarded
+from host import i18n, pacing
+from host.i18n import t
+from host.sessions import Snapshot
+
+if TYPE_CHECKING:
+    from cogs.game import GameCog
+
+log = logging.getLogger(__name__)
+
+
+def ts(when: float) -> str:
+    """A Discord timestamp that each client shows relative to now ("in 3 hours")."""
+    return f"<t:{int(when)}:R>"
+
+
+def jump(snap: Snapshot) -> str:
+    where = snap.row.table_message_id
+    base = f"https://discord.com/channels/{snap.row.guild_id}/{snap.row.channel_id}"
+    return f"{base}/{where}" if where else base
+
+
+class PacingMixin:
+    _ticker: asyncio.Task[None] | None = None
+
+    def start_ticker(self: GameCog) -> None:
+        every = self.bot.settings.tick_seconds
+        if every and every > 0:
+            self._ticker = asyncio.create_task(self._tick_loop(every))
+
+    def stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    async def _tick_loop(self: GameCog, every: float) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("pacing tick failed")
+            await asyncio.sleep(every)
+
+    async def tick(self: GameCog) -> None:
+        for due in await self.host.due():
+            snap = await self.host.by_id(due.game_id)
+            if due.nudges:
+                await self.send_nudges(snap, due.nudges)
+            for seat in due.expired:
+                if seat not in due.forced:
+                    await self.announce_deadline(snap, seat)
+            if due.forced:
+                names = ", ".join(present.mention(snap, s) for s in due.forced)
+                await self.channel(snap.row.channel_id).send(
+                    t("host.deadline.forced", snap.row.lang, who=names),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                await self.publish(snap.id)
+
+    def _when(self, snap: Snapshot, since: float, lang: str) -> str:
+        deadline = pacing.deadline_at(since, snap.row.host_options.get("deadline"))
+        if deadline is not None:
+            return t("host.remind.deadline", lang, when=ts(deadline))
+        return t("host.remind.since", lang, when=ts(since))
+
+    async def send_nudges(self: GameCog, snap: Snapshot, nudges: list[tuple[int, int, float]]):
+        """The first nudge of a turn goes to the channel, later ones by DM (or to the
+        channel when DMs are closed). Only the players the game waits for are named."""
+        lang = snap.row.lang
+        in_channel: list[tuple[int, float]] = []
+        for seat, number, since in nudges:
+            s = snap.seats[seat]
+            if number == 1 or not s.dm_open or s.user_id is None:
+                in_channel.append((seat, since))
+                continue
+            user_lang = i18n.pick(s.locale)
+            text = t(
+                "host.remind.dm",
+                user_lang,
+                game=present.game_name(snap.row.game, user_lang),
+                link=jump(snap),
+                when=self._when(snap, since, user_lang),
+            )
+            try:
+                dm = await self.bot.create_dm(discord.Object(s.user_id))
+                await dm.send(text)
+            except discord.Forbidden:
+                await self.host.set_dm_open(snap.id, seat, False)
+                in_channel.append((seat, since))
+        if in_channel:
+            who = " ".join(present.mention(snap, seat) for seat, _ in in_channel)
+            since = min(since for _, since in in_channel)
+            await self.channel(snap.row.channel_id).send(
+                t("host.remind.channel", lang, who=who, when=self._when(snap, since, lang)),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    async def announce_deadline(self: GameCog, snap: Snapshot, seat: int) -> None:
+        lang = snap.row.lang
+        can_skip = self.host.skip_pick(snap, seat) is not None
+        await self.channel(snap.row.channel_id).send(
+            t("host.deadline.passed", lang, who=present.mention(snap, seat)),
+            view=present.deadline_view(snap, seat, lang, can_skip),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    @guarded
+    async def on_cover(
+        self: GameCog, interaction: discord.Interaction, gid: int, seat: int, tok: str, kind: str
+    ) -> None:
+        await self.ack(interaction)
+        snap = await self.host.cover(gid, seat, tok, kind, self.player(interaction))
+        s = snap.seats[seat]
+        key = "host.deadline.skipped" if kind == "skip" else "host.deadline.bot_played"
+        text = t(key, snap.row.lang, who=present.who(snap, seat), by=interaction.user.display_name)
+        if s.autopilot:
+            text += "\n" + t("host.deadline.autopilot", snap.row.lang, who=present.who(snap, seat))
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(content=text, view=None)
+        await self.publish(gid)
+
+    @guarded
+    async def on_take_back(self: GameCog, interaction: discord.Interaction, gid: int) -> None:
+        await self.ack(interaction)
+        snap = await self.host.take_back(gid, self.player(interaction))
+        text = t("host.autopilot.back", snap.row.lang, who=interaction.user.display_name)
+        await self.channel(snap.row.channel_id).send(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.publish(gid)
+        await self.done(interaction, text)
+
+    async def dm_turn(self: GameCog, snap: Snapshot, seats: list[int]) -> None:
+        """Players who asked for it get a DM when a public decision waits for them."""
+        for seat in seats:
+            s = snap.seats[seat]
+            if s.user_id is None or s.is_bot or not s.dm_open:
+                continue
+            if not any(not d.private for d in snap.decisions_for(seat)):
+                continue  # private decisions come with their own DM panel
+            wants, lang = await self.host.store.user_settings(s.user_id)
+            if not wants:
+                continue
+            lang = lang or i18n.pick(s.locale)
+            text = t(
+                "host.remind.your_turn",
+                lang,
+                game=present.game_name(snap.row.game, lang),
+                link=jump(snap),
+            )
+            try:
+                dm = await self.bot.create_dm(discord.Object(s.user_id))
+                await dm.send(text)
+            except discord.Forbidden:
+                await self.host.set_dm_open(snap.id, seat, False)
+
+
+__all__: list[Any] = ["PacingMixin", "jump", "ts"]

@@ -1,0 +1,127 @@
+"""/settings: a player's notification and language preferences, and a server's defaults."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from cogs.common import CogBase, cmd, guarded
+from host import pacing
+from host.i18n import t
+from host.sessions import HostError
+
+if TYPE_CHECKING:
+    from bot import Cosmodrome
+
+LANGS = [
+    app_commands.Choice(
+        name=_("Automatic (Discord's language)", key="host.lang.auto"), value="auto"
+    ),
+    app_commands.Choice(name=_("English", key="host.lang.en"), value="en"),
+    app_commands.Choice(name=_("Spanish", key="host.lang.es"), value="es"),
+]
+REMINDERS = [
+    app_commands.Choice(name=_(value, key=f"host.opt.reminders.{value}"), value=value)
+    for value in pacing.HOST_OPTIONS[0].choices
+]
+
+
+class SettingsCog(CogBase, commands.Cog):
+    """Preferences."""
+
+    settings = app_commands.Group(
+        name=_("settings", key="cmd.settings"),
+        description=_("Your preferences, or this server's defaults", key="cmd.settings.desc"),
+    )
+
+    def __init__(self, bot: Cosmodrome) -> None:
+        self.bot = bot
+        self.host = bot.host
+
+    @settings.command(**cmd("me", "cmd.settings"))
+    @app_commands.rename(
+        dm_on_turn=_("dm_on_turn", key="cmd.settings.me.dm"),
+        language=_("language", key="cmd.settings.me.lang"),
+    )
+    @app_commands.describe(
+        dm_on_turn=_("Get a DM when it is your turn", key="cmd.settings.me.dm.desc"),
+        language=_("The language I use with you", key="cmd.settings.me.lang.desc"),
+    )
+    @app_commands.choices(language=LANGS)
+    @guarded
+    async def me(
+        self,
+        interaction: discord.Interaction,
+        dm_on_turn: bool | None = None,
+        language: str | None = None,
+    ) -> None:
+        store = self.host.store
+        dm, lang_now = await store.user_settings(interaction.user.id)
+        if dm_on_turn is not None:
+            dm = dm_on_turn
+        if language is not None:
+            lang_now = None if language == "auto" else language
+            if lang_now:
+                interaction.extras["lang"] = lang_now
+            else:
+                interaction.extras.pop("lang", None)
+        await store.set_user_settings(interaction.user.id, dm, lang_now)
+        lang = self.lang(interaction)
+        await self.reply(
+            interaction,
+            t(
+                "host.settings.me",
+                lang,
+                dm=t(f"host.yesno.{int(dm)}", lang),
+                language=t(f"host.lang.{lang_now or 'auto'}", lang),
+            ),
+        )
+
+    @settings.command(**cmd("server", "cmd.settings"))
+    @app_commands.rename(
+        language=_("language", key="cmd.settings.me.lang"),
+        reminders=_("reminders", key="cmd.settings.server.reminders"),
+    )
+    @app_commands.describe(
+        language=_("Language of new games' tables", key="cmd.settings.server.lang.desc"),
+        reminders=_(
+            "Default reminder cadence for new games", key="cmd.settings.server.reminders.desc"
+        ),
+    )
+    @app_commands.choices(language=LANGS, reminders=REMINDERS)
+    @guarded
+    async def server(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        reminders: str | None = None,
+    ) -> None:
+        if interaction.guild_id is None:
+            raise HostError("host.error.guild_only")
+        if not interaction.permissions.manage_guild:
+            raise HostError("host.error.need_manage_server")
+        store = self.host.store
+        lang_now, rem_now = await store.guild_settings(interaction.guild_id)
+        if language is not None:
+            lang_now = None if language == "auto" else language
+        if reminders is not None:
+            rem_now = reminders
+        await store.set_guild_settings(interaction.guild_id, lang_now, rem_now)
+        lang = self.lang(interaction)
+        await self.reply(
+            interaction,
+            t(
+                "host.settings.server",
+                lang,
+                language=t(f"host.lang.{lang_now or 'auto'}", lang),
+                reminders=t(f"host.opt.reminders.{rem_now or '12h'}", lang),
+            ),
+        )
+
+
+async def setup(bot: Cosmodrome) -> None:
+    await bot.add_cog(SettingsCog(bot))

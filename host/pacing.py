@@ -1,0 +1,74 @@
+"""Pacing for games played over days: reminders, deadlines, autopilot.
+
+Each game has host-level lobby options next to the game's own:
+
+* ``reminders`` — when to nudge a player the game waits for: the first nudge after
+  ``4h``/``12h``/``24h`` (default 12 h, or the server's default), then every 24 h, at most
+  :data:`MAX_NUDGES` per turn; ``off`` sends none.
+* ``deadline`` — how long a player has for a move (``none``, 12 h, 1–7 days). When it
+  passes, the other players may skip the move or let a bot play it; if nobody does, a bot
+  plays it once twice the deadline has passed, so no game is blocked forever.
+* ``autopilot`` — after this many missed deadlines the seat is handed to a bot for the rest
+  of the game (``never`` to keep waiting); the owner takes it back with one click.
+
+Everything here is a pure function of stored times and the clock's ``now``.
+"""
+
+from __future__ import annotations
+
+from host.contract import OptionSpec
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+REPEAT = DAY
+MAX_NUDGES = 3
+
+HOST_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("reminders", "host.opt.reminders", ("off", "4h", "12h", "24h"), "12h"),
+    OptionSpec("deadline", "host.opt.deadline", ("none", "12h", "1d", "2d", "3d", "7d"), "none"),
+    OptionSpec("autopilot", "host.opt.autopilot", ("1", "2", "3", "never"), "2"),
+)
+
+
+def defaults(reminders: str | None = None) -> dict[str, str]:
+    out = {o.id: o.default for o in HOST_OPTIONS}
+    if reminders in HOST_OPTIONS[0].choices:
+        out["reminders"] = reminders  # the server's default cadence
+    return out
+
+
+def seconds(value: str | None) -> float | None:
+    """``"12h"`` -> 43200.0, ``"2d"`` -> 172800.0; ``off``/``none``/unknown -> None."""
+    if not value or value in ("off", "none", "never"):
+        return None
+    unit = {"h": HOUR, "d": DAY}.get(value[-1])
+    if unit is None or not value[:-1].isdigit():
+        return None
+    return int(value[:-1]) * unit
+
+
+def nudges_due(since: float, now: float, reminders: str | None) -> int:
+    """How many nudges should have gone out by ``now`` for a wait that began at ``since``.
+
+    A bot that was down through several reminder times sends one nudge when it is back,
+    not a burst: callers send one and record this number."""
+    first = seconds(reminders)
+    if first is None or now < since + first:
+        return 0
+    return min(MAX_NUDGES, 1 + int((now - since - first) // REPEAT))
+
+
+def next_nudge(since: float, sent: int, reminders: str | None) -> float | None:
+    first = seconds(reminders)
+    if first is None or sent >= MAX_NUDGES:
+        return None
+    return since + first + sent * REPEAT
+
+
+def deadline_at(since: float, deadline: str | None) -> float | None:
+    span = seconds(deadline)
+    return None if span is None else since + span
+
+
+def autopilot_after(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None

@@ -471,7 +471,12 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             shown = present.fingerprint(embed, view, snap.view(None))
             channel = self.channel(snap.row.channel_id)
             old = snap.row.table_message_id
-            same_movers = old is not None and snap.row.table_to_move == to_move
+            # Some of those to move have moved (e.g. given their secret orders): edit in place,
+            # so that the others are not mentioned again for the same turn.
+            movers = snap.row.table_to_move
+            same_movers = old is not None and (
+                to_move == movers or (bool(to_move) and set(to_move) <= set(movers))
+            )
             if not force_new and same_movers and snap.row.table_hash == shown:
                 return  # e.g. a secret order changed: the table shows nothing new
             file = await present.table_file(snap, lang)
@@ -480,7 +485,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
                         embed=embed, view=view, attachments=[file]
                     )
-                    await self.host.store.update_game(gid, self.host.clock.now(), table_hash=shown)
+                    await self.host.store.update_game(
+                        gid, self.host.clock.now(), table_hash=shown, table_to_move=to_move
+                    )
                     return
                 except discord.NotFound:
                     pass
@@ -502,10 +509,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 table_hash=shown,
             )
             if old is not None and old != msg.id:
-                try:
-                    await channel.get_partial_message(old).edit(view=None)
-                except discord.HTTPException:
-                    log.info("old table %s of game %s could not be retired", old, gid)
+                await self.disable_buttons(snap.row.channel_id, old)
             if snap.row.status == "over" and snap.row.table_to_move:
                 await self.post_final(snap)  # the game just ended
             elif not force_new:
@@ -526,8 +530,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if panel is not None and panel[0] == token:
                 continue
             if panel is not None and panel[2] is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.channel(panel[1]).get_partial_message(panel[2]).edit(view=None)
+                await self.disable_buttons(panel[1], panel[2])
             if not private:
                 await self.host.store.set_dm_panel(snap.id, seat, "", None, None)
                 continue
@@ -556,14 +559,26 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
 
-    async def retire(self, snap: Snapshot) -> None:
-        """A game ended without a result (abandoned): remove its buttons."""
-        channel = self.channel(snap.row.channel_id)
-        for mid in (snap.row.table_message_id, snap.row.lobby_message_id):
-            if mid is None:
-                continue
+    async def disable_buttons(self, channel_id: int, message_id: int) -> None:
+        """Grey out every button of an older message (a table, a private panel), so the
+        channel reads like a game and old buttons cannot be pressed."""
+        channel = self.channel(channel_id)
+        try:
+            message = await channel.fetch_message(message_id)
+            view = discord.ui.View.from_message(message, timeout=None)
+            for item in view.children:
+                if hasattr(item, "disabled"):
+                    item.disabled = True  # type: ignore[attr-defined]
+            await message.edit(view=view)
+        except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(mid).edit(view=None)
+                await channel.get_partial_message(message_id).edit(view=None)
+
+    async def retire(self, snap: Snapshot) -> None:
+        """A game ended without a result (abandoned): disable its buttons."""
+        for mid in (snap.row.table_message_id, snap.row.lobby_message_id):
+            if mid is not None:
+                await self.disable_buttons(snap.row.channel_id, mid)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -120,6 +120,13 @@ class Due:
     forced: list[int] = field(default_factory=list)
 
 
+def public_move(events: list[dict[str, Any]]) -> bool:
+    """Did this move tell the table anything? Moves that only changed a seat's secret
+    (a cube added to a hidden order) are not undone from the table, so the channel never
+    learns that someone was composing in private."""
+    return any(e.get("private_to") is None for e in events)
+
+
 def event_dict(e: Event) -> dict[str, Any]:
     d = asdict(e)
     d["args"] = dict(e.args)
@@ -543,6 +550,8 @@ class Host:
         a = last[-1]
         if a.by_bot or a.by_user is None or any(e.get("reveals") for e in a.events):
             return None
+        if not public_move(a.events):
+            return None  # secret choices are changed with their own buttons, in private
         return a.seat, a.seq
 
     async def undo(self, game_id: int, who: Player) -> Snapshot:
@@ -561,6 +570,8 @@ class Host:
                 raise HostError("host.error.undo_not_last")
             if any(e.get("reveals") for e in last.events):
                 raise HostError("host.error.undo_revealed")
+            if not public_move(last.events):
+                raise HostError("host.error.undo_private")
             state = self._replay(snap, actions[:-1])
             try:
                 await self.store.undo_actions(

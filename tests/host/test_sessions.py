@@ -222,3 +222,36 @@ async def test_illegal_move_from_rules_changes_nothing(host):
     snap = await host.by_id(gid)
     with pytest.raises(IllegalMove):
         toygame.GAME.apply(snap.state, 1 - snap.decisions[0].seat, "add1")
+
+
+async def test_undo_rules(host):
+    gid = await started(host, ANA, BEN)
+    users = {0: ANA, 1: BEN}
+    snap = await host.by_id(gid)
+    mover = snap.decisions[0].seat
+    await play_one(host, gid, users)
+    # A public move that revealed nothing: its player may take it back, once.
+    assert await host.undoable(await host.by_id(gid)) is not None
+    with pytest.raises(HostError, match="undo_not_last"):
+        await host.undo(gid, users[1 - mover])
+    back = await host.undo(gid, users[mover])
+    assert back.row.state == snap.row.state
+    assert (await host.store.actions(gid, live=False))[-1].undone == "undo"
+    with pytest.raises(HostError, match="undo_nothing"):
+        await host.undo(gid, users[mover])
+    # A secret pick is not undone from the table (the channel must not learn of it).
+    while not (await host.by_id(gid)).row.state["secret"]:
+        await play_one(host, gid, users)
+    snap = await host.by_id(gid)
+    d = next(d for d in snap.decisions if d.seat == 0)
+    await host.play(gid, ANA.user_id, 0, snap.token(d), "red")
+    assert await host.undoable(await host.by_id(gid)) is None
+    with pytest.raises(HostError, match="undo_private"):
+        await host.undo(gid, ANA)
+    # The pick that reveals everyone's colours cannot be taken back.
+    snap = await host.by_id(gid)
+    d = next(d for d in snap.decisions if d.seat == 1)
+    await host.play(gid, BEN.user_id, 1, snap.token(d), "red")
+    with pytest.raises(HostError, match="undo_revealed"):
+        await host.undo(gid, BEN)
+    assert await host.replay(gid) == (await host.by_id(gid)).row.state

@@ -136,7 +136,8 @@ R25 Mission 1 redraw ("robar otra del mazo hasta"): if the Mission 1 deck runs o
     discarded Mission 1 cards are shuffled into a new deck.
 R26 Advanced missions are dealt before the planets are placed (advanced steps 3–5), so the
     placers know them; the choice of 2 is made after placement, secretly and at once.
-R27 Orders are final once confirmed ("no pueden efectuar cambios"); a seat may make at most
+R27 Orders are final once confirmed ("no pueden efectuar cambios": the ``order_confirmed`` event
+    is marked ``reveals``, so the host never offers to take it back); a seat may make at most
     16 picks (``STEP_CAP``) while composing, then only closing options remain. Likewise the
     advanced mission choice allows 8 picks; then the first unkept cards fill the two places.
 R28 A landed ship that places cubes takes off even if they cancel its waiting wind cubes.

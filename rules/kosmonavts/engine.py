@@ -692,7 +692,9 @@ def _apply_order(s: dict[str, Any], seat: int, choice: str, events: list[Event])
     if choice in ORDER_FINALS:
         o["final"] = choice
         o["done"] = True
-        _ev(events, "order_confirmed", seat)
+        # R27: a given order is final. ``reveals`` tells the host it may never be taken back
+        # (the last one also discloses every secret order at once).
+        _ev_reveal(events, "order_confirmed", seat)
         if all(x["done"] for x in s["orders"]):
             _resolve_orders(s, events)
         return

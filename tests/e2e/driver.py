@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from tests.harness import FakeUser, Harness, Message, Reply
 from tests.harness.models import payload_text
 
 MOVE = re.compile(r"^cd:\d+:\d+:[ms]:(\d+):")
+MOVE_OPTION = re.compile(r"^cd:\d+:\d+:m:\d+:[0-9a-f]+:(?P<opt>.+)$")
+MORE = "~more."
 MENTION = re.compile(r"<@(\d+)>")
 TO_MOVE = ("To move", "Le toca a")
 FINAL = ("Final scores", "Puntuación final")
@@ -80,6 +83,66 @@ async def press(
     return await h.click(user, m, custom_id)
 
 
+@dataclass(frozen=True)
+class Offer:
+    """One move a player can make on a message: a button, or one entry of a select menu."""
+
+    message: Message
+    custom_id: str
+    seat: int
+    option: str  # the option id the click sends
+    label: str
+    value: str | None = None  # select menus: the value to pick
+
+    @property
+    def private(self) -> bool:
+        """Shown in a DM or an ephemeral reply, not on the channel's table."""
+        return self.message.guild_id is None or self.message.ephemeral
+
+
+def offers(m: Message, seat: int | None = None) -> list[Offer]:
+    """Every move ``m`` shows (for ``seat`` only, if given): enabled move buttons and each
+    entry of the move select menus ("more options" entries left out)."""
+    out = []
+    for b in m.buttons:
+        match = MOVE.match(b.custom_id or "")
+        opt = MOVE_OPTION.match(b.custom_id or "")
+        if match and opt and not b.disabled and (seat is None or int(match[1]) == seat):
+            out.append(Offer(m, b.custom_id, int(match[1]), opt["opt"], b.label or ""))
+    for sel in m.selects:
+        match = MOVE.match(sel.custom_id or "")
+        if not match or sel.disabled or (seat is not None and int(match[1]) != seat):
+            continue
+        for o in sel.options:
+            value, label = str(o["value"]), str(o.get("label", ""))
+            if not value.startswith(MORE):
+                out.append(Offer(m, sel.custom_id, int(match[1]), value, label, value))
+    return out
+
+
+async def press_offer(h: Harness, user: FakeUser, offer: Offer) -> Reply:
+    values = None if offer.value is None else [offer.value]
+    return await h.click(user, offer.message, offer.custom_id, values=values)
+
+
+#: Picks one of the offers a waiting player sees (``choose(user, seat, offers, rng)``).
+Chooser = Callable[[FakeUser, int, Sequence[Offer], random.Random], Awaitable[Offer]]
+
+
+async def panel_of(
+    h: Harness, user: FakeUser, table: Message, closed: set[FakeUser] | frozenset[FakeUser]
+) -> Message:
+    """Where ``user`` finds their private buttons: a fresh "My hand" reply when their DMs
+    are closed, else the last DM that has move buttons."""
+    if user in closed:
+        opened = await h.click(user, table, hand_button(table))
+        assert opened.ephemeral
+        return opened.message
+    panels = [m for m in h.dm_messages(user) if move_buttons(m)]
+    assert panels, f"{user.name} is waited for but has no buttons anywhere"
+    return panels[-1]
+
+
 def refused(reply: Reply) -> bool:
     """Did the bot answer this click with an ephemeral sentence (a refusal)?"""
     return any(f.ephemeral for f in reply.followups) or (reply.type == 4 and reply.ephemeral)
@@ -92,8 +155,13 @@ async def play_turn(
     *,
     closed: set[FakeUser] = frozenset(),  # type: ignore[assignment]
     channel: int | None = None,
+    choose: Chooser | None = None,
 ) -> Reply | None:
-    """One click by one waiting player. Returns None when the game is over."""
+    """One click by one waiting player. Returns None when the game is over.
+
+    Without ``choose`` the player clicks a random move button (a random entry of a select
+    menu); with it, ``choose`` picks among the :class:`Offer` the player sees: the table's
+    moves for their seat, else the moves of their private panel (DM or "My hand")."""
     table = latest_table(h, channel)
     if is_final(table):
         return None
@@ -102,6 +170,12 @@ async def play_turn(
     assert waiting, f"the table waits for nobody we know: {table.text()[:300]}"
     user = rng.choice(waiting)
     seat = seats[user]
+    if choose is not None:
+        pool = offers(table, seat) or offers(await panel_of(h, user, table, closed), seat)
+        assert pool, f"{user.name} is waited for but has no moves to click"
+        reply = await press_offer(h, user, await choose(user, seat, pool, rng))
+        assert not refused(reply), f"a legal-looking click was refused: {reply.text()}"
+        return reply
     public = move_buttons(table, seat)
     if public:
         reply = await press(h, user, table, rng.choice(public), rng)
@@ -127,9 +201,11 @@ async def play_to_end(
     closed: set[FakeUser] = frozenset(),  # type: ignore[assignment]
     channel: int | None = None,
     max_clicks: int = 5000,
+    choose: Chooser | None = None,
 ) -> Message:
     for _ in range(max_clicks):
-        if await play_turn(h, seats, rng, closed=closed, channel=channel) is None:
+        turn = await play_turn(h, seats, rng, closed=closed, channel=channel, choose=choose)
+        if turn is None:
             return latest_table(h, channel)
     raise AssertionError("the game did not end")
 

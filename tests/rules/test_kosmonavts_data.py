@@ -142,7 +142,8 @@ def test_required_strings() -> None:
     keys += [f"kosmonavts.kind.{k}" for k in {c["kind"] for c in CARDS.values()}]
     keys += [f"kosmonavts.mission.m{k}.{b}" for k in (1, 2) for b in NON_EARTH]
     keys += [f"kosmonavts.body.{b}" for b in BODIES]
-    keys += [f"kosmonavts.{part}" for part in ("markers", "earth", "mission1", "mission2")]
+    # result().breakdown parts, shown by the host as ``kosmonavts.score.<part>``
+    keys += [f"kosmonavts.score.{part}" for part in ("markers", "earth", "mission1", "mission2")]
     for key in keys:
         assert key in en and key in es, key
     for lang in (en, es):

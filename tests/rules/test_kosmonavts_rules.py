@@ -527,7 +527,12 @@ def test_landed_ship_stays_or_takes_off() -> None:  # R15, R28
 
 def test_confirmed_orders_are_final() -> None:  # R27
     s = fly(fresh(), 0, FAR)
-    s, _ = play(s, 0, "confirm")
+    s, events = GAME.apply(s, 0, "confirm")
+    # the host must not offer to take a given order back (nor the last one, which discloses
+    # every order)
+    assert [e.reveals for e in events if e.code.endswith(".order_confirmed")] == [True]
+    _, events = GAME.apply(s, 1, "stay")
+    assert any(e.reveals for e in events)
     with pytest.raises(IllegalMove) as err:
         GAME.apply(s, 0, "add.w")
     assert err.value.code == "kosmonavts.error.not_your_turn"

@@ -1,0 +1,485 @@
+"""Kosmonavts through the offline Discord harness: whole games from ``/game new`` to final
+scores, clicking only what the bot shows (the table, DMs, "My hand" replies), with one
+player whose DMs are closed; secret orders and missions never reach a channel.
+
+The simulated players mostly fly like the engine's pilot (``rules/kosmonavts/bot.py``) so
+that a game ends by a return to Earth well before the round limit, and now and then click any
+button they see. They decide from what their seat may know (other seats' orders and
+missions are blanked first) and they only ever click one of the moves shown to them; every
+option the engine offers a seat must be among those moves.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import logging
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.i18n import pick, t
+from rules.kosmonavts import GAME
+from rules.kosmonavts.engine import ORDER_FINALS, STEP_CAP, seat_options
+from tests.e2e.driver import (
+    MENTION,
+    Offer,
+    is_final,
+    latest_table,
+    offers,
+    panel_of,
+    play_turn,
+    press_offer,
+    private_texts,
+    refused,
+    tables,
+    waiting_ids,
+)
+from tests.harness import FakeUser, Harness
+from tests.harness.models import payload_text
+
+ROOT = Path(__file__).resolve().parents[2]
+STRINGS: dict[str, dict[str, str]] = json.loads(
+    (ROOT / "data" / "kosmonavts" / "strings.json").read_text(encoding="utf-8")
+)
+MAX_CLICKS = 2000
+#: An i18n key that reached a player untranslated (a missing string).
+RAW_KEY = re.compile(r"\b(?:kosmonavts|host|render|cmd)\.[a-z0-9_]+\.[a-z0-9_.]+")
+
+
+# -- reading what the bot shows ---------------------------------------------------------
+
+
+def game_of(h: Harness) -> Any:
+    return h.bot.host  # type: ignore[attr-defined]
+
+
+async def snapshot(h: Harness) -> Any:
+    row = await game_of(h).store.latest_game(h.channel_id)
+    return await game_of(h).snapshot(row)
+
+
+def text_patterns(key_prefixes: Iterable[str]) -> list[re.Pattern[str]]:
+    """Regexes matching any rendering (both languages) of the strings under these keys."""
+    out = []
+    for lang in STRINGS.values():
+        for key, text in lang.items():
+            if any(key == p or key.startswith(p + ".") for p in key_prefixes):
+                parts = re.split(r"\{[^}]*\}", text)
+                out.append(re.compile(".+".join(re.escape(p) for p in parts)))
+    return out
+
+
+def mission_phrases() -> list[str]:
+    """How a mission is named anywhere: its card label ("M1: 1st on Mars (2 VP)") and the
+    quoted name the end-of-game events use ('first on Mars'), in both languages."""
+    phrases = []
+    for lang in STRINGS.values():
+        for key, text in lang.items():
+            if key.startswith("kosmonavts.mission."):
+                phrases.append(text)
+            elif key.startswith(("kosmonavts.event.mission_done.", "kosmonavts.event.mission_fa")):
+                phrases += [a or b for a, b in re.findall(r"'([^']+)'|«([^»]+)»", text)]
+    return sorted({p for p in phrases if p})
+
+
+#: Events that tell what an order was: only ever posted once every order is given.
+ORDER_CONTENT = text_patterns(
+    [
+        f"kosmonavts.event.{k}"
+        for k in ("order", "order_stay", "order_stayfull", "order_evac", "order_none")
+    ]
+    + ["kosmonavts.event.converted", "kosmonavts.event.takeoff"]
+)
+ORDER_GIVEN = text_patterns(["kosmonavts.event.order_confirmed"])
+#: What only a private panel shows: the order being composed and the mission cards.
+PRIVATE_ONLY = text_patterns(
+    ["kosmonavts.prompt.order", "kosmonavts.prompt.order_landed", "kosmonavts.prompt.missions"]
+)
+
+
+def split_lines(payload: dict[str, Any], atts: Sequence[Any] = ()) -> list[str]:
+    return [line for part in payload_text(payload, atts) for line in part.splitlines()]
+
+
+class PublicWatch:
+    """Every version of every guild-channel message, as it appears, click by click."""
+
+    def __init__(self, h: Harness) -> None:
+        self.h = h
+        self.seen: dict[int, int] = {}
+        self.table: list[str] = []  # the text of the latest table, as last seen
+
+    def fresh(self) -> tuple[int, list[str]]:
+        """How many public message versions were shown since the last call, and their new
+        lines: an edited message is compared with its previous version, a new table with the
+        table it replaces (whose recent-events lines it repeats)."""
+        backend = self.h.backend
+        versions = 0
+        lines: list[str] = []
+        for cid, ids in backend.channel_order.items():
+            if not backend.is_guild_channel(cid):
+                continue
+            for mid in ids:
+                stored = backend.stored_messages[mid]
+                n = self.seen.get(mid, 0)
+                if stored.ephemeral or len(stored.versions) == n:
+                    continue
+                is_table = any(a.name == "table.png" for a in stored.versions[0][1])
+                prev = split_lines(*stored.versions[n - 1]) if n else []
+                if not n and is_table:
+                    prev = self.table
+                for payload, atts in stored.versions[n:]:
+                    now = split_lines(payload, atts)
+                    lines += list((Counter(now) - Counter(prev)).elements())
+                    prev = now
+                    versions += 1
+                self.seen[mid] = len(stored.versions)
+                if is_table:
+                    self.table = prev
+        return versions, lines
+
+
+def own_knowledge(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The state as ``seat`` may know it: other seats' missions and orders blanked, the
+    event deck's order unknown."""
+    s = copy.deepcopy(state)
+    for k in range(s["n"]):
+        if k == seat:
+            continue
+        s["missions"][k] = []
+        if s["dealt"] is not None:
+            s["dealt"][k] = []
+        if s["choice"] is not None:
+            s["choice"][k] = {**s["choice"][k], "keep": []}
+        if s["orders"] is not None:
+            s["orders"][k] = {**s["orders"][k], "steps": [], "final": None}
+    s["deck"] = []
+    return s
+
+
+@dataclass
+class Pilot:
+    """Picks one of the moves a player sees: the engine pilot's choice with probability
+    ``follow``, else any of them. Checks that what is shown is exactly what is offered."""
+
+    h: Harness
+    follow: float = 0.85
+    last: tuple[FakeUser, int, Offer] | None = None
+    clicks: Counter[str] = field(default_factory=Counter)
+
+    async def __call__(
+        self, user: FakeUser, seat: int, pool: Sequence[Offer], rng: random.Random
+    ) -> Offer:
+        state = (await snapshot(self.h)).state
+        shown = sorted(o.option for o in pool)
+        offered = sorted(o.id for o in seat_options(state, seat))
+        assert shown == offered, f"seat {seat} is offered {offered} but sees {shown}"
+        if rng.random() < self.follow:
+            want = GAME.bot_choice(own_knowledge(state, seat), seat, random.Random(rng.random()))
+            pick = next(o for o in pool if o.option == want)
+        else:
+            pick = rng.choice(list(pool))
+        self.last = (user, seat, pick)
+        self.clicks["private" if pick.private else "table"] += 1
+        return pick
+
+
+@dataclass
+class Played:
+    final: Any
+    clicks: int
+    seconds: float
+    during: list[str]  # public lines shown before the game ended
+    add_clicks_checked: int
+    confirms_checked: int
+
+
+async def play_game(
+    h: Harness,
+    seats: dict[FakeUser, int],
+    rng: random.Random,
+    *,
+    closed: set[FakeUser],
+    pilot: Pilot,
+) -> Played:
+    """Play to the end, checking after every click that secret orders stay secret."""
+    watch = PublicWatch(h)
+    watch.fresh()
+    during: list[str] = []
+    adds = confirms = 0
+    orders_view: dict[str, Any] | None = None
+    t0 = time.perf_counter()
+    clicks = 0
+    while await play_turn(h, seats, rng, closed=closed, choose=pilot) is not None:
+        clicks += 1
+        assert clicks < MAX_CLICKS, "the game did not end"
+        assert pilot.last is not None
+        offer = pilot.last[2]
+        versions, fresh = watch.fresh()
+        after = await snapshot(h)
+        if not is_final(latest_table(h)):
+            during.extend(fresh)
+        if after.state["phase"] != "orders":
+            orders_view = None
+            continue
+        # Orders are being composed: the public view moves only by who has confirmed.
+        public = public_but_confirmations(after.view(None))
+        if orders_view is None:  # the orders phase has just begun
+            orders_view = public
+            continue
+        assert public == orders_view
+        if offer.private and offer.option.split(".")[0] in ("add", "addh", "undo", "convert"):
+            # A cube added to (or taken from) an unconfirmed order: no channel message is
+            # posted or edited, so the table's picture and text stay exactly as they were.
+            assert versions == 0, f"a secret order click changed the channel: {fresh}"
+            adds += 1
+        elif offer.option in ORDER_FINALS:
+            # Someone confirmed while others still compose: the channel says who, not what.
+            assert any(p.search(line) for p in ORDER_GIVEN for line in fresh), fresh
+            leaked = [line for line in fresh if any(p.search(line) for p in ORDER_CONTENT)]
+            assert not leaked, leaked
+            confirms += 1
+    seconds = time.perf_counter() - t0
+    return Played(latest_table(h), clicks, seconds, during, adds, confirms)
+
+
+def public_but_confirmations(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in ("confirmed", "waiting")}
+
+
+async def open_game(
+    h: Harness, owner: FakeUser, others: Sequence[FakeUser], options: dict[str, str]
+) -> Any:
+    """``/game new``, the others join, the lobby's option buttons are clicked (by the last
+    to join) until they show ``options``, then the owner starts."""
+    lang = pick(owner.locale)
+    lobby = (await h.slash(owner, "game new", game="kosmonavts")).message
+    for u in others:
+        await h.click(u, lobby, label=t("host.lobby.join", lang))
+    clicker = others[-1]
+    for key, value in options.items():
+        for _ in range(5):
+            if (await snapshot(h)).row.options[key] == value:
+                break
+            button = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+            await h.click(clicker, lobby, button.custom_id)
+        shown = f"{t(f'kosmonavts.opt.{key}', lang)}: {t(f'kosmonavts.opt.{key}.{value}', lang)}"
+        assert shown in [b.label for b in lobby.buttons], lobby.text()
+    snap = await snapshot(h)
+    assert snap.row.options == options
+    await h.click(owner, lobby, label=t("host.lobby.start", lang))
+    return await snapshot(h)
+
+
+# -- checks shared by the whole games ---------------------------------------------------
+
+
+def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
+    return {
+        a.data
+        for u in users
+        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
+        for _, atts in m.stored.versions
+        for a in atts
+        if a.is_image
+    }
+
+
+async def check_finished_game(
+    h: Harness, played: Played, seats: dict[FakeUser, int], closed: FakeUser, caplog: Any
+) -> Any:
+    users = list(seats)
+    final = played.final
+    assert is_final(final)
+    text = final.text()
+    assert "🏆" in text and all(u.name in text for u in users), text
+    snap = await snapshot(h)
+    result = snap.result()
+    assert snap.row.status == "over" and result is not None
+    assert snap.state["end"] == "return", "nobody came back to Earth: the pilots are lost"
+    for seat, score in enumerate(result.scores):
+        assert f"**{score}**" in text
+        assert sum(result.breakdown[seat].values()) == score
+    assert await game_of(h).replay(snap.id) == snap.row.state
+    # A table is posted anew (with mentions) only when someone new is to move: those still
+    # composing their orders are not mentioned again each time another player confirms.
+    posted = tables(h)
+    assert len(posted) > 10
+    for before, table in itertools.pairwise(posted):
+        mentioned = {int(x) for x in MENTION.findall(table.versions[0].get("content") or "")}
+        assert not mentioned or not mentioned <= set(waiting_ids(before)), table.text()
+
+    # Every word reached the players translated.
+    public = h.all_public_text()
+    for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
+        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
+    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
+    assert not missing, missing
+
+    # The player with closed DMs played through "My hand" only; the others by DM.
+    actions = await game_of(h).store.actions(snap.id)
+    assert not h.dm_messages(closed)
+    assert any(a.seat == seats[closed] and a.choice in ORDER_FINALS for a in actions)
+    assert any("private.png" in [a.name for a in m.attachments] for m in h.ephemeral_to(closed))
+    for u in users:
+        if u != closed:
+            assert any(m.attachments for m in h.dm_messages(u)), u.name
+    assert not [a for a in actions if a.by_bot]
+
+    # Nothing private reached a channel: no private picture, no private panel text, no
+    # mission card, and while the game ran no mission by any name.
+    assert not private_images(h, users) & set(h.all_public_images())
+    for line in public.splitlines():
+        assert not any(p.search(line) for p in PRIVATE_ONLY), line
+    for phrase in mission_phrases():
+        if phrase.startswith(("M1:", "M2:")):
+            assert phrase not in public, phrase
+        assert not [line for line in played.during if phrase in line], phrase
+    assert not h.unexpected
+    assert not h.errors, h.errors
+    return snap
+
+
+def setup_clicks(actions: Sequence[Any]) -> Counter[int]:
+    return Counter(a.seat for a in actions if a.choice.startswith(("body.", "space.")))
+
+
+# -- the games --------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _i18n_warnings(caplog: Any) -> None:
+    caplog.set_level(logging.WARNING, logger="host.i18n")
+
+
+async def test_three_players_basic_game_with_planets_placed_by_players(
+    harness: Harness, caplog: Any
+) -> None:
+    h = harness
+    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
+    h.fail_dms(cal)
+    seats = {ana: 0, ben: 1, cal: 2}
+    snap = await open_game(h, ana, [ben, cal], {"rules": "basic", "planets": "players"})
+    assert snap.state["phase"] == "setup"
+
+    pilot = Pilot(h)
+    played = await play_game(h, seats, random.Random(11), closed={cal}, pilot=pilot)
+    snap = await check_finished_game(h, played, seats, cal, caplog)
+    # When the first secret order was due, the channel told Cal (in the game's language)
+    # to use "My hand", without saying anything secret.
+    assert any(str(cal.id) in m.content and "Mi mano" in m.content for m in h.messages())
+    actions = await game_of(h).store.actions(snap.id)
+    # The nine bodies were placed by the three players with the table's buttons.
+    placed = setup_clicks(actions)
+    assert set(placed) == {0, 1, 2}
+    assert sum(1 for a in actions if a.choice.startswith("space.")) == 9
+    assert played.add_clicks_checked > 20 and played.confirms_checked > 10
+    print(
+        f"\nbasic 3p: {snap.state['round']} rounds, {played.clicks} clicks "
+        f"({dict(pilot.clicks)}), {played.seconds:.1f} s"
+    )
+
+
+async def test_two_players_advanced_game_with_missions_chosen_in_private(
+    harness: Harness, caplog: Any
+) -> None:
+    h = harness
+    dan, eva = h.user("Dan", "en-US"), h.user("Eva", "es-ES")
+    h.fail_dms(dan)
+    seats = {dan: 0, eva: 1}
+    snap = await open_game(h, dan, [eva], {"rules": "advanced", "planets": "players"})
+    assert snap.state["rules"] == "advanced" and snap.state["phase"] == "setup"
+
+    pilot = Pilot(h)
+    played = await play_game(h, seats, random.Random(12), closed={dan}, pilot=pilot)
+    snap = await check_finished_game(h, played, seats, dan, caplog)
+    actions = await game_of(h).store.actions(snap.id)
+    assert sum(1 for a in actions if a.choice.startswith("space.")) == 9
+    # Both kept two of their four missions, Dan through "My hand", Eva by DM; the mission
+    # cards were shown to each of them privately, never in the channel.
+    for seat in (0, 1):
+        assert [a.choice for a in actions if a.seat == seat].count("confirm") >= 1
+        assert len(snap.state["missions"][seat]) == 2
+    seen = set(private_texts(h, [dan, eva]))
+    cards = [p for p in mission_phrases() if p.startswith(("M1:", "M2:"))]
+    assert any(c in line for c in cards for line in seen)
+    print(
+        f"\nadvanced 2p: {snap.state['round']} rounds, {played.clicks} clicks "
+        f"({dict(pilot.clicks)}), {played.seconds:.1f} s"
+    )
+
+
+async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_game(h, ana, [ben], {"rules": "basic", "planets": "random"})
+    snap = await snapshot(h)
+    assert snap.state["phase"] == "orders" and snap.state["round"] == 1
+    table = latest_table(h)
+    image = table.attachments[0].data
+    versions = len(table.versions)
+    watch = PublicWatch(h)
+    watch.fresh()
+
+    # Ana adds a cube to her order in her DM panel: her panel shows it, the channel does not
+    # change at all (no edit of the table, so the same picture).
+    panel = await panel_of(h, ana, table, set())
+    add = next(o for o in offers(panel) if o.option == "add.ne")
+    reply = await press_offer(h, ana, add)
+    assert not refused(reply)
+    assert "↗" in panel.text() and "(1/3" in panel.text()
+    assert watch.fresh() == (0, [])
+    assert len(table.versions) == versions and table.attachments[0].data == image
+    assert latest_table(h) == table
+
+    # She confirms: the channel learns that she has given her order, not what it is.
+    confirm = next(o for o in offers(panel) if o.option == "confirm")
+    assert not refused(await press_offer(h, ana, confirm))
+    shown = "\n".join(watch.fresh()[1])
+    assert "Ana has given their order." in shown, shown
+    assert "↗" not in shown and not any(p.search(shown) for p in ORDER_CONTENT), shown
+    ship = (await snapshot(h)).view(None)["ships"][0]
+    assert ship["tank"] == 10 and ship["velocity"] == [0, 0] and ship["landed"] == "earth"
+    # Her panel has no more buttons: a confirmed order is final.
+    assert offers(panel) == []
+
+    # Ben stays landed: now both orders are given and the channel tells them.
+    ben_panel = await panel_of(h, ben, latest_table(h), set())
+    stay = next(o for o in offers(ben_panel) if o.option == "stay")
+    assert not refused(await press_offer(h, ben, stay))
+    shown = "\n".join(watch.fresh()[1])
+    assert "Ana fired 1 cube(s): ↗" in shown, shown
+    assert (await snapshot(h)).view(None)["ships"][0]["landed"] is None
+    # Given orders are final: once they are all known, the table offers no Undo.
+    assert t("host.btn.undo", "en") not in [b.label for b in latest_table(h).buttons]
+
+    # Next round, both compose at length (adding and taking back cubes until the engine's
+    # cap leaves only the closing options): the channel does not move at all, not even the
+    # recent-events lines of the table.
+    seats = {ana: 0, ben: 1}
+    rng = random.Random(5)
+    pilot = Pilot(h, follow=1.0)
+    while (await snapshot(h)).state["phase"] != "orders":
+        assert await play_turn(h, seats, rng, choose=pilot) is not None
+    watch.fresh()
+    table = latest_table(h)
+    versions = len(table.versions)
+    panels = {u: await panel_of(h, u, table, set()) for u in seats}
+    for _ in range(STEP_CAP // 2):
+        for u, panel in panels.items():
+            for kind in ("add", "undo"):
+                offer = next(o for o in offers(panel) if o.option.startswith(kind))
+                assert not refused(await press_offer(h, u, offer))
+                assert watch.fresh() == (0, [])
+    assert len(table.versions) == versions and latest_table(h) == table
+    for panel in panels.values():
+        assert {o.option for o in offers(panel)} <= set(ORDER_FINALS)

@@ -24,7 +24,7 @@ from cogs.history import HistoryMixin
 from cogs.pacing import PacingMixin, jump, ts
 from host import i18n, registry
 from host.i18n import t
-from host.sessions import Host, HostError, Player, Snapshot
+from host.sessions import Host, HostError, Player, Snapshot, public_move
 
 if TYPE_CHECKING:
     from bot import Cosmodrome
@@ -406,7 +406,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         if snap.row.status == "lobby":
             raise HostError("host.error.not_started")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        embed, view = present.private_panel(snap, seat, lang)
+        embed, view = present.private_panel(snap, seat, lang, include_public=True)
         file = await present.private_file(snap, seat, lang)
         if file is None:
             embed.set_image(url=None)
@@ -461,7 +461,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
             lang = snap.row.lang
-            actions = await self.host.store.actions(gid, limit=30)
+            # Only moves that told something: secret moves must not scroll the recent lines.
+            recent = await self.host.store.actions(gid, limit=300)
+            actions = [a for a in recent if public_move(a.events)][-30:]
             lines = present.public_lines(snap.row.game, actions, lang, snap.names)
             embed = present.table_embed(snap, lines, lang)
             undoable = await self.host.undoable(snap)
@@ -481,9 +483,16 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 return  # e.g. a secret order changed: the table shows nothing new
             file = await present.table_file(snap, lang)
             if not force_new and same_movers:
+                movers_now = " ".join(present.mention(snap, s) for s in to_move)
                 try:
                     await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
-                        embed=embed, view=view, attachments=[file]
+                        content=t("host.table.your_move", lang, who=movers_now)
+                        if movers_now
+                        else None,
+                        embed=embed,
+                        view=view,
+                        attachments=[file],
+                        allowed_mentions=discord.AllowedMentions.none(),
                     )
                     await self.host.store.update_game(
                         gid, self.host.clock.now(), table_hash=shown, table_to_move=to_move

@@ -106,9 +106,13 @@ def to_move_text(snap: Snapshot, lang: str) -> str:
     parts = []
     for seat in snap.to_move():
         private = any(d.private for d in snap.decisions_for(seat))
-        key = "host.table.to_move_private" if private else "host.table.to_move_public"
-        dm_hint = "" if snap.seats[seat].dm_open else " " + t("host.table.use_my_hand", lang)
-        parts.append(t(key, lang, name=mention(snap, seat)) + dm_hint)
+        if not private:
+            key = "host.table.to_move_public"
+        elif snap.seats[seat].dm_open:
+            key = "host.table.to_move_private"
+        else:
+            key = "host.table.to_move_hand"
+        parts.append(t(key, lang, name=mention(snap, seat)))
     return "\n".join(parts) or "—"
 
 

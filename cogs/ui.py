@@ -301,13 +301,16 @@ def add_decisions(
     prefix_names: bool = False,
     first_row: int = 0,
 ) -> int:
-    """Add the buttons (or a select) for ``decisions``; returns the next free row."""
+    """Add the buttons (or select menus, when buttons would not fit) for ``decisions``;
+    returns the next free row. Rows 0-3 are used; a decision that finds no row left is
+    still playable from the player's "My hand" panel, which lists all their decisions."""
     row = first_row
     for decision, tok in zip(decisions, tokens, strict=True):
         if row > 3:
             break
         who = f"{names[decision.seat]}: " if prefix_names else ""
-        if len(decision.options) <= MAX_BUTTONS:
+        rows_needed = (len(decision.options) + 4) // 5
+        if len(decision.options) <= MAX_BUTTONS and row + rows_needed - 1 <= 3:
             for i, opt in enumerate(decision.options):
                 r = row + i // 5
                 if r > 3:

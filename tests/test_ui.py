@@ -76,3 +76,22 @@ def test_custom_ids_fit_and_route() -> None:
     cid = ui.move_id(2**40, 10**6, 4, "abcdef01", "x" * 40)
     assert len(cid) <= 100
     assert ui.MoveButton.__discord_ui_compiled_template__.fullmatch(cid)
+
+
+def test_buttons_that_would_not_fit_become_a_select() -> None:
+    view = discord.ui.View(timeout=None)
+    decisions = [decision(5), decision(5), decision(5), decision(8)]
+    ui.add_decisions(
+        view,
+        decisions,
+        gid=1,
+        ver=2,
+        tokens=["abcdef01"] * 4,
+        lang="en",
+        names=["A"],
+        game_id="x",
+    )
+    rows = view.to_components()
+    assert len(rows) == 4  # row 4 stays free for My hand / Log
+    assert [c["type"] for c in rows[3]["components"]] == [3]
+    assert len(rows[3]["components"][0]["options"]) == 8

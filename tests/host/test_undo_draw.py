@@ -1,0 +1,39 @@
+"""Undo is refused after a card draw (a Kosmonavts event card), through the host."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from host.clock import FakeClock
+from host.sessions import Host, HostError, Player
+from host.storage import Store
+
+ANA, BEN = Player(1, "Ana"), Player(2, "Ben")
+
+
+async def test_undo_refused_after_a_card_draw(tmp_path) -> None:
+    store = await Store.open(tmp_path / "k.db")
+    host = Host(store, clock=FakeClock(), seeds=random.Random(3))
+    users = {0: ANA, 1: BEN}
+    snap = await host.new_lobby(
+        guild_id=1, channel_id=9, game_id="kosmonavts", owner=ANA, lang="en"
+    )
+    await host.join(snap.id, BEN)
+    await host.start(snap.id, ANA)
+    rng = random.Random(4)
+    for _ in range(3000):
+        snap = await host.by_id(snap.id)
+        d = rng.choice(snap.decisions)
+        choice = snap.game.bot_choice(snap.state, d.seat, rng)
+        await host.play(snap.id, users[d.seat].user_id, d.seat, snap.token(d), choice)
+        last = (await store.actions(snap.id))[-1]
+        if any(e["code"].endswith("card_drawn") for e in last.events):
+            break
+    else:
+        raise AssertionError("no card was drawn")
+    with pytest.raises(HostError, match="undo_revealed"):
+        await host.undo(snap.id, users[last.seat])
+    assert await host.undoable(await host.by_id(snap.id)) is None
+    await store.close()

@@ -1,0 +1,49 @@
+"""Every user-facing string exists in English and Spanish, with the same placeholders."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from host import i18n, pacing
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = re.compile(r"""["'](host\.[a-z_]+(?:\.[a-z0-9_]+)+|cmd\.[a-z_]+(?:\.[a-z_]+)*)["']""")
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_same_keys_and_placeholders_in_both_languages() -> None:
+    cat = i18n.catalog()
+    assert set(cat["en"]) == set(cat["es"]), set(cat["en"]) ^ set(cat["es"])
+    for key, text in cat["en"].items():
+        assert placeholders(text) == placeholders(cat["es"][key]), key
+
+
+def test_every_key_used_by_the_host_and_cogs_exists() -> None:
+    cat = i18n.catalog()
+    used: set[str] = set()
+    for path in [*ROOT.glob("cogs/*.py"), *ROOT.glob("host/*.py"), ROOT / "bot.py"]:
+        used |= set(KEY.findall(path.read_text(encoding="utf-8")))
+    # Keys built at run time from data: lobby pacing options and log marks.
+    for spec in pacing.HOST_OPTIONS:
+        used |= {spec.label, *(f"{spec.label}.{c}" for c in spec.choices)}
+    used |= {"host.log.undo", "host.log.rollback", "host.yesno.0", "host.yesno.1"}
+    used |= {f"host.status.{s}" for s in ("lobby", "active", "over", "abandoned")}
+    missing = sorted(k for k in used if k not in cat["en"] and not k.endswith("."))
+    assert not missing, missing
+
+
+def test_games_name_their_options_and_score_parts() -> None:
+    from host import registry
+
+    cat = i18n.catalog()
+    for gid, game in registry.games().items():
+        for key in (f"{gid}.name", f"{gid}.rules_summary"):
+            assert key in cat["en"] and key in cat["es"], key
+        for spec in game.options:
+            for key in (spec.label, *(f"{spec.label}.{c}" for c in spec.choices)):
+                assert key in cat["en"] and key in cat["es"], key

@@ -323,6 +323,8 @@ class Host:
         if not (0 <= seat < len(snap.seats)):
             raise HostError("host.error.stale")
         owner = snap.seats[seat]
+        if owner.is_bot and owner.autopilot and owner.user_id == user_id:
+            raise HostError("host.error.on_autopilot")
         if owner.is_bot or owner.user_id != user_id:
             if snap.seat_of(user_id) is None:
                 raise HostError("host.error.not_a_player")

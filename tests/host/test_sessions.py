@@ -191,8 +191,12 @@ async def test_bots_play_their_seats(host):
 
 async def test_leave_running_game_hands_seat_to_bot(host):
     gid = await started(host, ANA, BEN)
+    before = await host.by_id(gid)
+    ben_token = next((before.token(d) for d in before.decisions if d.seat == 1), "00000000")
     snap, what = await host.leave(gid, BEN)
-    assert what == "bot" and snap.seats[1].is_bot
+    assert what == "bot" and snap.seats[1].is_bot and snap.seats[1].autopilot
+    with pytest.raises(HostError, match="on_autopilot"):
+        await host.play(gid, BEN.user_id, 1, ben_token, "add1")
     for _ in range(100):
         snap = await host.by_id(gid)
         if snap.row.status != "active":

@@ -349,3 +349,23 @@ async def test_server_defaults_need_manage_server(harness: Harness) -> None:
     assert "Unirme" in [b.label for b in lobby.buttons]  # the server's language
     snap = await snapshot(h)
     assert snap.row.host_options["reminders"] == "4h"
+
+
+async def test_log_is_paged_with_buttons(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    await open_game(h, ana, ben)
+    rng = random.Random(17)
+    for _ in range(40):
+        await play_turn(h, {ana: 0, ben: 1}, rng)
+    reply = await h.slash(ben, "game log")
+    assert reply.ephemeral
+    footer = reply.embeds[0]["footer"]["text"]
+    assert footer.startswith("Page ") and not footer.startswith("Page 1 of 1")
+    last_page = reply.embeds[0]["description"]
+    older = next(b for b in reply.buttons if b.label == "◀")
+    newer = next(b for b in reply.buttons if b.label == "▶")
+    assert newer.disabled and not older.disabled  # it opens on the latest page
+    turned = await h.click(ben, reply.message, older.custom_id)
+    assert turned.message.embeds[0]["description"] != last_page
+    assert turned.message.embeds[0]["footer"]["text"] != footer

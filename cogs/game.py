@@ -578,6 +578,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             for item in view.children:
                 if hasattr(item, "disabled"):
                     item.disabled = True  # type: ignore[attr-defined]
+            # Stopped first, so discord.py does not keep this view in memory for ever:
+            # nothing will ever dispatch to greyed-out buttons.
+            view.stop()
             await message.edit(view=view)
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):

@@ -71,6 +71,8 @@ async def test_three_people_play_a_whole_game(harness: Harness) -> None:
     snap = await snapshot(h)
     assert snap.row.status == "over" and snap.result() is not None
     assert not h.unexpected
+    # Buttons are routed by pattern: discord.py keeps no view per message in memory.
+    assert not h.bot._connection._view_store._views  # type: ignore[attr-defined]
 
 
 async def test_one_person_against_two_bots(harness: Harness) -> None:

@@ -369,3 +369,28 @@ async def test_log_is_paged_with_buttons(harness: Harness) -> None:
     turned = await h.click(ben, reply.message, older.custom_id)
     assert turned.message.embeds[0]["description"] != last_page
     assert turned.message.embeds[0]["footer"]["text"] != footer
+
+
+async def test_undo_refused_after_a_card_draw(harness: Harness) -> None:
+    """Kosmonavts: the move that ends an event draws the next event card: no undo."""
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    lobby = (await h.slash(ana, "game new", game="kosmonavts")).message
+    await h.click(ben, lobby, label="Join")
+    await h.click(ana, lobby, label="Start")
+    store = host(h).store
+    snap = await snapshot(h)
+    rng = random.Random(18)
+    for _ in range(2000):
+        await play_turn(h, {ana: 0, ben: 1}, rng)
+        last = (await store.actions(snap.id))[-1]
+        if not last.by_bot and any(e["code"].endswith("card_drawn") for e in last.events):
+            break
+    else:
+        raise AssertionError("no event card was drawn by a person's move")
+    drawer = ana if last.seat == 0 else ben
+    table = latest_table(h)
+    assert "Undo" not in [b.label for b in table.buttons]
+    reply = await h.slash(drawer, "game undo")
+    assert reply.ephemeral and "revealed something" in reply.content
+    assert (await store.actions(snap.id))[-1].seq == last.seq

@@ -181,7 +181,6 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     @guarded
     async def abandon(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
-        lang = self.lang(interaction)
         snap, what, votes, needed = await self.host.abandon(snap.id, self.player(interaction))
         if what == "voted":
             await interaction.response.send_message(
@@ -200,7 +199,6 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.retire(snap)
-        del lang
 
     @game.command(**cmd("undo"))
     @guarded
@@ -442,12 +440,13 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         )
         decisions = [d for d in snap.decisions_for(seat) if d.private]
         message = interaction.message
+        if interaction.guild_id is None and message is not None:
+            where: tuple[int | None, int | None] = (message.channel.id, message.id)
+        else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
+            panel = await self.host.store.dm_panel(gid, seat)
+            where = (panel[1], panel[2]) if panel else (None, None)
         await self.host.store.set_dm_panel(
-            gid,
-            seat,
-            snap.token(decisions[0]) if decisions else "",
-            message.channel.id if message and interaction.guild_id is None else None,
-            message.id if message and interaction.guild_id is None else None,
+            gid, seat, snap.token(decisions[0]) if decisions else "", *where
         )
 
     # -- publishing ---------------------------------------------------------------------

@@ -60,20 +60,35 @@ class PacingMixin:
             await asyncio.sleep(every)
 
     async def tick(self: GameCog) -> None:
-        for due in await self.host.due():
-            snap = await self.host.by_id(due.game_id)
-            if due.nudges:
-                await self.send_nudges(snap, due.nudges)
-            for seat in due.expired:
-                if seat not in due.forced:
-                    await self.announce_deadline(snap, seat)
-            if due.forced:
-                names = ", ".join(present.mention(snap, s) for s in due.forced)
-                await self.channel(snap.row.channel_id).send(
-                    t("host.deadline.forced", snap.row.lang, who=names),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-                await self.publish(snap.id)
+        """Pace every active game; one game's trouble (a deleted channel, a player who
+        moved meanwhile) never stops the others."""
+        for gid in await self.host.paced_games():
+            try:
+                await self.pace_game(gid)
+            except Exception:
+                log.exception("pacing game %s failed", gid)
+
+    async def pace_game(self: GameCog, gid: int) -> None:
+        due = await self.host.pace(gid)
+        if due.forced:
+            snap = await self.host.by_id(gid)
+            names = ", ".join(present.mention(snap, s) for s in due.forced)
+            await self.channel(snap.row.channel_id).send(
+                t("host.deadline.forced", snap.row.lang, who=names),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.publish(gid)
+        if not (due.nudges or due.expired):
+            return
+        # Only those still waited for now: someone may have moved since it was decided.
+        snap = await self.host.by_id(gid)
+        waiting = set(snap.human_to_move())
+        nudges = [n for n in due.nudges if n[0] in waiting]
+        if nudges:
+            await self.send_nudges(snap, nudges)
+        for seat in due.expired:
+            if seat in waiting and seat not in due.forced:
+                await self.announce_deadline(snap, seat)
 
     def _when(self, snap: Snapshot, since: float, lang: str) -> str:
         deadline = pacing.deadline_at(since, snap.row.host_options.get("deadline"))

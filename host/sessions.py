@@ -9,7 +9,6 @@ calls except the locks, so a restarted process continues every game from the dat
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from collections import defaultdict
 from collections.abc import Callable
@@ -431,59 +430,66 @@ class Host:
         if keep != waits:
             await self.store.set_waits(snap.id, keep)
 
-    async def due(self) -> list[Due]:
-        """What the clock says must happen now in every active game: nudges to send,
-        deadlines to announce, and absent moves a bot must make (already made here)."""
-        now = self.clock.now()
-        out: list[Due] = []
-        for row in await self.store.active_games():
-            waits = await self.store.waits(row.id)
-            if not waits:
-                continue
-            opts = row.host_options
-            due = Due(game_id=row.id)
+    async def paced_games(self) -> list[int]:
+        """Active games with someone to wait for: what the pacing tick looks at."""
+        return [row.id for row in await self.store.active_games()]
+
+    async def pace(self, game_id: int) -> Due:
+        """What the clock says must happen now in one game: nudges to send, deadlines to
+        announce, and absent moves a bot must make (made here, under the game's lock).
+        Everything is recorded before it is reported, so a restart never repeats it."""
+        async with self.locks[game_id]:
+            now = self.clock.now()
+            due = Due(game_id=game_id)
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                return due
+            waits = await self.store.waits(game_id)
+            opts = snap.row.host_options
+            waiting = set(snap.human_to_move())
             for seat, (since, sent, dl_state) in sorted(waits.items()):
+                if seat not in waiting:
+                    continue
                 wanted = pacing.nudges_due(since, now, opts.get("reminders"))
                 if wanted > sent:
-                    await self.store.mark_wait(row.id, seat, nudges=wanted)
+                    await self.store.mark_wait(game_id, seat, nudges=wanted)
                     due.nudges.append((seat, sent + 1, since))
                 deadline = pacing.deadline_at(since, opts.get("deadline"))
                 if deadline is None or now < deadline:
                     continue
                 overdue = now >= deadline + (deadline - since)
                 if dl_state == 0 and not overdue:
-                    await self.store.mark_wait(row.id, seat, deadline=1)
+                    await self.store.mark_wait(game_id, seat, deadline=1)
                     due.expired.append(seat)
                 elif overdue and dl_state < 2:
-                    await self.store.mark_wait(row.id, seat, deadline=2)
+                    await self.store.mark_wait(game_id, seat, deadline=2)
                     due.forced.append(seat)
+            made = []
             for seat in due.forced:
-                with contextlib.suppress(HostError):  # the seat moved meanwhile
-                    await self.cover(row.id, seat, None, "bot", None)
-            if due.nudges or due.expired or due.forced:
-                out.append(due)
-        return out
+                snap = await self.by_id(game_id)
+                if snap.row.status == "active" and snap.decisions_for(seat):
+                    await self._cover(snap, seat, None, "bot", None)
+                    made.append(seat)
+            due.forced = made
+            return due
 
     async def cover(
-        self, game_id: int, seat: int, token: str | None, kind: str, who: Player | None
+        self, game_id: int, seat: int, token: str | None, kind: str, who: Player
     ) -> Snapshot:
         """A deadline passed: another player skips the absent seat's move or lets a bot
-        play it (``who`` None: the clock forced it). Counts a miss; enough misses put the
-        seat on autopilot."""
+        play it. Counts a miss; enough misses put the seat on autopilot."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
                 raise HostError("host.error.game_over")
-            if who is not None:
-                me = snap.seat_of(who.user_id)
-                if me is None:
-                    raise HostError("host.error.not_a_player")
-                if me == seat:
-                    raise HostError("host.error.cover_self")
+            me = snap.seat_of(who.user_id)
+            if me is None:
+                raise HostError("host.error.not_a_player")
+            if me == seat:
+                raise HostError("host.error.cover_self")
             if not (0 <= seat < len(snap.seats)) or not snap.decisions_for(seat):
                 raise HostError("host.error.stale")
-            decision = snap.decisions_for(seat)[0]
-            if token is not None and snap.token(decision) != token:
+            if token is not None and snap.token(snap.decisions_for(seat)[0]) != token:
                 raise HostError("host.error.stale")
             since = (await self.store.waits(game_id)).get(seat)
             deadline = (
@@ -491,30 +497,43 @@ class Host:
                 if since
                 else None
             )
-            if who is not None and (deadline is None or self.clock.now() < deadline):
+            if deadline is None or self.clock.now() < deadline:
                 raise HostError("host.error.deadline_not_passed")
-            if kind == "skip":
-                choice = self.skip_pick(snap, seat)
-                if choice is None:
-                    raise HostError("host.error.cannot_skip")
-            else:
-                choice = self.bot_pick(snap, seat)
-            steps: list[Step] = []
-            after = await self._commit(
-                snap, seat, choice, who.user_id if who else None, True, steps
-            )
-            missed = snap.seats[seat].missed + 1
-            limit = pacing.autopilot_after(snap.row.host_options.get("autopilot"))
-            autopilot = limit is not None and missed >= limit
-            await self.store.update_seat(
-                game_id,
-                seat,
-                missed=missed,
-                **({"is_bot": True, "autopilot": True} if autopilot else {}),
-            )
-            after = await self._run_bots(await self.by_id(game_id), steps)
-            await self.sync_waits(after)
-            return after
+            return await self._cover(snap, seat, token, kind, who)
+
+    async def _cover(
+        self, snap: Snapshot, seat: int, token: str | None, kind: str, who: Player | None
+    ) -> Snapshot:
+        """Play the absent seat's move (under the game's lock). A move made of several
+        secret steps (an order composed cube by cube) is finished in one go: the bot keeps
+        choosing while its steps tell the table nothing. One cover, one miss."""
+        if kind == "skip":
+            choice = self.skip_pick(snap, seat)
+            if choice is None:
+                raise HostError("host.error.cannot_skip")
+        else:
+            choice = self.bot_pick(snap, seat)
+        steps: list[Step] = []
+        by = who.user_id if who else None
+        after = await self._commit(snap, seat, choice, by, True, steps)
+        for _ in range(MAX_BOT_STEPS):
+            last = steps[-1]
+            secret_only = not public_move([event_dict(e) for e in last.events])
+            if not (secret_only and after.row.status == "active" and after.decisions_for(seat)):
+                break
+            after = await self._commit(after, seat, self.bot_pick(after, seat), by, True, steps)
+        missed = snap.seats[seat].missed + 1
+        limit = pacing.autopilot_after(snap.row.host_options.get("autopilot"))
+        autopilot = limit is not None and missed >= limit
+        await self.store.update_seat(
+            snap.id,
+            seat,
+            missed=missed,
+            **({"is_bot": True, "autopilot": True} if autopilot else {}),
+        )
+        after = await self._run_bots(await self.by_id(snap.id), steps)
+        await self.sync_waits(after)
+        return after
 
     async def take_back(self, game_id: int, who: Player) -> Snapshot:
         """The owner of a seat on autopilot plays it again."""

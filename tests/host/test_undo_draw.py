@@ -37,3 +37,29 @@ async def test_undo_refused_after_a_card_draw(tmp_path) -> None:
         await host.undo(snap.id, users[last.seat])
     assert await host.undoable(await host.by_id(snap.id)) is None
     await store.close()
+
+
+async def test_a_covered_secret_order_is_one_miss(tmp_path) -> None:
+    """The clock covers an absent player's whole order (several secret steps) as one
+    move, counted as one missed deadline — not one per cube."""
+    store = await Store.open(tmp_path / "p.db")
+    clock = FakeClock()
+    host = Host(store, clock=clock, seeds=random.Random(5))
+    snap = await host.new_lobby(
+        guild_id=1, channel_id=9, game_id="kosmonavts", owner=ANA, lang="en"
+    )
+    await host.join(snap.id, BEN)
+    await host.cycle_option(snap.id, "h.deadline", ANA)  # none -> 12h
+    await host.start(snap.id, ANA)
+    snap = await host.by_id(snap.id)
+    assert all(d.private for d in snap.decisions) and len(snap.to_move()) == 2
+    clock.advance(25 * 3600)  # past twice the deadline
+    due = await host.pace(snap.id)
+    assert sorted(due.forced) == [0, 1]
+    after = await host.by_id(snap.id)
+    assert [s.missed for s in after.seats] == [1, 1]
+    assert not any(s.autopilot for s in after.seats)
+    assert after.view(None)["phase"] != "kosmonavts.phase.orders" or not any(
+        d.private for d in after.decisions
+    )
+    await store.close()

@@ -136,10 +136,18 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         snap = await self.channel_game(interaction)
         lang = self.lang(interaction)
         if snap.row.status == "lobby":
-            await interaction.response.send_message(
-                embed=present.lobby_embed(snap, snap.row.lang),
-                view=present.lobby_view(snap, snap.row.lang),
+            # The lobby again at the bottom; the older copy is greyed out, so only one
+            # lobby message is ever live.
+            resp = await interaction.response.send_message(**present.lobby_message(snap))
+            message_id = getattr(resp, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            old = snap.row.lobby_message_id
+            await self.host.store.update_game(
+                snap.id, self.host.clock.now(), lobby_message_id=message_id
             )
+            if old is not None and old != message_id:
+                await self.disable_buttons(snap.row.channel_id, old)
             return
         await interaction.response.defer(ephemeral=True)
         await self.publish(snap.id, force_new=True)
@@ -271,8 +279,13 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     # -- buttons ------------------------------------------------------------------------
 
     @guarded
-    async def on_lobby(self, interaction: discord.Interaction, gid: int, act: str) -> None:
+    async def on_lobby(
+        self, interaction: discord.Interaction, gid: int, act: str, ver: int | None = None
+    ) -> None:
         who = self.player(interaction)
+        snap = await self.host.by_id(gid)
+        if snap.row.status != "lobby":
+            raise HostError("host.error.lobby_closed")  # never leave a running game from here
         if act == "start":
             await interaction.response.defer()
             await self.do_start(gid, who, interaction)
@@ -285,7 +298,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         elif act == "bot":
             snap = await self.host.add_bot(gid, who)
         else:
-            snap = await self.host.cycle_option(gid, act.removeprefix("o."), who)
+            snap = await self.host.cycle_option(gid, act.removeprefix("o."), who, ver)
         await interaction.response.edit_message(**present.lobby_message(snap))
 
     @guarded

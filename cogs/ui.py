@@ -182,7 +182,7 @@ class LobbyButton(
         return cls(int(match["gid"]), int(match["ver"]), match["act"], label=item.label or "?")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction).on_lobby(interaction, self.gid, self.act)
+        await cog_of(interaction).on_lobby(interaction, self.gid, self.act, self.ver)
 
 
 TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋"}

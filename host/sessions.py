@@ -273,9 +273,15 @@ class Host:
             await self._run_bots(await self.by_id(game_id), [])
             return await self.by_id(game_id), "bot"
 
-    async def cycle_option(self, game_id: int, option_id: str, who: Player) -> Snapshot:
+    async def cycle_option(
+        self, game_id: int, option_id: str, who: Player, version: int | None = None
+    ) -> Snapshot:
+        """Switch a lobby option to its next value. With ``version`` (the lobby message's),
+        a click on an out-of-date lobby is refused: switching twice is not idempotent."""
         async with self.locks[game_id]:
             snap = await self._lobby(game_id)
+            if version is not None and version != snap.row.version:
+                raise HostError("host.error.stale")
             if snap.seat_of(who.user_id) is None and not who.can_manage:
                 raise HostError("host.error.not_in_lobby")
             host_level = option_id.startswith("h.")
@@ -583,6 +589,10 @@ class Host:
             seat = snap.seat_of(who.user_id)
             if seat is None:
                 raise HostError("host.error.not_a_player")
+            if any(d.private for d in snap.decisions):
+                # One answer for everyone while secrets are being chosen: whether an undo
+                # would work must not tell anyone that somebody has started choosing.
+                raise HostError("host.error.undo_secret_phase")
             actions = await self.store.actions(game_id)
             if not actions:
                 raise HostError("host.error.undo_nothing")
@@ -631,7 +641,8 @@ class Host:
             if not who.can_manage:
                 if who.user_id not in humans:
                     raise HostError("host.error.not_a_player")
-                votes = await self.store.vote(game_id, "rollback", who.user_id, self.clock.now())
+                kind = f"rollback:{keep}"  # a vote counts for the round it was cast in
+                votes = await self.store.vote(game_id, kind, who.user_id, self.clock.now())
                 votes &= humans
                 if len(votes) < needed:
                     return snap, "voted", len(votes), needed
@@ -647,7 +658,7 @@ class Host:
                 )
             except VersionConflict:
                 raise HostError("host.error.stale") from None
-            await self.store.clear_votes(game_id, "rollback")
+            await self.store.clear_votes(game_id, "rollback:%")
             after = await self.by_id(game_id)
             after = await self._run_bots(after, [])
             await self.sync_waits(after)

@@ -510,7 +510,9 @@ class Store:
 
     async def clear_votes(self, game_id: int, kind: str) -> None:
         async with self.transaction() as db:
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
+            await db.execute(
+                "DELETE FROM votes WHERE game_id = ? AND kind LIKE ?", (game_id, kind)
+            )
 
     # -- waits (pacing) -----------------------------------------------------------------
 

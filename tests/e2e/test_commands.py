@@ -132,3 +132,31 @@ async def test_two_games_in_two_threads(harness: Harness) -> None:
     store = h.bot.host.store  # type: ignore[attr-defined]
     g1, g2 = await store.live_game(one), await store.live_game(two)
     assert g1.id != g2.id and g1.channel_id == one and g2.channel_id == two
+
+
+async def test_lobby_buttons_are_versioned_and_never_leave_a_running_game(
+    harness: Harness,
+) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    await h.click(ben, lobby, label="Join")
+    option = next(b for b in lobby.buttons if b.custom_id.endswith(":o.h.reminders"))
+    first, second = await h.click_many([(ana, lobby, option.custom_id)] * 2)
+    store = h.bot.host.store  # type: ignore[attr-defined]
+    row = await store.live_game(h.channel_id)
+    assert row.host_options["reminders"] == "24h"  # moved once, not twice
+    assert any(f.ephemeral for r in (first, second) for f in r.followups) or any(
+        r.ephemeral for r in (first, second)
+    )
+    # /game status in a lobby posts it again and greys out the older copy.
+    copy = (await h.slash(ana, "game status")).message
+    assert all(b.disabled for b in lobby.buttons)
+    leave = next(b for b in copy.buttons if b.label == "Leave")
+    stale = h.build_click(ben, copy, leave.custom_id)  # Ben's client still shows the lobby
+    await h.click(ana, copy, label="Start")
+    (reply,) = await h._run([stale])
+    assert reply.ephemeral or any(f.ephemeral for f in reply.followups)
+    row = await store.live_game(h.channel_id)
+    seats = await store.seats(row.id)
+    assert not seats[1].is_bot  # Ben is still playing his own seat

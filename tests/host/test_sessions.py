@@ -250,8 +250,11 @@ async def test_undo_rules(host):
     d = next(d for d in snap.decisions if d.seat == 0)
     await host.play(gid, ANA.user_id, 0, snap.token(d), "red")
     assert await host.undoable(await host.by_id(gid)) is None
-    with pytest.raises(HostError, match="undo_private"):
-        await host.undo(gid, ANA)
+    # While secrets are being chosen, everyone gets the same answer (Ana, who just chose,
+    # and Ben, who has not), so an undo attempt tells nobody who has chosen.
+    for who in (ANA, BEN):
+        with pytest.raises(HostError, match="undo_secret_phase"):
+            await host.undo(gid, who)
     # The pick that reveals everyone's colours cannot be taken back.
     snap = await host.by_id(gid)
     d = next(d for d in snap.decisions if d.seat == 1)

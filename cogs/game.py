@@ -324,13 +324,18 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         except HostError:
             # It was playable when clicked, so another click got there first.
             raise HostError("host.error.raced") from None
-        message = interaction.message
-        from_private = interaction.guild_id is None or (
-            message is not None and message.flags.ephemeral
-        )
-        if from_private:
-            await self.update_private_panel(interaction, gid, seat)
-        await self.publish(gid)
+        # The move is committed: from here on a failure is a publishing failure (the
+        # pacing tick republishes any table that lags), not a refused move.
+        try:
+            message = interaction.message
+            from_private = interaction.guild_id is None or (
+                message is not None and message.flags.ephemeral
+            )
+            if from_private:
+                await self.update_private_panel(interaction, gid, seat)
+            await self.publish(gid)
+        except Exception:
+            log.exception("game %s: move committed, publishing failed", gid)
 
     @guarded
     async def on_more(
@@ -491,8 +496,12 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             same_movers = old is not None and (
                 to_move == movers or (bool(to_move) and set(to_move) <= set(movers))
             )
+            now = self.host.clock.now()
+            shows = snap.row.version
             if not force_new and same_movers and snap.row.table_hash == shown:
-                return  # e.g. a secret order changed: the table shows nothing new
+                # e.g. a secret order changed: the table shows nothing new
+                await self.host.store.update_game(gid, now, published_version=shows)
+                return
             file = await present.table_file(snap, lang)
             if not force_new and same_movers:
                 movers_now = " ".join(present.mention(snap, s) for s in to_move)
@@ -507,7 +516,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
                     await self.host.store.update_game(
-                        gid, self.host.clock.now(), table_hash=shown, table_to_move=to_move
+                        gid,
+                        now,
+                        table_hash=shown,
+                        table_to_move=to_move,
+                        published_version=shows,
                     )
                     return
                 except discord.NotFound:
@@ -524,10 +537,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             )
             await self.host.store.update_game(
                 gid,
-                self.host.clock.now(),
+                now,
                 table_message_id=msg.id,
                 table_to_move=to_move,
                 table_hash=shown,
+                published_version=shows,
             )
             if old is not None and old != msg.id:
                 await self.disable_buttons(snap.row.channel_id, old)

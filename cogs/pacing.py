@@ -62,6 +62,11 @@ class PacingMixin:
     async def tick(self: GameCog) -> None:
         """Pace every active game; one game's trouble (a deleted channel, a player who
         moved meanwhile) never stops the others."""
+        for gid in await self.host.store.lagging_games():
+            try:  # a move committed but not shown (a crash, a Discord error): show it
+                await self.publish(gid)
+            except Exception:
+                log.exception("republishing game %s failed", gid)
         for gid in await self.host.paced_games():
             try:
                 await self.pace_game(gid)

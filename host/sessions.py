@@ -165,6 +165,13 @@ class Host:
     # -- loading ------------------------------------------------------------------------
 
     async def snapshot(self, row: GameRow) -> Snapshot:
+        """The game of ``row`` with its seats and derived facts. Seats and move counts are
+        read again here, consistently (never in the middle of another task's write)."""
+        async with self.store.reading():
+            fresh = await self.store.game(row.id) or row
+            return await self._load(fresh)
+
+    async def _load(self, row: GameRow) -> Snapshot:
         game = self.game(row.game)
         seats = await self.store.seats(row.id)
         snap = Snapshot(row=row, seats=seats, game=game)
@@ -176,16 +183,18 @@ class Host:
         return snap
 
     async def by_id(self, game_id: int) -> Snapshot:
-        row = await self.store.game(game_id)
-        if row is None:
-            raise HostError("host.error.no_game")
-        return await self.snapshot(row)
+        async with self.store.reading():
+            row = await self.store.game(game_id)
+            if row is None:
+                raise HostError("host.error.no_game")
+            return await self._load(row)
 
     async def in_channel(self, channel_id: int) -> Snapshot:
-        row = await self.store.live_game(channel_id)
-        if row is None:
-            raise HostError("host.error.no_game")
-        return await self.snapshot(row)
+        async with self.store.reading():
+            row = await self.store.live_game(channel_id)
+            if row is None:
+                raise HostError("host.error.no_game")
+            return await self._load(row)
 
     # -- lobby --------------------------------------------------------------------------
 

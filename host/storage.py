@@ -53,6 +53,7 @@ class GameRow:
     finished_at: float | None
     table_hash: str | None = None
     host_options: dict[str, str] = field(default_factory=dict)
+    published_version: int = 0
 
     @property
     def live(self) -> bool:
@@ -89,7 +90,7 @@ class ActionRow:
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash, host_options"
+    "table_hash, host_options, published_version"
 )
 
 
@@ -115,6 +116,7 @@ def _game(row: Iterable[Any]) -> GameRow:
         finished_at=r[16],
         table_hash=r[17],
         host_options=json.loads(r[18]) if r[18] else {},
+        published_version=r[19],
     )
 
 
@@ -160,6 +162,12 @@ class Store:
             )
             current = number
         return current
+
+    def reading(self) -> asyncio.Lock:
+        """Hold while several reads must agree: every task shares one connection, so a
+        read taken while another task's transaction is open would see its uncommitted
+        half. Waiting for the write lock keeps reads whole."""
+        return self._tx
 
     @asynccontextmanager
     async def transaction(self):  # type: ignore[no-untyped-def]
@@ -231,6 +239,14 @@ class Store:
             rows = await c.fetchall()
         return [_game(r) for r in rows]
 
+    async def lagging_games(self) -> list[int]:
+        """Games whose table does not show their stored version yet."""
+        async with self.db.execute(
+            "SELECT id FROM games WHERE status IN ('active', 'over') "
+            "AND published_version < version ORDER BY id"
+        ) as c:
+            return [int(r[0]) for r in await c.fetchall()]
+
     async def active_games(self) -> list[GameRow]:
         async with self.db.execute(
             f"SELECT {_GAME_COLS} FROM games WHERE status = 'active' ORDER BY id"
@@ -251,6 +267,7 @@ class Store:
             "seed",
             "table_hash",
             "host_options",
+            "published_version",
         }
     )
 

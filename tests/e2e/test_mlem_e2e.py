@@ -250,3 +250,26 @@ async def test_refusals_change_nothing(harness: Harness) -> None:
     assert (await snapshot(h)).row.version == over.row.version
     reply = await h.slash(ana, "game status")
     assert reply.ephemeral and "/partida nueva" in reply.content
+
+
+async def test_a_move_committed_but_not_shown_is_shown_by_the_tick(harness: Harness) -> None:
+    """A crash between a commit and its publication: the next pacing tick shows it."""
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
+    await open_game(h, ana, ben)
+    snap = await snapshot(h)
+    d = snap.decisions[0]
+    # Commit a move behind the Discord layer's back, as if the process died right after.
+    await game_of(h).play(
+        snap.id, (ana if d.seat == 0 else ben).id, d.seat, snap.token(d), d.options[0].id
+    )
+    lagging = await game_of(h).store.lagging_games()
+    assert snap.id in lagging
+    shown = [m.id for m in tables(h)]
+    await h.restart()
+    await h.bot.get_cog("GameCog").tick()  # type: ignore[union-attr]
+    assert snap.id not in await game_of(h).store.lagging_games()
+    after = await snapshot(h)
+    assert after.row.published_version == after.row.version
+    assert [m.id for m in tables(h)] != shown  # the channel now shows the move
+    assert latest_table(h).id == after.row.table_message_id

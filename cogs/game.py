@@ -416,7 +416,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
 
     async def show_hand(self, interaction: discord.Interaction, snap: Snapshot) -> None:
         lang = self.lang(interaction)
-        seat = snap.seat_of(interaction.user.id)
+        seat = snap.owned_seat(interaction.user.id)
         if seat is None:
             raise HostError("host.error.not_a_player")
         if snap.row.status == "lobby":

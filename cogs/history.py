@@ -69,7 +69,7 @@ class HistoryMixin:
         """The log, paged: players also see their own private lines."""
         lang = self.lang(interaction)
         actions = await self.host.store.actions(snap.id, live=False)
-        seat = snap.seat_of(interaction.user.id)
+        seat = snap.owned_seat(interaction.user.id)
         lines = present.log_lines(snap, actions, seat, lang)
         embed, view, _ = present.log_page(snap, lines, page, lang)
         if edit:

@@ -142,9 +142,9 @@ class MoveSelect(
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         opt = str(values[0]) if values else ""
         cog = cog_of(interaction)
-        if opt.startswith(MORE):
-            start = int(opt.removeprefix(MORE))
-            await cog.on_more(interaction, self.gid, self.seat, self.tok, start)
+        page = opt.removeprefix(MORE)
+        if opt.startswith(MORE) and page.isdigit():
+            await cog.on_more(interaction, self.gid, self.seat, self.tok, int(page))
         else:
             await cog.on_move(interaction, self.gid, self.seat, self.tok, opt)
 

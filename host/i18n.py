@@ -75,5 +75,6 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
     try:
         return text.format(**seat_args(args, names))
     except (KeyError, IndexError, ValueError):
-        log.warning("bad arguments for string %s: %r", key, args)
+        # Argument names only: values can be a player's secrets.
+        log.warning("bad arguments for string %s: %s", key, sorted(args))
         return text

@@ -62,6 +62,13 @@ class Snapshot:
                 return s.seat
         return None
 
+    def owned_seat(self, user_id: int) -> int | None:
+        """The user's seat, also while a bot plays it for them (autopilot)."""
+        for s in self.seats:
+            if s.user_id == user_id and (not s.is_bot or s.autopilot):
+                return s.seat
+        return None
+
     def human(self, seat: int) -> bool:
         return not self.seats[seat].is_bot
 

@@ -135,6 +135,9 @@ async def test_deadline_bot_move_autopilot_and_take_back(
     assert "bot plays that seat" in h.messages()[-1].content or any(
         "bot plays that seat" in m.content for m in h.messages()
     )
+    # While a bot plays it, the owner still sees their own hand privately.
+    hand = await h.slash(ben, "game hand")
+    assert hand.ephemeral and "not playing" not in hand.text()
     # The owner takes the seat back with one click on the table.
     table = latest_table(h)
     back = next(b for b in table.buttons if b.label == "Take my seat back")

@@ -63,6 +63,8 @@ class SettingsCog(CogBase, commands.Cog):
         dm, lang_now = await store.user_settings(interaction.user.id)
         if dm_on_turn is not None:
             dm = dm_on_turn
+            if dm_on_turn:
+                await store.reopen_dms(interaction.user.id)  # DMs refused once may work now
         if language is not None:
             lang_now = None if language == "auto" else language
             if lang_now:

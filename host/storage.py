@@ -415,6 +415,11 @@ class Store:
                 (*values, game_id, seat),
             )
 
+    async def reopen_dms(self, user_id: int) -> None:
+        """The user says DMs work again: try them in every game of theirs."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE seats SET dm_open = 1 WHERE user_id = ?", (user_id,))
+
     async def games_of_user(self, user_id: int, live_only: bool = True) -> list[GameRow]:
         where = "AND g.status IN ('lobby', 'active')" if live_only else ""
         cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))

@@ -400,3 +400,16 @@ async def test_undo_refused_after_a_card_draw(harness: Harness) -> None:
         "revealed something" in reply.content or "secret choices" in reply.content
     )
     assert (await store.actions(snap.id))[-1].seq == last.seq
+
+
+async def test_dms_are_tried_again_when_the_player_asks(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    h.fail_dms(ben)
+    await open_game(h, ana, ben, options={"missions": 1})
+    snap = await snapshot(h)
+    assert not snap.seats[1].dm_open
+    h.fail_dms(ben, fail=False)
+    await h.slash(ben, "settings me", dm_on_turn=True)
+    snap = await snapshot(h)
+    assert snap.seats[1].dm_open

@@ -24,12 +24,14 @@ import io
 import math
 import random
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from host import i18n
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -137,6 +139,35 @@ def displayable(s: str, style: str = "bold") -> str:
     Discord often hold such characters."""
     kept = "".join(ch for ch in s if _has_glyph(ch, style))
     return " ".join(kept.split())
+
+
+# -- shared by every game's renderer -------------------------------------------------
+
+
+def lang_or_default(lang: str | None) -> str:
+    """A language the strings exist in (English for anything unknown)."""
+    return lang if lang in i18n.LANGS else i18n.DEFAULT
+
+
+def player_name(names: Sequence[str], seat: int, lang: str) -> str:
+    """The seat's display name as the fonts can draw it (no emoji), else "Player n"."""
+    if 0 <= seat < len(names):
+        name = displayable(str(names[seat]))
+        if name:
+            return name
+    return i18n.t("render.seat", lang, n=seat + 1)
+
+
+def is_seat(seat: object, n: int) -> bool:
+    """A real seat index (not a bool, which Python counts as an int) of ``n`` seats."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < max(n, 1)
+
+
+def per_language(build: Callable[[str], Image.Image]) -> Callable[[str], Image.Image]:
+    """The static layer of a picture, drawn once per language at import; callers get the
+    same read-only image and must ``copy()`` it before drawing."""
+    built = {lang: build(lang) for lang in i18n.LANGS}
+    return lambda lang: built.get(lang) or built[i18n.DEFAULT]
 
 
 def text_width(s: str, f: ImageFont.ImageFont) -> float:

@@ -520,25 +520,15 @@ def rose(
 t = i18n.t
 
 
-def _lang(lang: str | None) -> str:
-    return lang if lang in i18n.LANGS else i18n.DEFAULT
-
-
-def _name(names: Sequence[str], seat: int, lang: str) -> str:
-    """The seat's display name, without characters the fonts cannot draw (emoji)."""
-    if 0 <= seat < len(names):
-        name = kit.displayable(str(names[seat]))
-        if name:
-            return name
-    return t("render.seat", lang, n=seat + 1)
+_lang = kit.lang_or_default
+_name = kit.player_name
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _seat_ok(seat: Any, n: int) -> bool:
-    return _is_int(seat) and 0 <= seat < max(n, 1)
+_seat_ok = kit.is_seat
 
 
 def _hex(p: Any) -> Hex | None:
@@ -915,18 +905,7 @@ def _build_base(lang: str) -> Image.Image:
 
 _TABLE_LAYER = _board_layer((W, H), TABLE_GEO, seed=7)
 _ZOOM_LAYER = _board_layer(ZOOM_SIZE, ZOOM_GEO, seed=8)
-_BASES: dict[str, Image.Image] = {}
-
-
-def _base(lang: str) -> Image.Image:
-    img = _BASES.get(lang)
-    if img is None:
-        img = _BASES[lang] = _build_base(lang)
-    return img
-
-
-for _lang_id in i18n.LANGS:  # pre-draw the static table once, at import
-    _base(_lang_id)
+_base = kit.per_language(_build_base)  # the static table, drawn once per language
 
 
 def _extra_colours() -> list[RGB]:

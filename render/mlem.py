@@ -583,35 +583,15 @@ def _objective_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, obj: s
         star(d, x + s * 0.7, y + s * 0.68, s * 0.3, fill=(200, 170, 255))
 
 
-_BASES: dict[str, Image.Image] = {}
-
-
-def _base(lang: str) -> Image.Image:
-    img = _BASES.get(lang)
-    if img is None:
-        img = _BASES[lang] = _build_base(lang)
-    return img
-
-
-for _lang in i18n.LANGS:  # pre-draw the static table once, at import
-    _base(_lang)
+_base = kit.per_language(_build_base)  # the static table, drawn once per language
 
 
 # ----------------------------------------------------------------------------- helpers
 
 
-def _lang(lang: str | None) -> str:
-    return lang if lang in i18n.LANGS else i18n.DEFAULT
-
-
-def _name(names: Sequence[str], seat: int, lang: str) -> str:
-    if 0 <= seat < len(names) and str(names[seat]).strip():
-        return str(names[seat])
-    return i18n.t("render.seat", lang, n=seat + 1)
-
-
-def _seat_ok(seat: Any, n: int) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < max(n, 1)
+_lang = kit.lang_or_default
+_name = kit.player_name
+_seat_ok = kit.is_seat
 
 
 def _phase(view: dict) -> str:

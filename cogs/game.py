@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOG_LINES = 20
-
 
 class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     """Board games in Discord channels."""
@@ -481,7 +479,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             # Only moves that told something: secret moves must not scroll the recent lines.
             recent = await self.host.store.actions(gid, limit=300)
             actions = [a for a in recent if public_move(a.events)][-30:]
-            lines = present.public_lines(snap.row.game, actions, lang, snap.names)
+            lines = present.log_lines(snap, actions, None, lang)
             embed = present.table_embed(snap, lines, lang)
             undoable = await self.host.undoable(snap)
             back = any(s.autopilot and s.user_id for s in snap.seats)

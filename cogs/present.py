@@ -47,28 +47,6 @@ def event_line(
     return t(event_key(game_id, event["code"]), lang, names, **args)
 
 
-def public_lines(
-    game_id: str, actions: Sequence[ActionRow], lang: str, names: Sequence[str]
-) -> list[str]:
-    lines = []
-    for a in actions:
-        for e in a.events:
-            if e.get("private_to") is None:
-                lines.append(event_line(game_id, a.seat, e, lang, names))
-    return lines
-
-
-def private_lines(
-    game_id: str, actions: Sequence[ActionRow], seat: int, lang: str, names: Sequence[str]
-) -> list[str]:
-    lines = []
-    for a in actions:
-        for e in a.events:
-            if e.get("private_to") in (None, seat):
-                lines.append(event_line(game_id, a.seat, e, lang, names))
-    return lines
-
-
 def mention(snap: Snapshot, seat: int) -> str:
     s = snap.seats[seat]
     if s.is_bot or s.user_id is None:

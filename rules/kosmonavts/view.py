@@ -152,24 +152,10 @@ def preview(s: Mapping[str, Any], seat: int) -> dict[str, Any]:
     start = (ship["pos"][0], ship["pos"][1])
     staying = ship["landed"] is not None and c["cubes"] == 0
     if staying or o["final"] in ("stay", "stayfull", "evac"):
-        if o["final"] == "evac":
-            target = body_pos(s, ship["last"])
-            return {
-                "action": "evac",
-                "end_hex": _hex(target),
-                "path": [_hex(start)],
-                "danger": "none",
-                "lands_on": None,
-                "phase4_body": None,
-                "velocity": [0, 0],
-                "fuel_after": c["fuel"] + c["hyper"],
-                "fuel": c["fuel"],
-                "hyper": c["hyper"],
-                "shields_after": c["shields"],
-            }
+        evac = o["final"] == "evac"
         return {
-            "action": "stay",
-            "end_hex": _hex(start),
+            "action": "evac" if evac else "stay",
+            "end_hex": _hex(body_pos(s, ship["last"])) if evac else _hex(start),
             "path": [_hex(start)],
             "danger": "none",
             "lands_on": None,

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from host import i18n
+from core import i18n
 from host.clock import Clock
 from host.sessions import Host
 from host.settings import Settings, SettingsError

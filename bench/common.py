@@ -6,7 +6,7 @@ import random
 import statistics
 from typing import Any
 
-from host.contract import Game
+from core.contract import Game
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, str]:

@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from cogs import present
-from host import i18n, registry
-from host.contract import IllegalMove
-from host.i18n import t
+from core import i18n
+from core.contract import IllegalMove
+from core.i18n import t
+from host import registry
 from host.sessions import Host, HostError, Player, Snapshot
 
 if TYPE_CHECKING:

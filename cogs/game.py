@@ -22,8 +22,9 @@ from cogs import present, ui
 from cogs.common import CogBase, cmd, game_choices, guarded
 from cogs.history import HistoryMixin
 from cogs.pacing import PacingMixin, jump, ts
-from host import i18n, registry
-from host.i18n import t
+from core import i18n
+from core.i18n import t
+from host import registry
 from host.sessions import Host, HostError, Player, Snapshot, public_move
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ import discord
 
 from cogs import present
 from cogs.common import guarded
+from core.i18n import t
 from host import registry
-from host.i18n import t
 from host.sessions import Snapshot
 from render import recap
 

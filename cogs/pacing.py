@@ -16,8 +16,9 @@ import discord
 
 from cogs import present
 from cogs.common import guarded
-from host import i18n, pacing
-from host.i18n import t
+from core import i18n
+from core.i18n import t
+from host import pacing
 from host.sessions import Snapshot
 
 if TYPE_CHECKING:

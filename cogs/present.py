@@ -19,9 +19,9 @@ from typing import Any
 import discord
 
 from cogs import ui
+from core.contract import IllegalMove
+from core.i18n import t
 from host import pacing, registry
-from host.contract import IllegalMove
-from host.i18n import t
 from host.sessions import Snapshot
 from host.storage import ActionRow
 

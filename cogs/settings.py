@@ -10,8 +10,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from cogs.common import CogBase, cmd, guarded
+from core.i18n import t
 from host import pacing
-from host.i18n import t
 from host.sessions import HostError
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.common import CogBase, cmd, game_choices, guarded
-from host.i18n import t
+from core.i18n import t
 from host.sessions import HostError
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ restart, on any message, in a channel or a DM) and everything else is loaded fro
 
 Verbs:
 * ``m`` — a move: ``m:{seat}:{token}:{option}``. ``token`` fingerprints the decision the
-  button answers (see :meth:`host.contract.Decision.token`): the click is accepted while that
+  button answers (see :meth:`core.contract.Decision.token`): the click is accepted while that
   decision is still open for that seat, and refused as stale once anyone's move changed it.
 * ``s`` — a move from a select menu: ``s:{seat}:{token}``; the option id is the value.
 * ``l`` — lobby: ``l:{action}`` with join / leave / bot / start / o.{option id}.
@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from host.contract import Decision
-from host.i18n import t
+from core.contract import Decision
+from core.i18n import t
 
 if TYPE_CHECKING:
     from cogs.game import GameCog

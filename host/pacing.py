@@ -16,7 +16,7 @@ Everything here is a pure function of stored times and the clock's ``now``.
 
 from __future__ import annotations
 
-from host.contract import OptionSpec
+from core.contract import OptionSpec
 
 HOUR = 3600.0
 DAY = 24 * HOUR

@@ -7,7 +7,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-from host.contract import Game
+from core.contract import Game
 
 GAME_MODULES: dict[str, str] = {
     "mlem": "rules.mlem",

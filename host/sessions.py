@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from core.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
 from host import pacing, registry
 from host.clock import Clock
-from host.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
 from host.storage import ChannelBusy, GameRow, SeatRow, Store, VersionConflict
 
 MAX_BOT_STEPS = 5000

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from host import i18n
+from core import i18n
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]

@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from host import i18n
+from core import i18n
 from render import kit
 from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from bot import Cosmodrome, build_bot
-from host import i18n
+from core import i18n
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.harness.fixtures import make_harness, no_network  # noqa: F401

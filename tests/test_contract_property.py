@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.contract import check_option_id
 from host import registry
-from host.contract import check_option_id
 
 GAMES = sorted(registry.GAME_MODULES)
 

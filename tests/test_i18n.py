@@ -6,7 +6,8 @@ import re
 import string
 from pathlib import Path
 
-from host import i18n, pacing
+from core import i18n
+from host import pacing
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = re.compile(r"""["'](host\.[a-z_]+(?:\.[a-z0-9_]+)+|cmd\.[a-z_]+(?:\.[a-z_]+)*)["']""")

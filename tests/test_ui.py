@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs import ui
-from host.contract import Decision, Option
+from core.contract import Decision, Option
 
 
 def decision(n: int) -> Decision:

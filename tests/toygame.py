@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from host.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
+from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
 
 
 class Toy:

@@ -1,6 +1,6 @@
 """Kosmonavts — pure rules engine (2–4 players, basic and advanced rules).
 
-``GAME`` implements :class:`host.contract.Game` (id ``"kosmonavts"``) plus
+``GAME`` implements :class:`core.contract.Game` (id ``"kosmonavts"``) plus
 ``bot_choice(state, seat, rng) -> option id``. Component data are read once from
 ``data/kosmonavts/`` (``board.json``, ``events.json``, ``missions.json``; texts in
 ``strings.json``). The state is plain JSON data; ``dump``/``load`` copy and check it.

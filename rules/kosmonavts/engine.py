@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from host.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, Result
 
 from .board import (
     ARROWS,

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from host.contract import Decision, Event, OptionSpec, Result
+from core.contract import Decision, Event, OptionSpec, Result
 
 from . import bot, engine, view
 

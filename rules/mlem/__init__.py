@@ -114,7 +114,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from host.contract import Decision, Event, IllegalMove, OptionSpec, Result
+from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
 
 from . import engine
 from .bot import choose as _bot_choose
@@ -123,7 +123,7 @@ __all__ = ["GAME", "MlemGame"]
 
 
 class MlemGame:
-    """The MLEM game object registered with the host (see :mod:`host.contract`)."""
+    """The MLEM game object registered with the host (see :mod:`core.contract`)."""
 
     id = "mlem"
     name = "mlem.name"

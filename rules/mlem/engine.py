@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from host.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, Result
 
 from .board import (
     ABILITIES,

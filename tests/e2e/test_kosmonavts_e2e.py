@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from host.i18n import pick, t
+from core.i18n import pick, t
 from rules.kosmonavts import GAME
 from rules.kosmonavts.engine import ORDER_FINALS, STEP_CAP, seat_options
 from tests.e2e.driver import (
@@ -358,7 +358,7 @@ def setup_clicks(actions: Sequence[Any]) -> Counter[int]:
 
 @pytest.fixture(autouse=True)
 def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="host.i18n")
+    caplog.set_level(logging.WARNING, logger="core.i18n")
 
 
 async def test_three_players_basic_game_with_planets_placed_by_players(

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from core.contract import IllegalMove
 from host.clock import FakeClock
-from host.contract import IllegalMove
 from host.sessions import Host, HostError, Player
 from host.storage import Store
 from tests import toygame

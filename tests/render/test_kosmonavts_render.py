@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from host import i18n
+from core import i18n
 from render import kit, kosmonavts
 from tests.render import fixtures_kosmonavts as F
 

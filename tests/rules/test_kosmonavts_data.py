@@ -8,7 +8,7 @@ import re
 import string
 from pathlib import Path
 
-from host.contract import check_option_id
+from core.contract import check_option_id
 from rules.kosmonavts import GAME
 from rules.kosmonavts.board import (
     BOARD_DATA,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from host.contract import Event, apply_checked
+from core.contract import Event, apply_checked
 from rules.kosmonavts import GAME
 from rules.kosmonavts.board import BODIES, DIR_IDS, ORBITS
 from rules.kosmonavts.engine import _clone

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from host.contract import check_option_id
+from core.contract import check_option_id
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     DATA,

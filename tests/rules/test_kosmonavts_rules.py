@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from host.contract import IllegalMove, apply_checked
+from core.contract import IllegalMove, apply_checked
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     BODIES,

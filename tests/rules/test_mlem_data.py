@@ -8,7 +8,7 @@ import re
 import string
 from pathlib import Path
 
-from host.i18n import seat_args
+from core.i18n import seat_args
 from rules.mlem import GAME, engine
 from rules.mlem.board import (
     ABILITIES,

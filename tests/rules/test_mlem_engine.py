@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from host.contract import Game, IllegalMove, check_option_id
+from core.contract import Game, IllegalMove, check_option_id
 from rules.mlem import GAME, engine
 from tests.rules.test_mlem_helpers import (
     ScriptedDice,

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from host.contract import Event, IllegalMove, apply_checked
+from core.contract import Event, IllegalMove, apply_checked
 from rules.mlem import GAME, engine
 from rules.mlem.board import ABILITIES, DICE
 

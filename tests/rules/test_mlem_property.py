@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from host.contract import IllegalMove
+from core.contract import IllegalMove
 from rules.mlem import GAME, engine
 from rules.mlem.board import DICE, DISASTERS, MISSIONS, OBJECTIVES
 
 GAMES = 2000
 PUBLIC_MISSION_KEYS = {"kept", "choosing"}
-OPTION_ID = re.compile(r"[A-Za-z0-9_.+-]{1,40}")  # host.contract.check_option_id, compiled
+OPTION_ID = re.compile(r"[A-Za-z0-9_.+-]{1,40}")  # core.contract.check_option_id, compiled
 
 
 def _variants(rng: random.Random) -> dict[str, str]:

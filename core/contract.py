@@ -10,9 +10,20 @@ Conventions every game follows
   no SQL, no PIL, no module-level ``random``: randomness comes from a seeded generator whose
   state is stored *inside* the game state, so ``new(n, options, seed)`` followed by the same
   choices gives the same states, bit for bit (compared through ``dump``).
-* **One pick per decision.** A :class:`Decision` is answered by exactly one option id. Moves
-  that need several picks are a sequence of decisions (toggle a group, toggle another,
-  confirm), each a separate ``apply``.
+* **Picks.** A :class:`Decision` is answered by one option id, or, when it allows several
+  picks (``min_picks``/``max_picks``), by several distinct offered ids joined with
+  :data:`MULTI_SEP` in the order the options are listed (see :func:`join_picks` and
+  :func:`split_picks`), applied as one action. Moves that are really several steps are a
+  sequence of decisions, each a separate ``apply``.
+* **Identity.** A decision is the same question as long as its seat, its ``key`` (the
+  prompt and its arguments when the game gives no key) and the seat's own number of moves
+  stay the same: options may come and go meanwhile (a shared pool) without making the
+  question stale. A click on an option that is no longer offered is refused on its own.
+* **Timers.** A decision may carry a :class:`Timer`: when it has been open for
+  ``seconds``, the host applies ``option`` for that seat as an ordinary logged action.
+  Durations come from the state (e.g. a lobby option read in ``new``), never from a clock.
+* **Layout.** ``grid`` (rows, columns) asks the UI for a grid of buttons in which each
+  option sits at its ``cell``; options without a cell go below the grid.
 * **Option ids** are short stable strings matching ``[A-Za-z0-9_.+-]{1,40}``; they travel in
   Discord custom_ids and in the action log.
 * **Text is keys, not sentences.** Prompts, option labels, event codes and view labels are
@@ -51,6 +62,10 @@ class IllegalMove(Exception):
         return f"{self.code} {self.args_}" if self.args_ else self.code
 
 
+#: Joins the ids of a multi-pick answer (never part of an option id).
+MULTI_SEP = ","
+
+
 @dataclass(frozen=True)
 class Option:
     """One thing a seat may pick. ``label`` is an i18n key formatted with ``args``."""
@@ -60,6 +75,20 @@ class Option:
     args: Mapping[str, Any] = field(default_factory=dict)
     #: "primary" | "secondary" | "success" | "danger" — a hint for buttons.
     style: str = "secondary"
+    #: (row, column) in the decision's ``grid``, if it has one.
+    cell: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A decision that runs out: after ``seconds`` open, ``option`` is applied for the seat.
+
+    ``key`` names this run of the timer (e.g. ``"hourglass.2"``): the host starts counting
+    the first time it sees the key open and fires it once, even across restarts."""
+
+    key: str
+    seconds: float
+    option: str
 
 
 @dataclass(frozen=True)
@@ -71,6 +100,18 @@ class Decision:
     options: tuple[Option, ...]
     args: Mapping[str, Any] = field(default_factory=dict)
     private: bool = False
+    #: Which question this is, for staleness (defaults to the prompt and its arguments).
+    key: str | None = None
+    #: How many options to pick (1 and 1 = a single choice).
+    min_picks: int = 1
+    max_picks: int = 1
+    #: (rows, columns) of a grid layout hint, with each option's ``cell`` in it.
+    grid: tuple[int, int] | None = None
+    timer: Timer | None = None
+
+    @property
+    def multi(self) -> bool:
+        return self.max_picks > 1
 
     def option(self, option_id: str) -> Option | None:
         for opt in self.options:
@@ -179,6 +220,16 @@ class Game(Protocol):
 
     def load(self, data: Mapping[str, Any]) -> State:
         """Inverse of ``dump``; rejects impossible data with ``ValueError``."""
+
+
+def join_picks(decision: Decision, picks: Sequence[str]) -> str:
+    """The answer string for several picks: ids in the order the decision lists them."""
+    order = {o.id: i for i, o in enumerate(decision.options)}
+    return MULTI_SEP.join(sorted(set(picks), key=lambda p: order.get(p, len(order))))
+
+
+def split_picks(choice: str) -> list[str]:
+    return choice.split(MULTI_SEP) if choice else []
 
 
 def check_option_id(option_id: str) -> bool:

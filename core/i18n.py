@@ -6,12 +6,20 @@ Texts use ``str.format`` placeholders. Arguments named ``seat`` or ``*_seat`` ar
 indices; :func:`t` shows them as player names when ``names`` is given.
 
 Language choice: the interaction's locale, then the guild's, then English (see :func:`pick`).
+
+Numbers and plurals, one mechanism for every string:
+
+* ``{n:#|partida|partidas}`` — the number and the word that agrees with it ("1 partida",
+  "3 partidas"); ``{n:|cubo|cubos}`` — the word alone.
+* A float argument is written for the language: no ``.0`` on whole numbers ("46 puntos"),
+  a decimal comma in Spanish ("4,5"), one decimal at most unless a format spec says more.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import string
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -63,6 +71,48 @@ def seat_args(args: Mapping[str, Any], names: Sequence[str] | None) -> dict[str,
     return out
 
 
+def plural_form(n: float, lang: str) -> int:
+    """0 for the singular, 1 for the plural. English and Spanish agree: only 1 is singular."""
+    return 0 if abs(n) == 1 else 1
+
+
+def number(value: float, lang: str = DEFAULT, decimals: int = 1) -> str:
+    """A number as a reader of ``lang`` writes it: ``46``, ``4.5`` / ``4,5``."""
+    if isinstance(value, int):  # bools too
+        return str(value)
+    text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace(".", ",") if lang == "es" else text
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            head, *forms = format_spec.split("|")
+            count = value if isinstance(value, int | float) else 0
+            word = forms[min(plural_form(count, self.lang), len(forms) - 1)] if forms else ""
+            if head == "#":
+                return f"{number(count, self.lang)} {word}"
+            return word
+        if isinstance(value, float) and not format_spec:
+            return number(value, self.lang)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
+
+
+def fmt(text: str, lang: str = DEFAULT, **args: Any) -> str:
+    """``text`` formatted with ``args`` for ``lang`` (plurals and numbers as above)."""
+    return _FORMATTERS.get(lang, _FORMATTERS[DEFAULT]).vformat(text, (), args)
+
+
 def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
     """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
     cat = catalog()
@@ -73,7 +123,7 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
         log.warning("missing string %s", key)
         return key
     try:
-        return text.format(**seat_args(args, names))
+        return fmt(text, lang, **seat_args(args, names))
     except (KeyError, IndexError, ValueError):
         # Argument names only: values can be a player's secrets.
         log.warning("bad arguments for string %s: %s", key, sorted(args))

@@ -286,12 +286,12 @@ async def test_finished_game_posts_log_recap_and_counts_in_stats(harness: Harnes
     snap = await snapshot(h)
     result = snap.result()
     reply = await h.slash(ana, "stats")
-    assert reply.ephemeral and "1 games" in reply.text()
+    assert reply.ephemeral and "1 game ·" in reply.text()
     reply = await h.slash(ben, "leaderboard", game="mlem")
     text = reply.text()
     winner = ana if result.ranks[0] == 1 else ben
     assert f"<@{winner.id}>" in text.splitlines()[1] or f"<@{winner.id}>" in text
-    assert "1 wins" in text
+    assert "1 win in 1 game" in text
 
 
 async def test_abandoned_games_do_not_count_and_bots_are_marked(harness: Harness) -> None:

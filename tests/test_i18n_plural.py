@@ -59,3 +59,16 @@ def test_no_bracketed_plurals_left() -> None:
     for lang in ("en", "es"):
         bad = sorted(k for k, v in cat[lang].items() if "(s)" in v or "(es)" in v)
         assert not bad, (lang, bad)
+
+
+def test_command_names_are_valid_discord_names_with_accents() -> None:
+    """Discord takes lowercase letters (accents included), digits, - and _ (1–32)."""
+    cat = i18n.catalog()
+    for lang in ("en", "es"):
+        for key, name in cat[lang].items():
+            if not key.startswith("cmd.") or key.endswith(".desc"):
+                continue
+            assert 1 <= len(name) <= 32 and name == name.lower(), (lang, key, name)
+            assert all(c.isalnum() or c in "-_" for c in name), (lang, key, name)
+    assert cat["es"]["cmd.stats"] == "estadísticas"
+    assert cat["es"]["cmd.leaderboard"] == "clasificación"

@@ -61,17 +61,12 @@ class PacingMixin:
             await asyncio.sleep(await self._until_next_tick(every))
 
     async def _until_next_tick(self: GameCog, every: float) -> float:
-        """The regular interval, or less when a decision's timer runs out sooner (live
-        play with timers of a minute or two should not wait a whole interval)."""
         try:
             due = await self.host.next_timer()
         except Exception:
             log.exception("reading the next timer failed")
             return every
-        now = self.host.clock.now()
-        if due is None or due <= now:  # (overdue after a tick: stuck, so no hurry)
-            return every
-        return max(1.0, min(every, due - now + 0.5))
+        return pacing.tick_wait(every, due, self.host.clock.now())
 
     async def tick(self: GameCog) -> None:
         """Pace every active game; one game's trouble (a deleted channel, a player who

@@ -87,6 +87,8 @@ async def test_a_timed_turn_expires_once_across_a_restart(
     users = {0: ana, 1: ben}
     # The table shows when the turn runs out, as a Discord relative timestamp.
     assert time_left(h) == [int(t0 + LIVE)]
+    # A ticker set to every 10 minutes wakes up in time for it.
+    assert await cog(h)._until_next_tick(600) == LIVE + 0.5
 
     # Not yet: nothing happens.
     clock.advance(LIVE - 1)

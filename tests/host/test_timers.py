@@ -7,6 +7,7 @@ import random
 import pytest
 
 from host.clock import FakeClock
+from host.pacing import tick_wait
 from host.sessions import TIMER_EVENT, Host, HostError, Player
 from host.storage import Store, VersionConflict
 from tests import timedgame
@@ -256,3 +257,11 @@ async def test_an_expiry_that_is_not_offered_is_dropped(host, clock):
     assert await host.store.count_actions(gid) == 0
     assert not (await host.store.timers(gid))["turn.0"].running
     assert await host.next_timer() is None
+
+
+def test_the_tick_wakes_up_for_the_next_timer():
+    assert tick_wait(60, None, 1000) == 60
+    assert tick_wait(60, 1010, 1000) == 10.5
+    assert tick_wait(60, 1000.2, 1000) == 1.0  # never a busy loop
+    assert tick_wait(60, 5000, 1000) == 60
+    assert tick_wait(60, 990, 1000) == 60  # overdue after a tick: stuck, no hurry

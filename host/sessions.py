@@ -425,7 +425,9 @@ class Host:
                 state=snap.game.dump(state),
                 over=over,
                 now=now,
-                think=None if by_bot or timer or since is None else max(0.0, now - since[0]),
+                think=None
+                if by_bot or timer is not None or since is None
+                else max(0.0, now - since[0]),
                 timer=timer,
             )
         except VersionConflict:

@@ -58,7 +58,15 @@ class PacingMixin:
                 await self.tick()
             except Exception:
                 log.exception("pacing tick failed")
-            await asyncio.sleep(every)
+            await asyncio.sleep(await self._until_next_tick(every))
+
+    async def _until_next_tick(self: GameCog, every: float) -> float:
+        try:
+            due = await self.host.next_timer()
+        except Exception:
+            log.exception("reading the next timer failed")
+            return every
+        return pacing.tick_wait(every, due, self.host.clock.now())
 
     async def tick(self: GameCog) -> None:
         """Pace every active game; one game's trouble (a deleted channel, a player who
@@ -76,6 +84,15 @@ class PacingMixin:
 
     async def pace_game(self: GameCog, gid: int) -> None:
         due = await self.host.pace(gid)
+        if due.timed:  # already applied and recorded: tell the channel, show the table
+            snap = await self.host.by_id(gid)
+            seats = list(dict.fromkeys(seat for seat, _ in due.timed))
+            names = ", ".join(present.mention(snap, s) for s in seats)
+            await self.channel(snap.row.channel_id).send(
+                t("host.timer.fired", snap.row.lang, who=names),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.publish(gid)
         if due.forced:
             snap = await self.host.by_id(gid)
             names = ", ".join(present.mention(snap, s) for s in due.forced)

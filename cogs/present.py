@@ -121,6 +121,17 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
     result = snap.result()
     if result is None and snap.row.status == "active":
         embed.add_field(name=t("host.table.to_move", lang), value=to_move_text(snap, lang)[:1024])
+        timers = [  # a Discord timestamp: each reader sees the time left ("in 2 minutes")
+            t(
+                "host.table.timer_line",
+                lang,
+                who=", ".join(mention(snap, s) for s in seats),
+                when=f"<t:{int(due)}:R>",
+            )
+            for due, seats in snap.running_timers()
+        ]
+        if timers:
+            embed.add_field(name=t("host.table.timer", lang), value="\n".join(timers)[:1024])
         embed.add_field(
             name=t("host.table.scores", lang), value=scores_text(snap, view, lang), inline=False
         )

@@ -83,8 +83,20 @@ class Option:
 class Timer:
     """A decision that runs out: after ``seconds`` open, ``option`` is applied for the seat.
 
-    ``key`` names this run of the timer (e.g. ``"hourglass.2"``): the host starts counting
-    the first time it sees the key open and fires it once, even across restarts."""
+    ``key`` names this run of the timer (e.g. ``"turn.12"``): the host starts counting the
+    first time it sees the key open (on any seat's decision) and fires it once, even across
+    restarts; the key keeps its start while it closes and opens again (a move taken back),
+    and a rollback starts it afresh. ``option`` must be one of the decision's options; the
+    host applies it through ``apply`` as an ordinary action of that seat, logged with its
+    time and marked as the timer's, so replay from the seed stays exact. ``seconds`` comes
+    from the state (e.g. a lobby option such as "live: 2 minutes, days: 12 hours").
+
+    * **A seat's timer**: one key per seat (``"guess.3.1"``); when several run out together,
+      each fires, in seat order.
+    * **A phase timer**: the same key on every seat's decision of the phase
+      (``"guess.3"``). It fires once, for the first pending seat (in seat order) that
+      carries it; its ``option`` should therefore end the phase for everyone (e.g.
+      "close"), or the other seats keep waiting without a timer."""
 
     key: str
     seconds: float

@@ -72,3 +72,12 @@ def deadline_at(since: float, deadline: str | None) -> float | None:
 
 def autopilot_after(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() else None
+
+
+def tick_wait(every: float, next_timer: float | None, now: float) -> float:
+    """Seconds until the next pacing tick: the regular ``every``, or less when a decision's
+    timer runs out sooner (live play with timers of a minute or two must not wait a whole
+    interval). A timer already overdue after a tick is stuck: no hurry for it."""
+    if next_timer is None or next_timer <= now:
+        return every
+    return max(1.0, min(every, next_timer - now + 0.5))

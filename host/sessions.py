@@ -9,6 +9,7 @@ calls except the locks, so a restarted process continues every game from the dat
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections import defaultdict
 from collections.abc import Callable
@@ -18,7 +19,9 @@ from typing import Any
 from core.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
 from host import pacing, registry
 from host.clock import Clock
-from host.storage import ChannelBusy, GameRow, SeatRow, Store, VersionConflict
+from host.storage import ChannelBusy, GameRow, SeatRow, Store, TimerRow, VersionConflict
+
+log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 5000
 
@@ -47,6 +50,8 @@ class Snapshot:
     state: Any = None
     decisions: list[Decision] = field(default_factory=list)
     moves_by_seat: dict[int, int] = field(default_factory=dict)
+    #: The game's timers seen so far, by key (loaded when an open decision has a timer).
+    timers: dict[str, TimerRow] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -90,6 +95,18 @@ class Snapshot:
     def result(self) -> Result | None:
         return self.game.result(self.state) if self.state is not None else None
 
+    def running_timers(self) -> list[tuple[float, list[int]]]:
+        """(when it runs out, seats it runs for) of each running timer of the open
+        decisions, soonest first. A key shared by several seats is one timer."""
+        seats: dict[str, list[int]] = {}
+        for d in sorted(self.decisions, key=lambda d: d.seat):
+            row = self.timers.get(d.timer.key) if d.timer is not None else None
+            if row is not None and row.running:
+                on = seats.setdefault(row.key, [])
+                if d.seat not in on:
+                    on.append(d.seat)
+        return sorted((self.timers[key].due, on) for key, on in seats.items())
+
 
 @dataclass(frozen=True)
 class Step:
@@ -118,12 +135,18 @@ class Outcome:
 @dataclass
 class Due:
     """Pacing work for one game: nudges (seat, nudge number, waiting since), seats whose
-    deadline just passed, and seats a bot had to play for (deadline passed twice over)."""
+    deadline just passed, seats a bot had to play for (deadline passed twice over), and
+    timers that ran out (seat, timer key), their expiry already applied."""
 
     game_id: int
     nudges: list[tuple[int, int, float]] = field(default_factory=list)
     expired: list[int] = field(default_factory=list)
     forced: list[int] = field(default_factory=list)
+    timed: list[tuple[int, str]] = field(default_factory=list)
+
+
+#: The event a timer's move starts with in the action log (an i18n key: "X ran out of time").
+TIMER_EVENT = "host.timer.ran_out"
 
 
 def public_move(events: list[dict[str, Any]]) -> bool:
@@ -186,6 +209,8 @@ class Host:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
+                if any(d.timer is not None for d in snap.decisions):
+                    snap.timers = await self.store.timers(row.id)
             snap.moves_by_seat = await self.store.moves_by_seat(row.id)
         return snap
 
@@ -380,8 +405,11 @@ class Host:
         user_id: int | None,
         by_bot: bool,
         steps: list[Step],
+        timer: str | None = None,
     ) -> Snapshot:
         state, events = apply_checked(snap.game, snap.state, seat, choice)
+        if timer is not None:  # the log tells whose time ran out, before what it did
+            events = [Event(TIMER_EVENT, seat=seat), *events]
         over = snap.game.result(state) is not None
         now = self.clock.now()
         since = (await self.store.waits(snap.id)).get(seat)
@@ -397,7 +425,10 @@ class Host:
                 state=snap.game.dump(state),
                 over=over,
                 now=now,
-                think=None if by_bot or since is None else max(0.0, now - since[0]),
+                think=None
+                if by_bot or timer is not None or since is None
+                else max(0.0, now - since[0]),
+                timer=timer,
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
@@ -442,6 +473,7 @@ class Host:
     async def sync_waits(self, snap: Snapshot, acted: int | None = None) -> None:
         """Record since when the game waits on each person. A seat that just acted (and
         is still to move) starts a new wait: reminders are counted per turn."""
+        await self.sync_timers(snap)
         waits = await self.store.waits(snap.id)
         now = self.clock.now()
         keep: dict[int, tuple[float, int, int]] = {}
@@ -461,8 +493,9 @@ class Host:
         announce, and absent moves a bot must make (made here, under the game's lock).
         Everything is recorded before it is reported, so a restart never repeats it."""
         async with self.locks[game_id]:
-            now = self.clock.now()
             due = Due(game_id=game_id)
+            due.timed = await self._fire_timers(game_id)
+            now = self.clock.now()
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
                 return due
@@ -494,6 +527,79 @@ class Host:
                     made.append(seat)
             due.forced = made
             return due
+
+    # -- timers -------------------------------------------------------------------------
+
+    async def sync_timers(self, snap: Snapshot) -> None:
+        """Start the timers of the open decisions that have not been seen before: a timer
+        counts from the first time the host sees its key open (stored, so a restart keeps
+        counting). Keys already known keep their start, fired or not, also when they close
+        and open again (a move taken back does not reset the clock)."""
+        if snap.row.status != "active":
+            return
+        now_open: dict[str, tuple[str, int, float]] = {}
+        for d in sorted(snap.decisions, key=lambda d: d.seat):
+            if d.timer is not None:
+                now_open.setdefault(d.timer.key, (d.timer.key, d.seat, float(d.timer.seconds)))
+        was_open = await self.store.open_timer_keys(snap.id)
+        if set(now_open) == was_open:
+            return
+        opened = [v for k, v in now_open.items() if k not in was_open]
+        closed = was_open - set(now_open)
+        await self.store.update_timers(snap.id, opened, closed, self.clock.now())
+        snap.timers = await self.store.timers(snap.id)
+
+    @staticmethod
+    def due_timer(snap: Snapshot, now: float) -> Decision | None:
+        """The first open decision (in seat order) whose timer has run out. A key shared by
+        several seats (a phase timer) fires once, for the first pending seat carrying it."""
+        for d in sorted(snap.decisions, key=lambda d: d.seat):
+            row = snap.timers.get(d.timer.key) if d.timer is not None else None
+            if row is not None and row.running and now >= row.due:
+                return d
+        return None
+
+    async def _fire_timers(self, game_id: int) -> list[tuple[int, str]]:
+        """Apply the expiry of every timer of the game that has run out (under the game's
+        lock). Each is an ordinary action committed with its time, marked as the timer's,
+        in the transaction that marks the timer fired: a crash or a restart never fires a
+        timer twice, and replay from the seed applies the same choice. Bots that the
+        expiry unblocks then move, and new timers start."""
+        fired: list[tuple[int, str]] = []
+        for _ in range(MAX_BOT_STEPS):
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
+                break
+            await self.sync_timers(snap)
+            now = self.clock.now()
+            decision = self.due_timer(snap, now)
+            if decision is None or decision.timer is None:
+                break
+            timer = decision.timer
+            if decision.option(timer.option) is None:
+                log.warning("game %s: timer %s expires to an option not offered", game_id, timer)
+                await self.store.drop_timer(game_id, timer.key, now)
+                continue
+            steps: list[Step] = []
+            try:
+                after = await self._commit(
+                    snap, decision.seat, timer.option, None, False, steps, timer=timer.key
+                )
+            except HostError as err:
+                if err.code == "host.error.stale":
+                    break  # moved meanwhile (another process): the next tick looks again
+                raise
+            except IllegalMove as err:  # the game refused what it offered; never retry
+                log.warning("game %s: timer %s refused: %s", game_id, timer.key, err)
+                await self.store.drop_timer(game_id, timer.key, now)
+                continue
+            fired.append((decision.seat, timer.key))
+            await self._run_bots(after, steps)
+        return fired
+
+    async def next_timer(self) -> float | None:
+        """When the soonest running timer of an active game runs out (for the tick)."""
+        return await self.store.next_timer_due()
 
     async def cover(
         self, game_id: int, seat: int, token: str | None, kind: str, who: Player
@@ -615,6 +721,8 @@ class Host:
             last = actions[-1]
             if last.seat != seat or last.by_bot:
                 raise HostError("host.error.undo_not_last")
+            if last.timer is not None:
+                raise HostError("host.error.undo_timer")
             if any(e.get("reveals") for e in last.events):
                 raise HostError("host.error.undo_revealed")
             if not public_move(last.events):

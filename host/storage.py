@@ -85,6 +85,30 @@ class ActionRow:
     at: float
     undone: str | None = None
     think: float | None = None
+    #: The key of the timer that made this move when it ran out (None: a player or bot).
+    timer: str | None = None
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    """A decision's timer as the host runs it (see :class:`core.contract.Timer`)."""
+
+    game_id: int
+    key: str
+    seat: int
+    started: float
+    seconds: float
+    open: bool = True
+    fired_at: float | None = None
+    fired_seq: int | None = None
+
+    @property
+    def due(self) -> float:
+        return self.started + self.seconds
+
+    @property
+    def running(self) -> bool:
+        return self.fired_at is None
 
 
 _GAME_COLS = (
@@ -333,8 +357,13 @@ class Store:
         over: bool,
         now: float,
         think: float | None = None,
+        timer: str | None = None,
     ) -> int:
-        """Append the action, store the state and bump the version: one transaction."""
+        """Append the action, store the state and bump the version: one transaction.
+
+        With ``timer`` (a running timer's key) the move is that timer's expiry, and the
+        timer is marked fired in the same transaction: if it already fired, nothing is
+        written (:class:`VersionConflict`)."""
         async with self.transaction() as db:
             cur = await db.execute(
                 "UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
@@ -351,10 +380,29 @@ class Store:
                 (seq,) = await c.fetchone()  # type: ignore[misc]
             await db.execute(
                 "INSERT INTO actions "
-                "(game_id, seq, seat, choice, by_user, by_bot, events, at, think) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, seq, seat, choice, by_user, int(by_bot), dumps(events), now, think),
+                "(game_id, seq, seat, choice, by_user, by_bot, events, at, think, timer) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seq,
+                    seat,
+                    choice,
+                    by_user,
+                    int(by_bot),
+                    dumps(events),
+                    now,
+                    think,
+                    timer,
+                ),
             )
+            if timer is not None:
+                cur = await db.execute(
+                    "UPDATE timers SET fired_at = ?, fired_seq = ? "
+                    "WHERE game_id = ? AND key = ? AND fired_at IS NULL",
+                    (now, seq, game_id, timer),
+                )
+                if cur.rowcount != 1:
+                    raise VersionConflict(game_id)
         return version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:
@@ -437,7 +485,7 @@ class Store:
         self, game_id: int, limit: int | None = None, *, live: bool = True
     ) -> list[ActionRow]:
         """The action log in order; ``live`` leaves out undone actions (what replay uses)."""
-        cols = "game_id, seq, seat, choice, by_user, by_bot, events, at, undone, think"
+        cols = "game_id, seq, seat, choice, by_user, by_bot, events, at, undone, think, timer"
         where = "game_id = ?" + (" AND undone IS NULL" if live else "")
         sql = f"SELECT {cols} FROM actions WHERE {where} ORDER BY seq"
         params: tuple[Any, ...] = (game_id,)
@@ -450,7 +498,9 @@ class Store:
         async with self.db.execute(sql, params) as c:
             rows = await c.fetchall()
         return [
-            ActionRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7], r[8], r[9])
+            ActionRow(
+                r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7], r[8], r[9], r[10]
+            )
             for r in rows
         ]
 
@@ -477,6 +527,15 @@ class Store:
                 "UPDATE actions SET undone = ? WHERE game_id = ? AND seq = ?",
                 [(kind, game_id, seq) for seq in seqs],
             )
+            # A rollback restarts every clock (the decisions it reopens count from now);
+            # otherwise a timer whose expiry is taken back runs again from its reopening.
+            if kind == "rollback":
+                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            else:
+                await db.executemany(
+                    "DELETE FROM timers WHERE game_id = ? AND fired_seq = ?",
+                    [(game_id, seq) for seq in seqs],
+                )
         return version + 1
 
     async def moves_by_seat(self, game_id: int) -> dict[int, int]:
@@ -565,6 +624,64 @@ class Store:
                 f"UPDATE waits SET {sets} WHERE game_id = ? AND seat = ?",
                 (*fields.values(), game_id, seat),
             )
+
+    # -- timers -------------------------------------------------------------------------
+
+    async def timers(self, game_id: int) -> dict[str, TimerRow]:
+        """Every timer of the game seen so far, by key."""
+        async with self.db.execute(
+            "SELECT game_id, key, seat, started, seconds, open, fired_at, fired_seq "
+            "FROM timers WHERE game_id = ?",
+            (game_id,),
+        ) as c:
+            rows = await c.fetchall()
+        return {r[1]: TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7]) for r in rows}
+
+    async def open_timer_keys(self, game_id: int) -> set[str]:
+        async with self.db.execute(
+            "SELECT key FROM timers WHERE game_id = ? AND open = 1", (game_id,)
+        ) as c:
+            return {r[0] for r in await c.fetchall()}
+
+    async def update_timers(
+        self,
+        game_id: int,
+        opened: list[tuple[str, int, float]],
+        closed: Iterable[str],
+        now: float,
+    ) -> None:
+        """Timers (key, seat, seconds) now open start counting if new; known keys keep
+        their start (a key names one run of a timer) and are open again. Keys no longer
+        open are marked so."""
+        async with self.transaction() as db:
+            await db.executemany(
+                "INSERT INTO timers (game_id, key, seat, started, seconds) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
+                [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
+            )
+            await db.executemany(
+                "UPDATE timers SET open = 0 WHERE game_id = ? AND key = ?",
+                [(game_id, key) for key in closed],
+            )
+
+    async def next_timer_due(self) -> float | None:
+        """When the soonest running timer of an active game runs out."""
+        async with self.db.execute(
+            "SELECT MIN(t.started + t.seconds) FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.fired_at IS NULL AND t.open = 1 AND g.status = 'active'"
+        ) as c:
+            row = await c.fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def drop_timer(self, game_id: int, key: str, now: float) -> bool:
+        """Mark a running timer fired without a move (its option was no longer offered)."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE timers SET fired_at = ? WHERE game_id = ? AND key = ? "
+                "AND fired_at IS NULL",
+                (now, game_id, key),
+            )
+            return cur.rowcount == 1
 
     # -- results and stats --------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result, split_picks
+from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result, split_picks
 
 CREW = ("ana", "bo", "cy", "di", "ed", "flo")
 SIZE = 7
@@ -25,7 +25,7 @@ class Layout:
     name = "layout.name"
     min_players = 1
     max_players = 4
-    options = ()
+    options: tuple[OptionSpec, ...] = ()
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return {"schema": 1, "n": players, "step": 0, "crew": {}, "ships": {}, "hulls": {}}

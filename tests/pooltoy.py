@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
 
 ROUNDS = 2
 
@@ -21,7 +21,7 @@ class Pool:
     name = "pool.name"
     min_players = 2
     max_players = 6
-    options = ()
+    options: tuple[OptionSpec, ...] = ()
 
     def __init__(self, game_id: str = "pool", *, private: bool = True, extra: int = 2) -> None:
         self.id = game_id

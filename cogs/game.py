@@ -308,9 +308,17 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             snap = await self.host.by_id(gid)
         except HostError:
             raise HostError("host.error.no_game") from None
+        message = interaction.message
+        from_private = interaction.guild_id is None or (
+            message is not None and message.flags.ephemeral
+        )
         try:
             decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
             self.host.check_choice(snap, decision, opt)
+        except Gone as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            await self.refresh_after_gone(interaction, gid, seat, from_private)
+            raise
         except HostError as err:
             err.snap = snap  # type: ignore[attr-defined]
             raise
@@ -323,6 +331,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             # Another seat's move, committed meanwhile, took this option; the question
             # is still open, so say what happened rather than "too late".
             err.snap = snap  # type: ignore[attr-defined]
+            await self.refresh_after_gone(interaction, gid, seat, from_private)
             raise
         except HostError:
             # It was playable when clicked, so another click got there first.
@@ -330,15 +339,26 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
         try:
-            message = interaction.message
-            from_private = interaction.guild_id is None or (
-                message is not None and message.flags.ephemeral
-            )
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)
             await self.publish(gid)
         except Exception:
             log.exception("game %s: move committed, publishing failed", gid)
+
+    async def refresh_after_gone(
+        self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool
+    ) -> None:
+        """A click on an option someone else just took, on the player's own panel (DM or
+        "My hand"): show the panel's current options in place; the sentence follows."""
+        if not from_private:
+            return
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            mine = interaction.guild_id is not None  # "My hand" shows every decision
+            await self.update_private_panel(interaction, gid, seat, include_public=mine)
+        except discord.HTTPException:
+            log.warning("game %s: could not refresh the panel of seat %s", gid, seat)
 
     @guarded
     async def on_more(
@@ -495,11 +515,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             )
 
     async def update_private_panel(
-        self, interaction: discord.Interaction, gid: int, seat: int
+        self, interaction: discord.Interaction, gid: int, seat: int, include_public: bool = False
     ) -> None:
         snap = await self.host.by_id(gid)
         lang = self.lang(interaction)
-        embed, view = present.private_panel(snap, seat, lang)
+        embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
         file = await present.private_file(snap, seat, lang)
         if file is None:
             embed.set_image(url=None)

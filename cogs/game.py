@@ -25,7 +25,7 @@ from cogs.pacing import PacingMixin, jump, ts
 from core import i18n
 from core.i18n import t
 from host import registry
-from host.sessions import Host, HostError, Player, Snapshot, public_move
+from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
 
 if TYPE_CHECKING:
     from bot import Cosmodrome
@@ -308,10 +308,17 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             snap = await self.host.by_id(gid)
         except HostError:
             raise HostError("host.error.no_game") from None
+        message = interaction.message
+        from_private = interaction.guild_id is None or (
+            message is not None and message.flags.ephemeral
+        )
         try:
             decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
-            if decision.option(opt) is None:
-                raise HostError("host.error.stale")
+            self.host.check_choice(snap, decision, opt)
+        except Gone as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            await self.refresh_after_gone(interaction, gid, seat, from_private)
+            raise
         except HostError as err:
             err.snap = snap  # type: ignore[attr-defined]
             raise
@@ -320,21 +327,38 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         await interaction.response.defer()
         try:
             await self.host.play(gid, interaction.user.id, seat, tok, opt)
+        except Gone as err:
+            # Another seat's move, committed meanwhile, took this option; the question
+            # is still open, so say what happened rather than "too late".
+            err.snap = snap  # type: ignore[attr-defined]
+            await self.refresh_after_gone(interaction, gid, seat, from_private)
+            raise
         except HostError:
             # It was playable when clicked, so another click got there first.
             raise HostError("host.error.raced") from None
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
         try:
-            message = interaction.message
-            from_private = interaction.guild_id is None or (
-                message is not None and message.flags.ephemeral
-            )
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)
             await self.publish(gid)
         except Exception:
             log.exception("game %s: move committed, publishing failed", gid)
+
+    async def refresh_after_gone(
+        self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool
+    ) -> None:
+        """A click on an option someone else just took, on the player's own panel (DM or
+        "My hand"): show the panel's current options in place; the sentence follows."""
+        if not from_private:
+            return
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            mine = interaction.guild_id is not None  # "My hand" shows every decision
+            await self.update_private_panel(interaction, gid, seat, include_public=mine)
+        except discord.HTTPException:
+            log.warning("game %s: could not refresh the panel of seat %s", gid, seat)
 
     @guarded
     async def on_more(
@@ -364,6 +388,53 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         await interaction.response.send_message(
             t("host.more.prompt", lang), view=view, ephemeral=True
         )
+
+    @guarded
+    async def on_grid(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, r: int, c: int
+    ) -> None:
+        """Another block of a large grid: the panel it was clicked on is edited in place
+        when it is the player's own (DM or ephemeral), else the block is shown privately."""
+        snap = await self.host.by_id(gid)
+        try:
+            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
+        except HostError as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            raise
+        lang = self.lang(interaction)
+        view = discord.ui.View(timeout=None)
+        ui.add_grid(
+            view,
+            decision,
+            tok,
+            gid=gid,
+            ver=snap.row.version,
+            lang=lang,
+            names=snap.names,
+            first_row=0,
+            last_row=4,
+            origin=(r, c),
+        )
+        message = interaction.message
+        own = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        if own:
+            await interaction.response.edit_message(view=view)
+        else:
+            prompt = t(decision.prompt, lang, snap.names, **dict(decision.args))
+            await interaction.response.send_message(prompt, view=view, ephemeral=True)
+
+    @guarded
+    async def on_your_move(self, interaction: discord.Interaction, gid: int, seat: int) -> None:
+        """A seat's "Your move" button on a crowded table: that seat's choice, privately."""
+        snap = await self.host.by_id(gid)
+        mine = snap.owned_seat(interaction.user.id)
+        if mine != seat:
+            err = HostError(
+                "host.error.not_a_player" if mine is None else "host.error.not_your_button"
+            )
+            err.snap = snap  # type: ignore[attr-defined]
+            raise err
+        await self.show_hand(interaction, snap)
 
     @guarded
     async def on_hand(self, interaction: discord.Interaction, gid: int) -> None:
@@ -432,39 +503,36 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             kwargs["file"] = file
         await interaction.followup.send(**kwargs)
         # The player has this panel now: no DM for the same decision.
-        decisions = [d for d in snap.decisions_for(seat) if d.private]
-        if decisions:
+        mark = present.panel_mark(snap, seat)
+        if mark:
             panel = await self.host.store.dm_panel(snap.id, seat)
             await self.host.store.set_dm_panel(
                 snap.id,
                 seat,
-                snap.token(decisions[0]),
+                mark,
                 panel[1] if panel else None,
                 panel[2] if panel else None,
             )
 
     async def update_private_panel(
-        self, interaction: discord.Interaction, gid: int, seat: int
+        self, interaction: discord.Interaction, gid: int, seat: int, include_public: bool = False
     ) -> None:
         snap = await self.host.by_id(gid)
         lang = self.lang(interaction)
-        embed, view = present.private_panel(snap, seat, lang)
+        embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
         file = await present.private_file(snap, seat, lang)
         if file is None:
             embed.set_image(url=None)
         await interaction.edit_original_response(
             embed=embed, view=view, attachments=[file] if file else []
         )
-        decisions = [d for d in snap.decisions_for(seat) if d.private]
         message = interaction.message
         if interaction.guild_id is None and message is not None:
             where: tuple[int | None, int | None] = (message.channel.id, message.id)
         else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
             panel = await self.host.store.dm_panel(gid, seat)
             where = (panel[1], panel[2]) if panel else (None, None)
-        await self.host.store.set_dm_panel(
-            gid, seat, snap.token(decisions[0]) if decisions else "", *where
-        )
+        await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -559,9 +627,21 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if s.is_bot or s.user_id is None:
                 continue
             private = [d for d in snap.decisions_for(seat) if d.private]
-            token = snap.token(private[0]) if private else ""
+            token = present.panel_mark(snap, seat)
             panel = await self.host.store.dm_panel(snap.id, seat)
             if panel is not None and panel[0] == token:
+                continue
+            # The same question with other options (another seat took one from a shared
+            # pool): edit the panel in place rather than send a new one.
+            if (
+                private
+                and s.dm_open
+                and panel is not None
+                and panel[2] is not None
+                and panel[0].split("/")[0] == token.split("/")[0]
+                and await self.edit_panel(snap, seat, panel[1], panel[2])
+            ):
+                await self.host.store.set_dm_panel(snap.id, seat, token, panel[1], panel[2])
                 continue
             if panel is not None and panel[2] is not None:
                 await self.disable_buttons(panel[1], panel[2])
@@ -592,6 +672,28 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
+
+    async def edit_panel(
+        self, snap: Snapshot, seat: int, channel_id: int | None, message_id: int
+    ) -> bool:
+        """Edit a seat's DM panel in place with its decisions as they stand now."""
+        if channel_id is None:
+            return False
+        lang = i18n.pick(snap.seats[seat].locale)
+        embed, view = present.private_panel(snap, seat, lang)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        try:
+            await (
+                self.channel(channel_id)
+                .get_partial_message(message_id)
+                .edit(embed=embed, view=view, attachments=[file] if file else [])
+            )
+        except discord.HTTPException:
+            log.warning("game %s: could not edit the panel of seat %s", snap.id, seat)
+            return False
+        return True
 
     async def disable_buttons(self, channel_id: int, message_id: int) -> None:
         """Grey out every button of an older message (a table, a private panel), so the

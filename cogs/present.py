@@ -269,17 +269,36 @@ def table_view(
         return v
     public = [d for d in snap.decisions if not d.private and snap.human(d.seat)]
     v = discord.ui.View(timeout=None)
-    row = ui.add_decisions(
-        v,
-        public,
-        gid=snap.id,
-        ver=snap.row.version,
-        tokens=[snap.token(d) for d in public],
-        lang=lang,
-        names=snap.names,
-        game_id=snap.row.game,
-        prefix_names=len({d.seat for d in public}) > 1,
-    )
+    layouts = [ui.game_panel(snap.game, snap.state, d) for d in public]
+    seats = sorted({d.seat for d in public})
+    if len(seats) > 1 and ui.rows_needed(public, layouts) > 4:
+        # Several seats to move and not room for all their buttons (up to six seats):
+        # one "Your move" button each, which opens that seat's choice privately.
+        for i, seat in enumerate(seats):
+            v.add_item(
+                ui.TableButton(
+                    snap.id,
+                    snap.row.version,
+                    "move",
+                    label=t("host.btn.your_move", lang, name=snap.names[seat]),
+                    page=seat,
+                    row=i // ui.GRID_COLS,
+                )
+            )
+        row = (len(seats) + ui.GRID_COLS - 1) // ui.GRID_COLS
+    else:
+        row = ui.add_decisions(
+            v,
+            public,
+            gid=snap.id,
+            ver=snap.row.version,
+            tokens=[snap.token(d) for d in public],
+            lang=lang,
+            names=snap.names,
+            game_id=snap.row.game,
+            prefix_names=len(seats) > 1,
+            layouts=layouts,
+        )
     row = min(row, 4)
     v.add_item(
         ui.TableButton(snap.id, snap.row.version, "hand", label=t("host.btn.hand", lang), row=row)
@@ -425,8 +444,20 @@ def private_panel(
         lang=lang,
         names=snap.names,
         game_id=snap.row.game,
+        last_row=4,
+        layouts=[ui.game_panel(snap.game, snap.state, d) for d in decisions],
     )
     return embed, v
+
+
+def panel_mark(snap: Snapshot, seat: int) -> str:
+    """What a seat's private panel shows, as a short string: the first private decision's
+    token (which question) and a fingerprint of every private decision's options. Same
+    token, other options: the panel is edited in place; another token: a new panel."""
+    private = [d for d in snap.decisions_for(seat) if d.private]
+    if not private:
+        return ""
+    return snap.token(private[0]) + "/" + "".join(d.options_mark() for d in private)
 
 
 # -- pictures, off the event loop ------------------------------------------------------

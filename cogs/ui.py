@@ -8,9 +8,27 @@ Verbs:
 * ``m`` — a move: ``m:{seat}:{token}:{option}``. ``token`` fingerprints the decision the
   button answers (see :meth:`core.contract.Decision.token`): the click is accepted while that
   decision is still open for that seat, and refused as stale once anyone's move changed it.
-* ``s`` — a move from a select menu: ``s:{seat}:{token}``; the option id is the value.
+* ``s`` — a move from a select menu: ``s:{seat}:{token}:{part}``; the option id is the value
+  (a multi-pick decision's menu takes ``min_picks``..``max_picks`` values, sent joined by
+  :data:`core.contract.MULTI_SEP` as one move).
+* ``g`` — another block of a large grid: ``g:{seat}:{token}:{row}.{col}`` (the block's top
+  left cell); answered privately (see GameCog.on_grid).
+* ``x`` — an empty grid cell (a disabled button; never answers).
 * ``l`` — lobby: ``l:{action}`` with join / leave / bot / start / o.{option id}.
-* ``t`` — table helpers that need no version: ``t:hand`` (My hand), ``t:log``.
+* ``t`` — table helpers that need no version: ``t:hand`` (My hand), ``t:log``, ``t:undo``,
+  ``t:back``, and ``t:move.{seat}``: "Your move" for one seat, when several seats have
+  public decisions at once and their buttons would not all fit on the table (up to six
+  seats); it opens that seat's choice ephemerally.
+
+Layout of a decision (see :func:`add_decisions`): the game's own rows when it has a
+``panel(state, decision)`` hook (a UI-neutral list of rows of option ids, None for a gap,
+documented on :class:`core.contract.Game`); else a grid of buttons when the decision has a
+``grid`` hint (5 x 5 at most per message, larger grids paged with arrow buttons); else a
+select menu for a multi-pick decision or for many options; else a row of buttons.
+
+Layout components (discord.py 2.6+ containers and sections) were considered and not used:
+a message with them cannot carry embeds or content, and the table is an embed with the
+board picture; classic rows of buttons keep one layout everywhere.
 """
 
 from __future__ import annotations
@@ -21,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from core.contract import Decision
+from core.contract import MULTI_SEP, Decision
 from core.i18n import t
 
 if TYPE_CHECKING:
@@ -31,6 +49,7 @@ PREFIX = "cd"
 MAX_BUTTONS = 20  # moves as buttons up to this many options, select menus beyond
 SELECT_MAX = 25
 MORE = "~more."  # a select value that opens the next page of options (never an option id)
+GRID_COLS = 5  # buttons in a row
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -115,12 +134,16 @@ class MoveSelect(
         options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
         row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"{PREFIX}:{gid}:{ver}:s:{seat}:{tok}:{part}",
                 options=list(options) or [discord.SelectOption(label="?", value="?")],
                 placeholder=placeholder,
+                min_values=min_values,
+                max_values=max_values,
             ),
             row=row,
         )
@@ -139,14 +162,15 @@ class MoveSelect(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        opt = str(values[0]) if values else ""
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
         cog = cog_of(interaction)
-        page = opt.removeprefix(MORE)
-        if opt.startswith(MORE) and page.isdigit():
-            await cog.on_more(interaction, self.gid, self.seat, self.tok, int(page))
+        more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
+        if more and more[0].isdigit():
+            await cog.on_more(interaction, self.gid, self.seat, self.tok, int(more[0]))
         else:
-            await cog.on_move(interaction, self.gid, self.seat, self.tok, opt)
+            # One value, or several distinct ones for a multi-pick decision: one move.
+            await cog.on_move(interaction, self.gid, self.seat, self.tok, MULTI_SEP.join(values))
 
 
 class LobbyButton(
@@ -185,14 +209,15 @@ class LobbyButton(
         await cog_of(interaction).on_lobby(interaction, self.gid, self.act, self.ver)
 
 
-TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋"}
+TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋", "move": "▶️"}
 
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):t:(?P<act>hand|log|undo|back)(?:\.(?P<page>\d+))?",
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):t:(?P<act>hand|log|undo|back|move)(?:\.(?P<page>\d+))?",
 ):
-    """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back."""
+    """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back,
+    and "Your move" for one seat (``move.<seat>``)."""
 
     def __init__(
         self,
@@ -209,8 +234,10 @@ class TableButton(
         super().__init__(
             discord.ui.Button(
                 label=clip(label),
-                style=discord.ButtonStyle.secondary,
-                emoji=TABLE_EMOJI.get(act) if page is None else None,
+                style=discord.ButtonStyle.primary
+                if act == "move"
+                else discord.ButtonStyle.secondary,
+                emoji=TABLE_EMOJI.get(act) if page is None or act == "move" else None,
                 disabled=disabled,
                 custom_id=f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
             ),
@@ -239,6 +266,8 @@ class TableButton(
             await cog.on_log(interaction, self.gid, self.page)
         elif self.act == "undo":
             await cog.on_undo(interaction, self.gid)
+        elif self.act == "move":
+            await cog.on_your_move(interaction, self.gid, self.page or 0)
         else:
             await cog.on_take_back(interaction, self.gid)
 
@@ -281,11 +310,143 @@ class DeadlineButton(
         await cog_of(interaction).on_cover(interaction, self.gid, self.seat, self.tok, self.kind)
 
 
-DYNAMIC_ITEMS = (MoveButton, MoveSelect, LobbyButton, TableButton, DeadlineButton)
+class GridButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):g:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):"
+    r"(?P<r>\d+)\.(?P<c>\d+)",
+):
+    """An arrow to another block of a grid too large for one message."""
+
+    def __init__(
+        self,
+        gid: int,
+        ver: int,
+        seat: int,
+        tok: str,
+        r: int,
+        c: int,
+        *,
+        label: str = "?",
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}",
+            ),
+            row=row,
+        )
+        self.gid, self.seat, self.tok, self.r, self.c = gid, seat, tok, r, c
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> GridButton:
+        return cls(
+            int(match["gid"]),
+            int(match["ver"]),
+            int(match["seat"]),
+            match["tok"],
+            int(match["r"]),
+            int(match["c"]),
+            label=item.label or "?",
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await cog_of(interaction).on_grid(
+            interaction, self.gid, self.seat, self.tok, self.r, self.c
+        )
+
+
+class GapButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):x:(?P<n>\d+)",
+):
+    """An empty cell of a grid: a disabled button that keeps the grid's shape."""
+
+    def __init__(self, gid: int, ver: int, n: int, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="·",
+                style=discord.ButtonStyle.secondary,
+                disabled=True,
+                custom_id=f"{PREFIX}:{gid}:{ver}:x:{n}",
+            ),
+            row=row,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> GapButton:
+        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # disabled: Discord never sends this
+
+
+DYNAMIC_ITEMS = (
+    MoveButton,
+    MoveSelect,
+    GridButton,
+    GapButton,
+    LobbyButton,
+    TableButton,
+    DeadlineButton,
+)
+
+#: A game's own layout for a decision: rows of option ids, None for an empty cell.
+PanelRows = Sequence[Sequence[str | None]]
+
+
+def game_panel(game: Any, state: Any, decision: Decision) -> PanelRows | None:
+    """The game's ``panel(state, decision)`` rows, if it has the hook and gives some."""
+    hook = getattr(game, "panel", None)
+    return None if hook is None else hook(state, decision)
 
 
 def option_label(game_id: str, opt: Any, lang: str, names: Sequence[str]) -> str:
     return t(opt.label, lang, names, **dict(opt.args))
+
+
+def layout_fits(layout: PanelRows | None, rows: int) -> bool:
+    return (
+        layout is not None
+        and 0 < len(layout) <= rows
+        and all(0 < len(r) <= GRID_COLS for r in layout)
+    )
+
+
+def grid_shape(decision: Decision, rows: int) -> tuple[int, int, bool]:
+    """(block height, block width, paged) of ``decision``'s grid in ``rows`` rows."""
+    assert decision.grid is not None
+    height, width = decision.grid
+    extras = any(o.cell is None for o in decision.options)
+    if width <= GRID_COLS and height + (1 if extras else 0) <= rows:
+        return height, width, False
+    return max(1, min(height, rows - 1)), min(width, GRID_COLS), True
+
+
+def rows_needed(
+    decisions: Sequence[Decision], layouts: Sequence[PanelRows | None] | None, rows: int = 4
+) -> int:
+    """How many rows ``add_decisions`` would use for every one of ``decisions``."""
+    total = 0
+    for i, d in enumerate(decisions):
+        layout = layouts[i] if layouts else None
+        if layout_fits(layout, rows):
+            total += len(layout or ())
+        elif d.grid is not None:
+            h, _, paged = grid_shape(d, rows)
+            total += rows if paged else h + (1 if any(o.cell is None for o in d.options) else 0)
+        elif d.multi:
+            total += 1
+        elif len(d.options) > MAX_BUTTONS:
+            total += (len(d.options) + SELECT_MAX - 1) // SELECT_MAX
+        else:
+            total += (len(d.options) + GRID_COLS - 1) // GRID_COLS
+    return total
 
 
 def add_decisions(
@@ -300,34 +461,68 @@ def add_decisions(
     game_id: str,
     prefix_names: bool = False,
     first_row: int = 0,
+    last_row: int = 3,
+    layouts: Sequence[PanelRows | None] | None = None,
 ) -> int:
     """Add the buttons (or select menus, when buttons would not fit) for ``decisions``;
-    returns the next free row. Rows 0-3 are used; a decision that finds no row left is
-    still playable from the player's "My hand" panel, which lists all their decisions."""
+    returns the next free row. Rows ``first_row``..``last_row`` are used; a decision that
+    finds no row left is still playable from the player's "My hand" panel, which lists all
+    their decisions. ``layouts`` holds the game's own rows per decision (see
+    :func:`game_panel`), used when they fit."""
     row = first_row
-    for decision, tok in zip(decisions, tokens, strict=True):
-        if row > 3:
+    for i, (decision, tok) in enumerate(zip(decisions, tokens, strict=True)):
+        if row > last_row:
             break
         who = f"{names[decision.seat]}: " if prefix_names else ""
-        rows_needed = (len(decision.options) + 4) // 5
-        if len(decision.options) <= MAX_BUTTONS and row + rows_needed - 1 <= 3:
-            for i, opt in enumerate(decision.options):
-                r = row + i // 5
-                if r > 3:
-                    break
-                view.add_item(
-                    MoveButton(
-                        gid,
-                        ver,
-                        decision.seat,
-                        tok,
-                        opt.id,
-                        label=who + option_label(game_id, opt, lang, names),
-                        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-                        row=r,
-                    )
+        left = last_row - row + 1
+
+        def button(
+            opt: Any, r: int, decision: Decision = decision, tok: str = tok, who: str = who
+        ) -> None:
+            view.add_item(
+                MoveButton(
+                    gid,
+                    ver,
+                    decision.seat,
+                    tok,
+                    opt.id,
+                    label=who + option_label(game_id, opt, lang, names),
+                    style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
+                    row=r,
                 )
-            row += (len(decision.options) + 4) // 5
+            )
+
+        layout = layouts[i] if layouts else None
+        if layout is not None and layout_fits(layout, left):
+            for line in layout:
+                for cell in line:
+                    opt = decision.option(cell) if cell is not None else None
+                    if opt is None:
+                        view.add_item(GapButton(gid, ver, len(view.children), row=row))
+                    else:
+                        button(opt, row)
+                row += 1
+        elif decision.grid is not None and left >= 2:
+            row = add_grid(
+                view,
+                decision,
+                tok,
+                gid=gid,
+                ver=ver,
+                lang=lang,
+                names=names,
+                first_row=row,
+                last_row=last_row,
+                label_prefix=who,
+            )
+        elif (
+            not decision.multi
+            and len(decision.options) <= MAX_BUTTONS
+            and (len(decision.options) + GRID_COLS - 1) // GRID_COLS <= left
+        ):
+            for k, opt in enumerate(decision.options):
+                button(opt, row + k // GRID_COLS)
+            row += (len(decision.options) + GRID_COLS - 1) // GRID_COLS
         else:
             row = add_selects(
                 view,
@@ -338,10 +533,83 @@ def add_decisions(
                 lang=lang,
                 names=names,
                 first_row=row,
-                last_row=3,
+                last_row=last_row,
                 label_prefix=who,
             )
     return row
+
+
+def add_grid(
+    view: discord.ui.View,
+    decision: Decision,
+    tok: str,
+    *,
+    gid: int,
+    ver: int,
+    lang: str,
+    names: Sequence[str],
+    first_row: int,
+    last_row: int,
+    origin: tuple[int, int] = (0, 0),
+    label_prefix: str = "",
+) -> int:
+    """``decision``'s grid as rows of buttons, each option at its ``cell`` and a disabled
+    "·" where no option is. A grid larger than the rows (or than 5 columns) shows the block
+    whose top left cell is ``origin``, with arrow buttons to the neighbouring blocks; options
+    without a cell share the last row with the arrows. Returns the next free row."""
+    assert decision.grid is not None
+    height, width = decision.grid
+    h, w, paged = grid_shape(decision, last_row - first_row + 1)
+    r0 = max(0, min(origin[0], height - h))
+    c0 = max(0, min(origin[1], width - w))
+    by_cell = {o.cell: o for o in decision.options if o.cell is not None}
+    extras = [o for o in decision.options if o.cell is None]
+    for r in range(r0, r0 + h):
+        for c in range(c0, c0 + w):
+            opt = by_cell.get((r, c))
+            row = first_row + r - r0
+            if opt is None:
+                view.add_item(GapButton(gid, ver, len(view.children), row=row))
+            else:
+                view.add_item(
+                    MoveButton(
+                        gid,
+                        ver,
+                        decision.seat,
+                        tok,
+                        opt.id,
+                        label=label_prefix + option_label("", opt, lang, names),
+                        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
+                        row=row,
+                    )
+                )
+    row = first_row + h
+    nav: list[tuple[str, int, int]] = []
+    if paged:
+        if r0 > 0:
+            nav.append(("▲", max(r0 - h, 0), c0))
+        if r0 + h < height:
+            nav.append(("▼", min(r0 + h, height - h), c0))
+        if c0 > 0:
+            nav.append(("◀", r0, max(c0 - w, 0)))
+        if c0 + w < width:
+            nav.append(("▶", r0, min(c0 + w, width - w)))
+    for label, r, c in nav:
+        view.add_item(GridButton(gid, ver, decision.seat, tok, r, c, label=label, row=row))
+    for opt in extras[: GRID_COLS - len(nav)]:
+        view.add_item(
+            MoveButton(
+                gid,
+                ver,
+                decision.seat,
+                tok,
+                opt.id,
+                label=label_prefix + option_label("", opt, lang, names),
+                style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
+                row=row,
+            )
+        )
+    return row + 1 if nav or extras else row
 
 
 def add_selects(
@@ -360,13 +628,38 @@ def add_selects(
 ) -> int:
     """Options ``start:`` of ``decision`` as select menus, 25 to a menu, one menu a row.
     When they do not all fit, the last entry of the last menu opens the next page
-    (answered privately, see GameCog.on_more). Returns the next free row."""
+    (answered privately, see GameCog.on_more). A multi-pick decision is one menu taking
+    ``min_picks``..``max_picks`` values (its first 25 options). Returns the next free
+    row."""
+    prompt = t(decision.prompt, lang, names, **dict(decision.args))
+    if decision.multi:
+        chunk = list(decision.options)[:SELECT_MAX]
+        top = min(decision.max_picks, len(chunk))
+        view.add_item(
+            MoveSelect(
+                gid,
+                ver,
+                decision.seat,
+                tok,
+                0,
+                [
+                    discord.SelectOption(
+                        label=clip(option_label("", o, lang, names), 100), value=o.id
+                    )
+                    for o in chunk
+                ],
+                clip(f"{label_prefix}{prompt}", 150),
+                row=first_row,
+                min_values=min(decision.min_picks, top),
+                max_values=top,
+            )
+        )
+        return first_row + 1
     options = list(decision.options)[start:]
     rows = max(1, last_row - first_row + 1)
     capacity = rows * SELECT_MAX
     more = len(options) > capacity
     shown = options[: capacity - 1] if more else options
-    prompt = t(decision.prompt, lang, names, **dict(decision.args))
     row = first_row
     for part, i in enumerate(range(0, max(len(shown), 1), SELECT_MAX)):
         chunk = shown[i : i + SELECT_MAX]

@@ -23,7 +23,11 @@ Conventions every game follows
   ``seconds``, the host applies ``option`` for that seat as an ordinary logged action.
   Durations come from the state (e.g. a lobby option read in ``new``), never from a clock.
 * **Layout.** ``grid`` (rows, columns) asks the UI for a grid of buttons in which each
-  option sits at its ``cell``; options without a cell go below the grid.
+  option sits at its ``cell``; options without a cell go below the grid. A grid larger than
+  a message holds is shown a block at a time, with arrows to the other blocks. A
+  multi-pick decision is shown as a select menu taking ``min_picks``..``max_picks`` values
+  (at most 25 options). Where the generic layout is clumsy a game may give its own rows of
+  buttons through the optional ``panel`` hook (see :class:`Game`).
 * **Option ids** are short stable strings matching ``[A-Za-z0-9_.+-]{1,40}``; they travel in
   Discord custom_ids and in the action log.
 * **Text is keys, not sentences.** Prompts, option labels, event codes and view labels are
@@ -132,19 +136,22 @@ class Decision:
         return None
 
     def token(self, salt: int = 0) -> str:
-        """A short fingerprint of this decision, used to detect stale buttons.
+        """A short fingerprint of which question this is, used to detect stale buttons.
 
-        ``salt`` is the number of choices the seat has made so far, so that a button stays
-        valid while the same decision is open and dies as soon as the seat has answered it.
+        It hashes the seat, ``salt`` (the number of choices the seat has made so far) and
+        the ``key`` (the prompt and its arguments when there is no key) — never the options:
+        a button stays valid while the same question is open for the seat, even when other
+        seats' moves add or remove options (a shared pool), and dies as soon as the seat has
+        answered it. Whether the clicked option is still offered is checked on its own.
         """
+        ident: Any = self.key if self.key is not None else [self.prompt, dict(self.args)]
+        payload = json.dumps([self.seat, salt, ident], sort_keys=True, default=str)
+        return hashlib.blake2s(payload.encode(), digest_size=4).hexdigest()
+
+    def options_mark(self) -> str:
+        """A fingerprint of the options as offered now (to tell when a panel needs an edit)."""
         payload = json.dumps(
-            [
-                self.seat,
-                salt,
-                self.prompt,
-                dict(self.args),
-                [[o.id, o.label, dict(o.args)] for o in self.options],
-            ],
+            [[o.id, o.label, dict(o.args), o.style, o.cell] for o in self.options],
             sort_keys=True,
             default=str,
         )
@@ -204,9 +211,23 @@ class Game(Protocol):
     options: tuple[OptionSpec, ...]
 
     # Optional extras a game may define (the host checks with getattr):
-    #   bot_choice(state, seat, rng) -> option id   a bot's pick (default: uniform random)
+    #   bot_choice(state, seat, rng) -> option id   a bot's pick (default: uniform random;
+    #                                               for a multi-pick decision: the answer
+    #                                               string, see join_picks)
     #   skip_options: tuple[str, ...]               option ids that mean "do nothing"
     #                                               (used to skip an absent player's move)
+    #   gone_reason(state, seat, option_id) -> (i18n key, args) | None
+    #                                               why an option the seat clicked is no
+    #                                               longer offered ("that tile was just
+    #                                               taken by {taker_seat}"); None, or no
+    #                                               hook: a generic sentence
+    #   panel(state, decision) -> rows | None       the game's own button layout for a
+    #                                               decision where the generic one is
+    #                                               clumsy: a sequence of rows, each a
+    #                                               sequence of option ids (None = an empty
+    #                                               cell), at most 5 rows of 5. Options left
+    #                                               out are not shown. UI-neutral (no
+    #                                               discord); None = the generic layout.
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:
         """Set up a game for ``players`` seats (0..players-1)."""
@@ -250,8 +271,37 @@ def check_option_id(option_id: str) -> bool:
     return re.fullmatch(r"[A-Za-z0-9_.+-]{1,40}", option_id) is not None
 
 
+def check_picks(decision: Decision, choice: str) -> None:
+    """Raise :class:`IllegalMove` unless ``choice`` answers ``decision``: one offered id for
+    a single choice; for a multi-pick decision, distinct offered ids joined by
+    :data:`MULTI_SEP`, between ``min_picks`` and ``max_picks`` of them."""
+    if not decision.multi:
+        if decision.option(choice) is None:
+            raise IllegalMove("host.error.not_offered")
+        return
+    picks = split_picks(choice)
+    for pick in picks:
+        if decision.option(pick) is None:
+            raise IllegalMove("host.error.not_offered")
+    if len(set(picks)) != len(picks):
+        raise IllegalMove("host.error.repeated_pick")
+    if len(picks) < decision.min_picks:
+        raise IllegalMove("host.error.too_few_picks", min=decision.min_picks)
+    if len(picks) > decision.max_picks:
+        raise IllegalMove("host.error.too_many_picks", max=decision.max_picks)
+
+
+def answers(decision: Decision, choice: str) -> bool:
+    try:
+        check_picks(decision, choice)
+    except IllegalMove:
+        return False
+    return True
+
+
 def apply_checked(game: Game, state: State, seat: int, choice: str) -> tuple[State, list[Event]]:
-    """Apply ``choice`` after checking it is offered to ``seat`` by ``pending``.
+    """Apply ``choice`` after checking it answers one of ``seat``'s decisions in ``pending``
+    (see :func:`check_picks`: offered ids, distinct, as many as allowed).
 
     Games check their own input too; this guard makes the host's promise independent of
     each game's diligence: nothing that was not offered is ever applied.
@@ -259,7 +309,9 @@ def apply_checked(game: Game, state: State, seat: int, choice: str) -> tuple[Sta
     offered = [d for d in game.pending(state) if d.seat == seat]
     if not offered:
         raise IllegalMove("host.error.not_your_turn")
-    if not any(d.option(choice) for d in offered):
+    if not any(answers(d, choice) for d in offered):
+        if len(offered) == 1:
+            check_picks(offered[0], choice)  # raises the precise reason
         raise IllegalMove("host.error.not_offered")
     return game.apply(state, seat, choice)
 

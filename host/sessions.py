@@ -16,7 +16,17 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.contract import Decision, Event, Game, IllegalMove, Result, apply_checked
+from core.contract import (
+    Decision,
+    Event,
+    Game,
+    IllegalMove,
+    Result,
+    apply_checked,
+    check_picks,
+    join_picks,
+    split_picks,
+)
 from host import pacing, registry
 from host.clock import Clock
 from host.storage import ChannelBusy, GameRow, SeatRow, Store, TimerRow, VersionConflict
@@ -28,6 +38,11 @@ MAX_BOT_STEPS = 5000
 
 class HostError(IllegalMove):
     """A request the host refuses; ``code`` is an i18n key under ``host.error``."""
+
+
+class Gone(HostError):
+    """The clicked option is no longer offered (someone else's move took it away); the
+    question itself is still open. ``code`` is the game's reason or ``host.error.gone``."""
 
 
 @dataclass(frozen=True)
@@ -383,6 +398,30 @@ class Host:
             raise HostError("host.error.not_your_turn", waiting=waiting)
         raise HostError("host.error.stale")
 
+    def check_choice(self, snap: Snapshot, decision: Decision, choice: str) -> str:
+        """The answer to store for ``choice`` (multi-pick ids in the decision's order), or
+        a HostError: :class:`Gone` for an option no longer offered (with the game's
+        sentence, e.g. who took it, when it has a ``gone_reason`` hook), else why the picks
+        do not answer the decision."""
+        picks = split_picks(choice) if decision.multi else [choice]
+        for pick in picks:
+            if decision.option(pick) is None:
+                raise self.gone(snap, decision.seat, pick)
+        try:
+            check_picks(decision, choice)
+        except IllegalMove as err:
+            raise HostError(err.code, **err.args_) from None
+        return join_picks(decision, picks) if decision.multi else choice
+
+    @staticmethod
+    def gone(snap: Snapshot, seat: int, option_id: str) -> Gone:
+        hook = getattr(snap.game, "gone_reason", None)
+        reason = hook(snap.state, seat, option_id) if hook is not None else None
+        if reason is None:
+            return Gone("host.error.gone")
+        key, args = reason
+        return Gone(key, **dict(args))
+
     async def play(
         self, game_id: int, user_id: int, seat: int, token: str, choice: str
     ) -> Outcome:
@@ -390,8 +429,7 @@ class Host:
         async with self.locks[game_id]:
             before = await self.by_id(game_id)
             decision = self.check_turn(before, user_id, seat, token)
-            if decision.option(choice) is None:
-                raise HostError("host.error.stale")
+            choice = self.check_choice(before, decision, choice)
             steps: list[Step] = []
             after = await self._commit(before, seat, choice, user_id, False, steps)
             after = await self._run_bots(after, steps)
@@ -445,6 +483,10 @@ class Host:
         if pick is not None:
             return str(pick(snap.state, seat, rng))
         decision = snap.decisions_for(seat)[0]
+        if decision.multi:
+            top = min(decision.max_picks, len(decision.options))
+            n = rng.randint(min(decision.min_picks, top), top)
+            return join_picks(decision, [o.id for o in rng.sample(decision.options, n)])
         return rng.choice(decision.options).id
 
     @staticmethod

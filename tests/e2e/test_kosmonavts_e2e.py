@@ -457,7 +457,7 @@ async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Ha
     stay = next(o for o in offers(ben_panel) if o.option == "stay")
     assert not refused(await press_offer(h, ben, stay))
     shown = "\n".join(watch.fresh()[1])
-    assert "Ana fired 1 cube(s): ↗" in shown, shown
+    assert "Ana fired 1 cube: ↗" in shown, shown
     assert (await snapshot(h)).view(None)["ships"][0]["landed"] is None
     # Given orders are final: once they are all known, the table offers no Undo.
     assert t("host.btn.undo", "en") not in [b.label for b in latest_table(h).buttons]

@@ -315,4 +315,7 @@ class Bot:
                 return place + 1.5
             return place
 
-        return self._best(ids, value, 1.2)
+        # Multiplicative noise too, so a strong card does not always win: bots vary.
+        return max(
+            ids, key=lambda oid: value(oid) * self.rng.uniform(0.55, 1.45) + self.noise(2.0)
+        )

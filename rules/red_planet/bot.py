@@ -40,11 +40,19 @@ class Bot:
         self.rng = rng
         self.nc = v["colours"]
         # Astronauts bound for each zone (on Mars, plus aboard ships heading there).
-        self.proj = {z: list(v["zones"][z]["astronauts"]) for z in ZONES}
-        for sh in [*v["docks"], *v["launched"]]:
-            if sh is not None and sh["dest"] is not None:
+        self.proj: dict[str, list[float]] = {
+            z: [float(k) for k in v["zones"][z]["astronauts"]] for z in ZONES
+        }
+        for sh in v["launched"]:
+            if sh["dest"] is not None:
                 for c in sh["crew"]:
                     self.proj[sh["dest"]][c] += 1
+        # Docked ships may never fly (or be blown up): their crews count for less.
+        for sh in v["docks"]:
+            if sh is not None and sh["dest"] is not None:
+                fill = len(sh["crew"]) / sh["cap"]
+                for c in sh["crew"]:
+                    self.proj[sh["dest"]][c] += 0.5 + 0.4 * fill
         left = [k for r, k in PRODUCTION.items() if r >= v["round"]]
         self.weight = sum(left)
         # Expected value of a face-down resource: the tokens nobody has seen yet.
@@ -80,18 +88,22 @@ class Bot:
         pile = sum(RES_VALUE[r] * k for r, k in zone["pile"].items())
         return per * self.weight + pile + 1.0
 
-    def share(self, counts: list[int], c: int) -> float:
+    def share(self, counts: list[float], c: int) -> float:
         mine = counts[c]
         if mine <= 0:
             return 0.0
-        other = max(k for i, k in enumerate(counts) if i != c)
-        if mine > other:
-            return 1.0 if mine > other + 1 else 0.8
-        if mine == other:
+        diff = mine - max(k for i, k in enumerate(counts) if i != c)
+        if diff >= 1.5:
+            return 1.0
+        if diff >= 0.5:
+            return 0.8
+        if diff > -0.5:
             return 0.4
-        return 0.1 if mine == other - 1 else 0.0
+        return 0.1 if diff > -1.5 else 0.0
 
-    def gain(self, z: str | None, add: list[int] | None = None, c: int | None = None) -> float:
+    def gain(
+        self, z: str | None, add: list[int] | list[float] | None = None, c: int | None = None
+    ) -> float:
         """How much colour ``c`` (default: me) gains in zone ``z`` when ``add`` arrives."""
         if z is None:
             return 0.0
@@ -141,6 +153,8 @@ class Bot:
         add = self.one(self.me, k)
         gain = self.gain(sh["dest"], add) if sh["dest"] else self.best_zone_gain(add)
         launch = 1.0 if room <= k else 0.75 - 0.1 * (room - k)
+        if self.v["round"] >= ROUNDS and room > k:
+            launch = 0.25
         return gain * launch + 0.5 * k
 
     def on_place(self, ids: list[str], d: Decision) -> str:

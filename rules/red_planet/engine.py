@@ -253,7 +253,7 @@ def _options(
         opts = [_dock_opt(s, i) for i, sh in enumerate(docks) if sh is not None and _room(sh) >= 3]
         return ("place3", {}, opts, False) if opts else None
     if kind == "dest":
-        opts = [_opt(z, "zone", zone=ZONE_NAMES[z]) for z in ZONES if s["dtok"][z] > 0]
+        opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in ZONES if s["dtok"][z] > 0]
         return ("dest", {"dock": step[1] + 1}, opts, False) if opts else None
     if kind == "move":
         opts = [
@@ -276,7 +276,7 @@ def _options(
         ]
         return (kind, {}, opts, False) if opts else None
     if kind == "assign":
-        opts = [_opt(z, "zone", zone=ZONE_NAMES[z]) for z in OUTER if z not in s["disc"]]
+        opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in OUTER if z not in s["disc"]]
         return ("assign", {"card": step[1]}, opts, True) if opts else None
     if kind == "launch":
         opts = [_dock_opt(s, i) for i, sh in enumerate(docks) if sh is not None and _room(sh) > 0]
@@ -307,7 +307,7 @@ def _options(
     if kind == "drop":
         if s["astros"][PHOBOS][c] <= 0:
             return None
-        opts = [_opt(f"drop.{z}", "zone", zone=ZONE_NAMES[z]) for z in MARS]
+        opts = [_opt(f"drop.{z}", "opt.zone", zone=ZONE_NAMES[z]) for z in MARS]
         return ("drop", {"left": step[1]}, [*opts, _opt("done", "opt.done", "success")], False)
     if kind == "pilot":
         opts = [
@@ -323,7 +323,7 @@ def _options(
         return ("pilot", {}, opts, False) if opts else None
     if kind == "pilot2":
         sh = _ship_ref(s, step[1])
-        opts = [_opt(z, "zone", zone=ZONE_NAMES[z]) for z in _pilot_zones(s, sh)]
+        opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in _pilot_zones(s, sh)]
         return ("pilot2", {"ship": _ship_label(s, step[1])}, opts, False) if opts else None
     if kind == "act2":
         if EMERGENCY_LAUNCH not in s["actions"][c]:

@@ -1,0 +1,123 @@
+"""Mission: Red Planet data files: the JSON is coherent, and strings.json covers every key
+the engine can produce, in English and Spanish with the same placeholders."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+from rules.red_planet import GAME
+from rules.red_planet.data import (
+    ACTIONS,
+    ADJ,
+    BOARD,
+    CHARACTERS,
+    DISCOVERIES,
+    EVENTS,
+    GROUPS,
+    MISSIONS,
+    OUTER,
+    PHOBOS,
+    RES_COUNT,
+    SHIPS,
+    SHIPS_DATA,
+    ZONES,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+STRINGS = json.loads((ROOT / "data" / "red_planet" / "strings.json").read_text(encoding="utf-8"))
+STATUS = ("CONFIRMED", "INFERRED", "DESIGNED")
+
+
+def has_status(item: dict) -> bool:
+    return any(word in str(item.get("status", "")) for word in STATUS)
+
+
+def test_board_map_and_counts() -> None:
+    assert len(ZONES) == 10 and len(set(ZONES)) == 10 and PHOBOS in ZONES
+    assert len(OUTER) == 8 and PHOBOS not in OUTER and "VM" not in OUTER
+    assert ADJ[PHOBOS] == ()
+    for a, nbrs in ADJ.items():
+        assert a not in nbrs
+        assert all(a in ADJ[b] for b in nbrs)
+    assert len(ADJ["VM"]) == 4
+    for group in GROUPS.values():
+        assert len(group) == 4 and set(group) <= set(OUTER)
+    assert RES_COUNT == {"ice": 5, "syl": 3, "cel": 3}
+    assert sorted(CHARACTERS) == list(range(1, 10))
+    assert [CHARACTERS[n]["place"] for n in (9, 7, 6, 3)] == [1, 2, 2, 3]
+    for part in ("adjacency", "groups", "resources", "rounds", "characters"):
+        assert has_status(BOARD[part]), part
+    assert all(has_status(z) for z in BOARD["zones"])
+
+
+def test_ship_deck() -> None:
+    ships = SHIPS_DATA["ships"]
+    assert len(ships) == 36 and len(SHIPS) == 36 and has_status(SHIPS_DATA)
+    assert sum(1 for s in ships if s["dest"] is None) == 6
+    for z in ZONES:
+        assert sum(1 for s in ships if s["dest"] == z) == 3
+    assert all(2 <= s["cap"] <= 5 for s in ships)
+
+
+def test_event_cards() -> None:
+    assert (len(MISSIONS), len(DISCOVERIES), len(ACTIONS)) == (13, 13, 4)
+    assert has_status(EVENTS)
+    for card in [*MISSIONS.values(), *DISCOVERIES.values(), *ACTIONS.values()]:
+        assert has_status(card), card["id"]
+    assert {d["icon"] for d in DISCOVERIES.values()} == {"R", "P3", "F"}
+    kinds = {"group", "most_zone", "most_tokens", "spread", "dominion", "memorial"}
+    assert {m["kind"] for m in MISSIONS.values()} >= kinds
+    for m in MISSIONS.values():
+        if m["kind"] == "group":
+            assert m["group"] in GROUPS and len(m["points"]) == 4
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_strings_in_both_languages_with_the_same_placeholders() -> None:
+    en, es = STRINGS["en"], STRINGS["es"]
+    assert set(en) == set(es)
+    for key, text in en.items():
+        assert key.startswith("red_planet.")
+        assert placeholders(text) == placeholders(es[key]), key
+        assert text.strip() and es[key].strip()
+    assert "red_planet.name" in en and "red_planet.rules_summary" in en
+    for part in ("tokens", "missions", "ice_monopoly", "discoveries"):
+        assert f"red_planet.score.{part}" in en
+
+
+def test_every_key_the_engine_produces_exists() -> None:
+    """Random and bot games: every prompt, option label, event and phase has a string, and
+    the arguments fill its placeholders."""
+    en = STRINGS["en"]
+    seen: set[str] = set()
+
+    def need(key: str, args: dict) -> None:
+        assert key in en, key
+        assert placeholders(en[key]) <= set(args), (key, args)
+        seen.add(key)
+
+    for i in range(60):
+        n = 2 + i % 5
+        rng = random.Random(i)
+        s = GAME.new(n, {}, i)
+        while True:
+            need(GAME.view(s, None)["phase"], {})
+            pending = GAME.pending(s)
+            if not pending:
+                break
+            for d in pending:
+                need(d.prompt, dict(d.args))
+                for o in d.options:
+                    need(o.label, dict(o.args))
+            d = rng.choice(pending)
+            choice = GAME.bot_choice(s, d.seat, rng) if i % 2 else rng.choice(d.options).id
+            s, events = GAME.apply(s, d.seat, choice)
+            for e in events:
+                need(e.code, dict(e.args))
+    assert "red_planet.prompt.ff" in seen and "red_planet.event.n_place" in seen

@@ -4,7 +4,8 @@
 ``bot_choice(state, seat, rng) -> option id``. Component data are read once from
 ``data/kosmonavts/`` (``board.json``, ``events.json``, ``missions.json``; texts in
 ``strings.json``). The state is plain JSON data; ``dump``/``load`` copy and check it.
-Randomness: ``random.Random(f"{seed}:{counter}")`` with the counter stored in the state.
+Engine helpers come from the kit (:mod:`rules.kit`). Randomness: ``kit.rng`` with the stream
+``random.Random(f"{seed}:{counter}")``, the counter ``rng`` stored in the state.
 
 Lobby options
 -------------

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from core.contract import IllegalMove, apply_checked
+from rules.kit import clone
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     BODIES,
@@ -22,7 +23,7 @@ from rules.kosmonavts.board import (
     flight_hazard,
     zone,
 )
-from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, _clone, compose
+from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, compose
 
 from .test_kosmonavts_helpers import (
     at,
@@ -692,7 +693,7 @@ def test_round_limit_ends_the_game() -> None:  # R24
 
 
 def _final(s: dict) -> dict:
-    s = engine._clone(s)
+    s = clone(s)
     s["over"], s["phase"] = True, "over"
     return s
 
@@ -919,7 +920,7 @@ def test_refusals_carry_codes() -> None:
 
 def test_directions_match_the_board_data() -> None:
     assert DIR_IDS == ("e", "ne", "nw", "w", "sw", "se")
-    assert _clone is engine._clone
+    assert engine.clone is clone  # the kit's, no private copy
 
 
 # ------------------------------------------------------------------ remaining rulings

@@ -28,7 +28,7 @@ from .board import (
     velocity,
     zone,
 )
-from .engine import can_get_marker, return_ready, seat_options
+from .engine import can_get_marker, marker_top_values, return_ready, seat_options
 
 #: rounds ahead the pilot looks for an interception
 HORIZON = 12
@@ -234,11 +234,26 @@ def _response(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
     return "accept" if "accept" in offered else offered[0]
 
 
+def _marker_pick(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+    """Landing together with others (R12): take the marker a mission asks for (the second
+    one for a Mission 2, the top one for a Mission 1), else the highest left."""
+    body = s["touchdown"]["queue"][0][1]
+    first, second = marker_top_values(s["rules"], body)
+    missions = s["missions"][seat]
+    if f"m2.{body}" in missions and f"marker.{second}" in offered:
+        return f"marker.{second}"
+    if f"m1.{body}" in missions and f"marker.{first}" in offered:
+        return f"marker.{first}"
+    return max(offered, key=lambda o: int(o.split(".")[1]))
+
+
 def bot_choice(s: Mapping[str, Any], seat: int, rng: random.Random) -> str:
     """An option id for ``seat`` among those pending (raises ValueError if none)."""
     offered = [o.id for o in seat_options(s, seat)]
     if not offered:
         raise ValueError("no decision pending for this seat")
+    if s["touchdown"] is not None:
+        return _marker_pick(s, seat, offered)
     ph = s["phase"]
     if ph == "setup":
         return rng.choice(offered)

@@ -75,6 +75,7 @@ ERRORS = (
     "not_landed",
     "cubes_placed",
     "evac_landed",
+    "pulled_no_refuel",
 )
 
 PHASES = ("setup", "missions", "event", "orders", "flight", "planets", "over")
@@ -215,6 +216,8 @@ def new(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         "orders": None,
         "landing": None,
         "staying": [None] * n,
+        "pulled": [False] * n,
+        "touchdown": None,
     }
     rng = _rng(s)
     s["instructor"] = rng.randrange(n)
@@ -401,6 +404,7 @@ def _start_round(s: dict[str, Any], events: list[Event], rnd: int) -> None:
     s["round"] = rnd
     s["limits"] = [CUBES_PER_ORDER] * s["n"]
     s["staying"] = [None] * s["n"]
+    s["pulled"] = [False] * s["n"]
     for ship in s["ships"]:
         ship["evac"] = False
     events.append(_EV("round", None, round=rnd, instructor_seat=s["instructor"]))
@@ -528,13 +532,17 @@ def _resolve_event(s: dict[str, Any], events: list[Event]) -> None:
             events.append(_EV("flares", seat))
     if kind == "thrust":
         events.append(_EV("thrust", None, n=card["cubes"]))
-    if pulled:
-        for seat, body in pulled:
-            events.append(_EV("pulled." + body, seat))
-        _land(s, events, pulled, 1)
+    for seat, body in pulled:
+        events.append(_EV("pulled." + body, seat))
     for ship in s["ships"]:  # clamp (the operations above never overflow; kept as a guard)
         ship["shields"] = max(0, min(MAX_SHIELDS, ship["shields"]))
         ship["fuel"] = max(0, min(TANK - ship["hyper"], ship["fuel"]))
+    s["respond"] = None
+    _land(s, events, pulled, 1, "event")
+
+
+def _after_event(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 1, once every Gravity landing is done: the next card, then orders."""
     s["discard"].append(s["active"])
     s["active"] = None
     s["respond"] = None
@@ -624,8 +632,9 @@ def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     if more and o["steps"]:
         opts.append(_OPT("undo", "opt.undo", "danger"))
     if landed and c["cubes"] == 0:
-        opts.append(_OPT("stay", "opt.stay", "success"))
-        if s["rules"] == "advanced" and c["shields"] > 0:
+        pulled = s["pulled"][seat]  # landed by Gravity this round: stays, no refuel (R15)
+        opts.append(_OPT("stay", "opt.stay_pulled" if pulled else "opt.stay", "success"))
+        if s["rules"] == "advanced" and c["shields"] > 0 and not pulled:
             opts.append(_OPT("stayfull", "opt.stayfull", "success"))
     else:
         label = "opt.takeoff" if landed else "opt.confirm"
@@ -660,7 +669,9 @@ def _order_refusal(s: Mapping[str, Any], seat: int, choice: str) -> str:
             return "not_landed"
         if c["cubes"]:
             return "cubes_placed"
-        return "basic_refuel" if s["rules"] == "basic" else "no_shield"
+        if s["rules"] == "basic":
+            return "basic_refuel"
+        return "pulled_no_refuel" if s["pulled"][seat] else "no_shield"
     if choice == "evac":
         return "evac_landed" if landed else "cubes_placed"
     return "not_offered"
@@ -713,8 +724,11 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
         final = o["final"]
         if final in ("stay", "stayfull"):
             ship["rose"] = [0] * 6  # staying landed: solar-wind cubes are discarded (R4)
-            s["staying"][seat] = final
-            events.append(_EV("order_" + final, seat))
+            if s["pulled"][seat]:  # R15: landed only this round (Gravity): no refuel
+                events.append(_EV("order_stay_pulled", seat))
+            else:
+                s["staying"][seat] = final
+                events.append(_EV("order_" + final, seat))
         elif final == "evac":
             events.append(_EV("order_evac", seat))
             _evacuate(s, events, seat, "request")
@@ -753,7 +767,7 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
     if candidates:
         _open_landing(s, candidates, 3)
     else:
-        _finish_flight(s, events, [])
+        _land(s, events, [], 3, "flight")
 
 
 def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) -> None:
@@ -800,36 +814,82 @@ def _apply_landing(s: dict[str, Any], seat: int, choice: str, events: list[Event
         if b is not None and a == "land"
     ]
     s["landing"] = None
-    if ld["phase"] == 3:
-        _finish_flight(s, events, landers)
-    else:
-        _finish_planets(s, events, landers)
+    _land(s, events, landers, ld["phase"], "flight" if ld["phase"] == 3 else "planets")
 
 
 def _land(
-    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]], phase: int
+    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]], phase: int, then: str
 ) -> None:
-    """Land ships; markers go to simultaneous landers from the instructor clockwise (R12)."""
+    """Land the ships of one phase in landing order (the instructor first, then clockwise),
+    then go on with ``then`` (``_AFTER_LANDING``). A lone lander on a body takes its top
+    marker; landers sharing a body in the same phase each choose one of the markers left
+    (R12): the game waits for that choice (``touchdown``) whenever there is one to make."""
     order = {seat: k for k, seat in enumerate(_seat_order(s))}
-    for seat, body in sorted(landers, key=lambda x: order[x[0]]):
-        ship = s["ships"][seat]
-        p = body_pos(s, body)
-        assert p is not None
-        ship["pos"] = [p[0], p[1]]
-        ship["landed"] = body
-        ship["last"] = body
-        ship["rose"] = [0] * 6
-        if seat not in s["landed_by"][body]:
-            s["landed_by"][body].append(seat)
+    queue = sorted(landers, key=lambda x: order[x[0]])
+    takers: dict[str, int] = {}
+    for seat, body in queue:
         if can_get_marker(s, seat, body):
-            value = s["stacks"][body].pop()
-            ship["markers"][body] = value
-            events.append(_EV("landed." + body, seat, value=value))
+            takers[body] = takers.get(body, 0) + 1
+    s["touchdown"] = {
+        "phase": phase,
+        "then": then,
+        "queue": [[seat, body] for seat, body in queue],
+        "shared": sorted(b for b, k in takers.items() if k > 1),
+    }
+    _continue_landing(s, events, None)
+
+
+def marker_choices(s: Mapping[str, Any], seat: int, body: str) -> list[int]:
+    """The marker values ``seat`` may choose from on landing at ``body``, highest first;
+    [] when there is nothing to choose (a lone lander, or one value left)."""
+    td = s["touchdown"]
+    if td is None or body not in td["shared"] or not can_get_marker(s, seat, body):
+        return []
+    values = sorted(set(s["stacks"][body]), reverse=True)
+    return values if len(values) > 1 else []
+
+
+def _continue_landing(s: dict[str, Any], events: list[Event], picked: int | None) -> None:
+    td = s["touchdown"]
+    queue = td["queue"]
+    while queue:
+        seat, body = queue[0]
+        if picked is None and marker_choices(s, seat, body):
+            return  # the lander at the head of the queue chooses its marker
+        queue.pop(0)
+        _touch_down(s, events, seat, body, td["phase"], picked)
+        picked = None
+    s["touchdown"] = None
+    _AFTER_LANDING[td["then"]](s, events)
+
+
+def _touch_down(
+    s: dict[str, Any], events: list[Event], seat: int, body: str, phase: int, value: int | None
+) -> None:
+    ship = s["ships"][seat]
+    p = body_pos(s, body)
+    assert p is not None
+    ship["pos"] = [p[0], p[1]]
+    ship["landed"] = body
+    ship["last"] = body
+    ship["rose"] = [0] * 6
+    if phase == 1:
+        s["pulled"][seat] = True  # R15: landed this round, so no refuel until the next
+    if seat not in s["landed_by"][body]:
+        s["landed_by"][body].append(seat)
+    if can_get_marker(s, seat, body):
+        stack = s["stacks"][body]
+        if value is None:
+            value = stack.pop()
         else:
-            events.append(_EV("visited." + body, seat))
-        if body == EARTH and not ship["returned"] and return_ready(s, seat):
-            ship["returned"] = phase
-            events.append(_EV("returned", seat, phase=phase))
+            del stack[len(stack) - 1 - stack[::-1].index(value)]
+        ship["markers"][body] = value
+        events.append(_EV("landed." + body, seat, value=value))
+    else:
+        events.append(_EV("visited." + body, seat))
+    if body == EARTH and not ship["returned"] and return_ready(s, seat):
+        ship["returned"] = phase
+        events.append(_EV("returned", seat, phase=phase))
 
 
 def _refuel(s: dict[str, Any], events: list[Event], seat: int, how: str) -> None:
@@ -847,9 +907,8 @@ def _refuel(s: dict[str, Any], events: list[Event], seat: int, how: str) -> None
     events.append(_EV(code, seat, fuel=ship["fuel"], hyper=ship["hyper"], shields=ship["shields"]))
 
 
-def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]) -> None:
-    if landers:
-        _land(s, events, landers, 3)
+def _after_flight(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 3 (landings done): refuels, then phase 4."""
     for seat in _seat_order(s):
         how = s["staying"][seat]
         if how is not None:
@@ -872,20 +931,20 @@ def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[i
     if candidates:
         _open_landing(s, candidates, 4)
     else:
-        _finish_planets(s, events, [])
+        _land(s, events, [], 4, "planets")
 
 
-def _finish_planets(
-    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]
-) -> None:
-    if landers:
-        _land(s, events, landers, 4)
+def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 4 (landings done): the end of the game or the next round."""
     returned = any(ship["returned"] for ship in s["ships"])
     if returned or s["round"] >= ROUND_LIMIT:
         _game_over(s, events, "return" if returned else "limit")
         return
     s["instructor"] = (s["instructor"] + 1) % s["n"]
     _start_round(s, events, s["round"] + 1)
+
+
+_AFTER_LANDING = {"event": _after_event, "flight": _after_flight, "planets": _after_planets}
 
 
 # ------------------------------------------------------------------------------- scoring
@@ -973,6 +1032,8 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     ph = s["phase"]
     if s["over"]:
         return []
+    if s["touchdown"] is not None:
+        return _marker_options(s, seat)
     if ph == "setup":
         return _placement_options(s, seat)
     if ph == "missions":
@@ -995,8 +1056,21 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     return []
 
 
+def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    head, body = s["touchdown"]["queue"][0]
+    if seat != head:
+        return []
+    values = marker_choices(s, seat, body)
+    return [
+        _OPT(f"marker.{v}", "opt.marker", "primary" if i == 0 else "secondary", value=v)
+        for i, v in enumerate(values)
+    ]
+
+
 def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
     ph = s["phase"]
+    if s["touchdown"] is not None:
+        return P + "prompt.marker." + s["touchdown"]["queue"][0][1], {}, False
     if ph == "setup":
         st = s["setup"]
         if st["picked"] is not None:
@@ -1018,7 +1092,9 @@ def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]
             "hyper": c["hyper"],
             "arrows": order_arrows(s["orders"][seat]["steps"]) or "-",
         }
-        key = "prompt.order_landed" if ship["landed"] is not None else "prompt.order"
+        key = "prompt.order"
+        if ship["landed"] is not None:
+            key = "prompt.order_pulled" if s["pulled"][seat] else "prompt.order_landed"
         return P + key, args, True
     ld = s["landing"]
     return P + f"prompt.land{ld['phase']}." + ld["body"][seat], {}, False
@@ -1062,7 +1138,9 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
         return s2, events
     s2 = clone(dict(s))
     ph = s2["phase"]
-    if ph == "setup":
+    if s2["touchdown"] is not None:
+        _continue_landing(s2, events, int(choice.split(".", 1)[1]))
+    elif ph == "setup":
         _apply_placement(s2, seat, choice, events)
     elif ph == "missions":
         _apply_mission(s2, seat, choice, events)
@@ -1088,6 +1166,9 @@ def dump(s: Mapping[str, Any]) -> dict[str, Any]:
 def load(data: Mapping[str, Any]) -> dict[str, Any]:
     try:
         s = clone(dict(data))
+        # states saved before the marker choice and the Gravity refuel ruling (R12, R15)
+        s.setdefault("touchdown", None)
+        s.setdefault("pulled", [False] * s["n"])
         _validate(s)
     except ValueError:
         raise
@@ -1147,3 +1228,12 @@ def _validate(s: dict[str, Any]) -> None:
             full = MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC
             check(held == sorted(full), f"markers of {b}")
     check(s["over"] == (s["phase"] == "over"), "over flag")
+    check(len(s["pulled"]) == n and all(isinstance(x, bool) for x in s["pulled"]), "pulled")
+    td = s["touchdown"]
+    if td is not None:
+        check(td["phase"] in (1, 3, 4) and td["then"] in _AFTER_LANDING, "touchdown")
+        check(bool(td["queue"]), "touchdown queue")
+        for seat, body in td["queue"]:
+            check(0 <= seat < n and body in BODIES, "touchdown lander")
+        seat, body = td["queue"][0]
+        check(bool(marker_choices(s, seat, body)), "touchdown choice")

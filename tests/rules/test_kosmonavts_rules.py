@@ -1059,3 +1059,10 @@ def test_instructor_passes_to_the_next_seat() -> None:  # R29
     s, ev = orders(s, {})
     assert s["instructor"] == 0 and s["round"] == 2
     assert ev[-1].args == {"round": 2, "instructor_seat": 0}
+
+
+def test_the_random_stream_is_unchanged_by_the_kit() -> None:
+    # saved games replay bit for bit: act k draws from random.Random(f"{seed}:{k}"), k from 1
+    for seed in range(5):
+        s = GAME.new(3, {}, seed)
+        assert s["rng"] == 1 and s["instructor"] == random.Random(f"{seed}:1").randrange(3)

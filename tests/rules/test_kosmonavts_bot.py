@@ -99,3 +99,16 @@ def test_the_bot_picks_the_marker_its_missions_ask_for() -> None:  # R12
     # Mission 2 on Saturn: the second marker (3 VP + 4 VP) beats the top one (4 VP)
     assert GAME.bot_choice(landing_together(True), 0, random.Random(0)) == "marker.3"
     assert GAME.bot_choice(landing_together(False), 0, random.Random(0)) == "marker.4"
+
+
+def test_skipping_a_marker_choice_takes_the_highest_left() -> None:  # R12
+    s = fresh(n=2, instructor=0)
+    fly(s, 0, (10, 0))
+    fly(s, 1, (12, 0))
+    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
+    s, _ = play(s, 0, "land")
+    s, _ = play(s, 1, "land")
+    s, _ = play(s, 0, "marker.4")
+    ids = offered(s, 1)
+    assert ids == ["marker.3", "marker.2", "marker.1"]
+    assert next(o for o in GAME.skip_options if o in ids) == "marker.3"

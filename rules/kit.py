@@ -37,13 +37,24 @@ def clone(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def rng(s: dict[str, Any], game: str, counter: str = "rc", seed: str = "seed") -> random.Random:
+def rng(
+    s: dict[str, Any],
+    game: str,
+    counter: str = "rc",
+    seed: str = "seed",
+    stream: str = "{game}:{seed}:{n}",
+) -> random.Random:
     """A fresh generator for the next random act of state ``s`` (mutated: its counter
     ``s[counter]`` goes up by one). Draw everything one act needs from the generator this
-    returns; the next act asks again."""
+    returns; the next act asks again.
+
+    ``stream`` is the generator's seed string, formatted with ``game``, ``seed`` (the
+    state's seed), ``n`` (this act's number, from 0) and ``count`` (``n + 1``). Keep the
+    default for new games; an engine whose saved games used another string passes it, so
+    that they replay unchanged (Kosmonavts: ``"{seed}:{count}"``)."""
     n = int(s.get(counter, 0))
     s[counter] = n + 1
-    return random.Random(f"{game}:{s[seed]}:{n}")
+    return random.Random(stream.format(game=game, seed=s[seed], n=n, count=n + 1))
 
 
 class Events:

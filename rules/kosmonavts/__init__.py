@@ -4,7 +4,8 @@
 ``bot_choice(state, seat, rng) -> option id``. Component data are read once from
 ``data/kosmonavts/`` (``board.json``, ``events.json``, ``missions.json``; texts in
 ``strings.json``). The state is plain JSON data; ``dump``/``load`` copy and check it.
-Randomness: ``random.Random(f"{seed}:{counter}")`` with the counter stored in the state.
+Engine helpers come from the kit (:mod:`rules.kit`). Randomness: ``kit.rng`` with the stream
+``random.Random(f"{seed}:{counter}")``, the counter ``rng`` stored in the state.
 
 Lobby options
 -------------
@@ -21,6 +22,8 @@ Decisions (option ids)
   ``stay`` (stay landed and refuel; advanced: quick refuel), ``stayfull`` (advanced full refuel,
   one shield) or ``evac`` (ask for evacuation). ``<dir>`` is ``e ne nw w sw se``.
 * landing (public, seats whose ship is on a body's hex): ``land`` | ``noland``.
+* marker choice (public, one lander at a time in landing order, when ships land on the same
+  body in the same phase and more than one marker value is left): ``marker.<value>``.
 
 View schema (``view(state, None)``; every key always present)
 -------------------------------------------------------------
@@ -29,7 +32,7 @@ View schema (``view(state, None)``; every key always present)
     game "kosmonavts", rules "basic"|"advanced", players n,
     round int|None (None during set-up), round_limit int,
     phase "kosmonavts.phase.setup|missions|event|orders|flight|planets|over",
-    step  "kosmonavts.step.place_body|place_space|choose_event|respond|landing" | None,
+    step  "kosmonavts.step.place_body|place_space|choose_event|respond|landing|marker" | None,
     over bool, end None|"return"|"limit",
     scores [int]            running: landing + Earth markers; when over: final totals
     instructor seat, waiting [seats with an open decision],
@@ -49,6 +52,8 @@ View schema (``view(state, None)``; every key always present)
     missions_chosen [bool per seat] during the advanced mission choice, else None
     responses {asked [bool], answered [bool]} while an event waits for answers, else None
     landing {phase 3|4, bodies [body|None per seat], answered [bool]} or None
+    marker_pick {seat, body, phase 1|3|4, values [int, highest first],
+                 next [seats still to land in this phase]} or None
 
 ``view(state, seat)`` adds ``private``::
 
@@ -70,7 +75,8 @@ appear in the public view; at the end they are revealed by ``mission_done.*`` /
 (``kosmonavts.event.<code>``).
 
 Rulings (rulebook = /work/shared/rules/kosmonavts_es.txt; R1–R23 follow the proposals in
-/work/shared/games/kosmonavts.md §8; each is tested in tests/rules/test_kosmonavts_rules.py)
+/work/shared/games/kosmonavts.md §8, except R12, R13 and R15, which now read the rulebook
+literally; each is tested in tests/rules/test_kosmonavts_rules.py)
 ---------------------------------------------------------------------------------------------
 R1  "espacios marcados": any space of a body's orbit is a legal start. Basic placement by
     players: the nine tokens are dealt from the instructor clockwise (the instructor stands
@@ -101,21 +107,27 @@ R10 Evacuation empties the rose, puts the ship landed on its last-visited body (
 R11 Landing is optional (a public decision), for a ship whose flight ends on a body's hex in
     phase 3 (also one that did not move) or on whose hex a body stops in phase 4. Every
     landing (refuel stops, Earth, removed bodies) sets "last visited".
-R12 "comenzando por el jugador que posee la ficha de instructor": simultaneous landers on a
-    body take markers from the instructor clockwise; each takes the top one left; a player
-    who already holds a marker of that body takes none. Phase 1 < phase 3 < phase 4.
+R12 "cogen un marcador de aterrizaje entre los disponibles, comenzando por el jugador que posee
+    la ficha de instructor": ships landing on the same body in the same phase land one by one
+    from the instructor clockwise, and each CHOOSES any marker left (a public decision
+    ``marker.<value>``; Mission 2 rewards the second marker). No choice when one value is
+    left. A lone lander takes the top (highest) one. A player who already holds a marker of
+    that body takes none. Phase 1 < phase 3 < phase 4.
 R13 Gravity: flying ships at distance 0–2 of any body (Earth and comet included) land on the
     nearest, choosing among equidistant ones; a shield avoids it (DESIGNED). It is a landing
-    (markers in phase-1 order) and the ship may stay and refuel in this round's phase 2. A
-    qualifying Earth landing by Gravity counts as a phase-3 return.
+    (markers as in R12, phase 1) but not one "antes de la ronda actual": the ship may stay
+    landed in this round's phase 2 without refuelling (``stay``; see R15). A qualifying Earth
+    landing by Gravity counts as a phase-3 return.
 R14 Refuelling card: applied to everyone automatically (a red cube never hurts). Energy
     conversion: each seat decides; +5 yellow, capped at the tank. Asteroids: only yellow tank
     cubes are lost; a shield avoids it (DESIGNED). Thrust and Solar flares (shield avoids,
     DESIGNED) act on this round's orders only.
-R15 Refuel = stay landed with no cubes (a ship landed when phase 2 starts). Basic: one red
+R15 Refuel = stay landed with no cubes, for a ship landed before the current round ("ya había
+    aterrizado ... antes de la ronda actual"; not one pulled down by Gravity this round: its
+    ``stay`` keeps it landed without refuelling, and ``stayfull`` is refused). Basic: one red
     into a free slot (or in place of a yellow when full; never past 4 red), then fill with
     yellow. Advanced: ``stay`` = quick (up to 5 yellow, free), ``stayfull`` = pay a shield,
-    then as basic. Staying always refuels: it can never hurt.
+    then as basic. A stay that may refuel always does: it can never hurt.
 R16 The supply is unlimited; only tank 10, red 4, shields 3 are limits.
 R17 Basic end: landing on Earth (phase 1, 3 or 4) with markers of at least 7 of the 8 other
     bodies ends the game after phase 4. Earth markers (2 VP) go to phase 1/3 returners; to

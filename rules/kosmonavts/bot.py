@@ -4,6 +4,12 @@ It flies to the body it can land on soonest among those still worth a marker (Ea
 may end the game), refuels when low, and answers event cards with plain rules of thumb.
 Its order plan depends only on the state at the start of the orders phase, so it composes
 the order cube by cube without ever undoing; plans are memoised (pure function of the key).
+
+Each bot seat has a temperament (:func:`temperament`), drawn from the game's seed and the
+seat alone, so that replay reproduces it: a taste for some bodies (as if they were a
+fraction of a round nearer; the bodies of its own missions are nearer still), the tank level
+under which it stays landed to refuel, and how lightly it takes a danger sector. Two bot
+seats therefore fly different routes in most games.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -28,12 +35,40 @@ from .board import (
     velocity,
     zone,
 )
-from .engine import can_get_marker, return_ready, seat_options
+from .engine import can_get_marker, marker_top_values, return_ready, seat_options
 
 #: rounds ahead the pilot looks for an interception
 HORIZON = 12
 #: thrust units per round the pilot counts on for later corrections
 LATER_THRUST = 3
+#: the largest taste for a body, in rounds of flight
+MAX_TASTE = 0.5
+#: how much nearer (in rounds) the body of one of the seat's missions looks
+MISSION_PULL = {"m1": 1.0, "m2": 0.5}
+
+
+@dataclass(frozen=True)
+class Temperament:
+    """How one bot seat flies (fixed for the whole game)."""
+
+    #: body -> extra cost in rounds (0 = favourite), before the missions' pull
+    taste: tuple[tuple[str, float], ...]
+    #: a landed ship with less fuel than this in its tank stays to refuel
+    refuel_below: int
+    #: cost (in rounds) of ending in a danger sector with 2+ shields
+    danger: float
+
+
+def temperament(s: Mapping[str, Any], seat: int) -> Temperament:
+    """The temperament of ``seat`` in this game: a pure function of the seed and the seat."""
+    return _temperament(int(s["seed"]), seat)
+
+
+@lru_cache(maxsize=256)
+def _temperament(seed: int, seat: int) -> Temperament:
+    r = random.Random(f"kosmonavts:temperament:{seed}:{seat}")
+    taste = tuple((b, round(r.uniform(0.0, MAX_TASTE), 2)) for b in BODIES)
+    return Temperament(taste=taste, refuel_below=r.choice((5, 6, 7)), danger=r.choice((1, 2, 3)))
 
 
 def _build_combos() -> dict[Hex, list[tuple[int, int, int, tuple[str, ...]]]]:
@@ -98,11 +133,14 @@ def plan_order(
     landed: bool,
     limit: int,
     advanced: bool,
-    targets: tuple[tuple[str, int], ...],
+    targets: tuple[tuple[str, int, float], ...],
+    refuel_below: int = 6,
+    danger: float = 2.0,
 ) -> tuple[str, ...]:
-    """The order (steps then a closing option) the pilot gives this round."""
+    """The order (steps then a closing option) the pilot gives this round. ``targets`` are
+    (body, orbit index, extra cost in rounds) of the bodies worth flying to."""
     tank = fuel + hyper
-    if landed and (tank < 6 or not targets):
+    if landed and (tank < refuel_below or not targets):
         return ("stay",)
     prefix: tuple[str, ...] = ()
     if fuel + hyper == 0 and shields >= 2 and limit > 0:
@@ -129,18 +167,18 @@ def plan_order(
         if m > 0 and residual > 0 and -(-residual // m) > units_left_base - used:
             cost += 3  # probably not enough fuel for the corrections
         if z == "danger_sector":
-            cost += {0: 50, 1: 4}.get(shields, 2)
+            cost += {0: 50, 1: 4}.get(shields, danger)
         key = (cost, residual, len(steps), sum(st.startswith("addh") for st in steps))
         if best is None or key < best:
             best, best_steps = key, steps
 
-    for body, idx in targets:
+    for body, idx, extra in targets:
         orbit = ORBITS[body]
         n = len(orbit)
         b0 = orbit[idx]
         b1 = orbit[(idx + 1) % n]
-        consider((b0[0] - pos[0] - v[0], b0[1] - pos[1] - v[1]), 0.0, 0, 0)
-        consider((b1[0] - pos[0] - v[0], b1[1] - pos[1] - v[1]), 0.5, 0, 0)
+        consider((b0[0] - pos[0] - v[0], b0[1] - pos[1] - v[1]), extra, 0, 0)
+        consider((b1[0] - pos[0] - v[0], b1[1] - pos[1] - v[1]), 0.5 + extra, 0, 0)
         for m in range(1, HORIZON + 1):
             bm = orbit[(idx + m) % n]
             wq = bm[0] - pos[0] - (m + 1) * v[0]
@@ -155,7 +193,7 @@ def plan_order(
                 res = dist((wq - (m + 1) * delta[0], wr - (m + 1) * delta[1]))
                 if res <= reach and _realise(delta, fuel, hyper, limit) is not None:
                     found = True
-                    consider(delta, float(m), res, m)
+                    consider(delta, m + extra, res, m)
             if found:
                 break
     if best is None or best[0] >= 50:
@@ -171,19 +209,29 @@ def plan_order(
     return (*steps, "confirm")
 
 
-def _targets(s: Mapping[str, Any], seat: int) -> tuple[tuple[str, int], ...]:
+def _targets(
+    s: Mapping[str, Any], seat: int, temper: Temperament
+) -> tuple[tuple[str, int, float], ...]:
     ship = s["ships"][seat]
     if return_ready(s, seat):
         wanted = [EARTH]
     else:
         wanted = [b for b in BODIES if can_get_marker(s, seat, b)] or [EARTH]
     if ship["fuel"] + 2 * ship["hyper"] < 3 and ship["landed"] is None:
-        wanted = list(BODIES)  # anywhere to refuel
-    return tuple((b, s["bodies"][b]) for b in wanted)
+        return tuple((b, s["bodies"][b], 0.0) for b in BODIES)  # anywhere to refuel
+    if wanted == [EARTH]:
+        return ((EARTH, s["bodies"][EARTH], 0.0),)
+    extra = dict(temper.taste)
+    for mid in s["missions"][seat]:
+        kind, body = mid.split(".")
+        extra[body] -= MISSION_PULL[kind]
+    low = min(extra[b] for b in wanted)
+    return tuple((b, s["bodies"][b], round(extra[b] - low, 2)) for b in wanted)
 
 
 def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
     ship = s["ships"][seat]
+    temper = temperament(s, seat)
     plan = plan_order(
         (ship["pos"][0], ship["pos"][1]),
         tuple(ship["rose"]),
@@ -193,7 +241,9 @@ def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
         ship["landed"] is not None,
         s["limits"][seat],
         s["rules"] == "advanced",
-        _targets(s, seat),
+        _targets(s, seat, temper),
+        temper.refuel_below,
+        temper.danger,
     )
     steps, final = list(plan[:-1]), plan[-1]
     done = s["orders"][seat]["steps"]
@@ -234,11 +284,26 @@ def _response(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
     return "accept" if "accept" in offered else offered[0]
 
 
+def _marker_pick(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+    """Landing together with others (R12): take the marker a mission asks for (the second
+    one for a Mission 2, the top one for a Mission 1), else the highest left."""
+    body = s["touchdown"]["queue"][0][1]
+    first, second = marker_top_values(s["rules"], body)
+    missions = s["missions"][seat]
+    if f"m2.{body}" in missions and f"marker.{second}" in offered:
+        return f"marker.{second}"
+    if f"m1.{body}" in missions and f"marker.{first}" in offered:
+        return f"marker.{first}"
+    return max(offered, key=lambda o: int(o.split(".")[1]))
+
+
 def bot_choice(s: Mapping[str, Any], seat: int, rng: random.Random) -> str:
     """An option id for ``seat`` among those pending (raises ValueError if none)."""
     offered = [o.id for o in seat_options(s, seat)]
     if not offered:
         raise ValueError("no decision pending for this seat")
+    if s["touchdown"] is not None:
+        return _marker_pick(s, seat, offered)
     ph = s["phase"]
     if ph == "setup":
         return rng.choice(offered)

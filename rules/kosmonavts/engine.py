@@ -9,12 +9,13 @@ and the rulings.
 
 from __future__ import annotations
 
-import pickle
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
+from rules.kit import Events, Options, check, clone
+from rules.kit import rng as next_rng
 
 from .board import (
     ARROWS,
@@ -74,6 +75,7 @@ ERRORS = (
     "not_landed",
     "cubes_placed",
     "evac_landed",
+    "pulled_no_refuel",
 )
 
 PHASES = ("setup", "missions", "event", "orders", "flight", "planets", "over")
@@ -83,37 +85,15 @@ ORDER_FINALS = ("confirm", "stay", "stayfull", "evac")
 # ---------------------------------------------------------------------------------- helpers
 
 
-def _clone(s: dict[str, Any]) -> dict[str, Any]:
-    return pickle.loads(pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
+#: Kosmonavts' random stream, kept from before the kit: ``Random(f"{seed}:{count}")`` where
+#: ``count`` is the state's counter ``rng`` after the draw (saved games replay unchanged).
+RNG_STREAM = "{seed}:{count}"
+_EV = Events("kosmonavts")
+_OPT = Options("kosmonavts")
 
 
 def _rng(s: dict[str, Any]) -> random.Random:
-    s["rng"] += 1
-    return random.Random(f"{s['seed']}:{s['rng']}")
-
-
-_OPTIONS: dict[tuple[Any, ...], Option] = {}
-
-
-def _opt(option_id: str, label: str, style: str = "secondary", **args: Any) -> Option:
-    """A shared, immutable Option (label is a key without the game prefix)."""
-    key = (option_id, label, style, *args.items())
-    opt = _OPTIONS.get(key)
-    if opt is None:
-        opt = _OPTIONS[key] = Option(option_id, P + label, args, style)
-    return opt
-
-
-def _ev(events: list[Event], code: str, seat: int | None = None, **args: Any) -> None:
-    if seat is not None:
-        args = {"seat": seat, **args}
-    events.append(Event(P + "event." + code, args, seat=seat))
-
-
-def _ev_reveal(events: list[Event], code: str, seat: int | None = None, **args: Any) -> None:
-    if seat is not None:
-        args = {"seat": seat, **args}
-    events.append(Event(P + "event." + code, args, seat=seat, reveals=True))
+    return next_rng(s, "kosmonavts", counter="rng", stream=RNG_STREAM)
 
 
 def body_pos(s: Mapping[str, Any], body: str) -> tuple[int, int] | None:
@@ -236,6 +216,8 @@ def new(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         "orders": None,
         "landing": None,
         "staying": [None] * n,
+        "pulled": [False] * n,
+        "touchdown": None,
     }
     rng = _rng(s)
     s["instructor"] = rng.randrange(n)
@@ -260,10 +242,10 @@ def new(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         if rules == "basic":
             tokens = list(BODIES)
             rng.shuffle(tokens)
-            hands: list[list[str]] | None = [[] for _ in range(n)]
+            dealt: list[list[str]] = [[] for _ in range(n)]
             for i, b in enumerate(tokens):
-                hands[(first + i) % n].append(b)
-            hands = [[b for b in BODIES if b in h] for h in hands]
+                dealt[(first + i) % n].append(b)
+            hands: list[list[str]] | None = [[b for b in BODIES if b in h] for h in dealt]
         else:
             hands = None
         s["setup"] = {"turn": first, "hands": hands, "picked": None}
@@ -326,13 +308,13 @@ def _placement_options(s: Mapping[str, Any], seat: int) -> list[Option]:
         body = st["picked"]
         orbit = ORBITS[body]
         return [
-            _opt(f"space.{i}", "opt.space", n=i + 1, q=q, r=r) for i, (q, r) in enumerate(orbit)
+            _OPT(f"space.{i}", "opt.space", n=i + 1, q=q, r=r) for i, (q, r) in enumerate(orbit)
         ]
     if st["hands"] is not None:
         choices = st["hands"][seat]
     else:
         choices = [b for b in BODIES if s["bodies"][b] is None]
-    return [_opt(f"body.{b}", "body." + b) for b in choices]
+    return [_OPT(f"body.{b}", "body." + b) for b in choices]
 
 
 def _apply_placement(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
@@ -345,7 +327,7 @@ def _apply_placement(s: dict[str, Any], seat: int, choice: str, events: list[Eve
     idx = int(arg)
     s["bodies"][body] = idx
     q, r = ORBITS[body][idx]
-    _ev(events, "placed." + body, seat, n=idx + 1, q=q, r=r)
+    events.append(_EV("placed." + body, seat, n=idx + 1, q=q, r=r))
     st["picked"] = None
     if st["hands"] is not None:
         st["hands"][seat].remove(body)
@@ -386,11 +368,11 @@ def _mission_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     if len(ch["keep"]) < 2 and ch["picks"] < MISSION_STEP_CAP:
         for i, mid in enumerate(dealt):
             if i not in ch["keep"]:
-                opts.append(_opt(f"keep.{i}", "mission." + mid))
+                opts.append(_OPT(f"keep.{i}", "mission." + mid))
     if ch["keep"] and ch["picks"] < MISSION_STEP_CAP:
-        opts.append(_opt("undo", "opt.undo"))
+        opts.append(_OPT("undo", "opt.undo"))
     if len(ch["keep"]) == 2:
-        opts.append(_opt("confirm", "opt.confirm_missions", "success"))
+        opts.append(_OPT("confirm", "opt.confirm_missions", "success"))
     return opts
 
 
@@ -399,7 +381,7 @@ def _apply_mission(s: dict[str, Any], seat: int, choice: str, events: list[Event
     if choice == "confirm":
         ch["done"] = True
         s["missions"][seat] = [s["dealt"][seat][i] for i in sorted(ch["keep"])]
-        _ev(events, "missions_chosen", seat)
+        events.append(_EV("missions_chosen", seat))
         if all(c["done"] for c in s["choice"]):
             _start_round(s, events, 1)
         return
@@ -422,9 +404,10 @@ def _start_round(s: dict[str, Any], events: list[Event], rnd: int) -> None:
     s["round"] = rnd
     s["limits"] = [CUBES_PER_ORDER] * s["n"]
     s["staying"] = [None] * s["n"]
+    s["pulled"] = [False] * s["n"]
     for ship in s["ships"]:
         ship["evac"] = False
-    _ev(events, "round", None, round=rnd, instructor_seat=s["instructor"])
+    events.append(_EV("round", None, round=rnd, instructor_seat=s["instructor"]))
     if rnd == 1:
         _start_orders(s, events)
     else:
@@ -437,7 +420,7 @@ def _start_round(s: dict[str, Any], events: list[Event], rnd: int) -> None:
 
 
 def _event_choice_options(s: Mapping[str, Any]) -> list[Option]:
-    return [_opt(f"event.{c}", "card." + c, "primary") for c in s["face_up"]]
+    return [_OPT(f"event.{c}", "card." + c, "primary") for c in s["face_up"]]
 
 
 def _gravity_targets(s: Mapping[str, Any], seat: int) -> list[str]:
@@ -492,9 +475,9 @@ def _choose_event(s: dict[str, Any], seat: int, card: str, events: list[Event]) 
     s["face_up"].remove(card)
     s["active"] = card
     if c["kind"] == "wind":
-        _ev(events, "card_wind", seat, n=c["cubes"], arrow=ARROWS[DIR_INDEX[c["dir"]]])
+        events.append(_EV("card_wind", seat, n=c["cubes"], arrow=ARROWS[DIR_INDEX[c["dir"]]]))
     else:
-        _ev(events, "card_" + c["kind"], seat)
+        events.append(_EV("card_" + c["kind"], seat))
     asked = [len(_response_options(s, k)) > 1 for k in range(s["n"])]
     s["respond"] = {"asked": asked, "answers": [None] * s["n"]}
     if not any(asked):
@@ -503,7 +486,7 @@ def _choose_event(s: dict[str, Any], seat: int, card: str, events: list[Event]) 
 
 def _apply_response(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
     s["respond"]["answers"][seat] = choice
-    _ev(events, "answered", seat)
+    events.append(_EV("answered", seat))
     r = s["respond"]
     if all(a is not None for a, q in zip(r["answers"], r["asked"], strict=True) if q):
         _resolve_event(s, events)
@@ -522,20 +505,20 @@ def _resolve_event(s: dict[str, Any], events: list[Event]) -> None:
         ans = answers[seat] if answers[seat] is not None else opts[0]
         if ans == "shield":
             ship["shields"] -= 1
-            _ev(events, "shield_avoided", seat, shields=ship["shields"])
+            events.append(_EV("shield_avoided", seat, shields=ship["shields"]))
             continue
         if kind == "wind":
             d = DIR_INDEX[card["dir"]]
             add_units(ship["rose"], d, card["cubes"])
-            _ev(events, "wind", seat, n=card["cubes"], arrow=ARROWS[d])
+            events.append(_EV("wind", seat, n=card["cubes"], arrow=ARROWS[d]))
         elif kind == "energy":
             if ans == "pay":
                 ship["shields"] -= 1
                 gain = min(card["fuel"], TANK - tank(ship))
                 ship["fuel"] += gain
-                _ev(events, "energy", seat, fuel=gain, shields=ship["shields"])
+                events.append(_EV("energy", seat, fuel=gain, shields=ship["shields"]))
         elif kind == "refuel":
-            _ev(events, "hyper_" + _add_hyper(ship), seat)
+            events.append(_EV("hyper_" + _add_hyper(ship), seat))
         elif kind == "thrust":
             s["limits"][seat] = card["cubes"]
         elif kind == "gravity":
@@ -543,19 +526,23 @@ def _resolve_event(s: dict[str, Any], events: list[Event]) -> None:
         elif kind == "asteroids":
             lost = min(card["fuel"], ship["fuel"])
             ship["fuel"] -= lost
-            _ev(events, "asteroids", seat, fuel=lost)
+            events.append(_EV("asteroids", seat, fuel=lost))
         elif kind == "flares":
             s["limits"][seat] = card["cubes"]
-            _ev(events, "flares", seat)
+            events.append(_EV("flares", seat))
     if kind == "thrust":
-        _ev(events, "thrust", None, n=card["cubes"])
-    if pulled:
-        for seat, body in pulled:
-            _ev(events, "pulled." + body, seat)
-        _land(s, events, pulled, 1)
+        events.append(_EV("thrust", None, n=card["cubes"]))
+    for seat, body in pulled:
+        events.append(_EV("pulled." + body, seat))
     for ship in s["ships"]:  # clamp (the operations above never overflow; kept as a guard)
         ship["shields"] = max(0, min(MAX_SHIELDS, ship["shields"]))
         ship["fuel"] = max(0, min(TANK - ship["hyper"], ship["fuel"]))
+    s["respond"] = None
+    _land(s, events, pulled, 1, "event")
+
+
+def _after_event(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 1, once every Gravity landing is done: the next card, then orders."""
     s["discard"].append(s["active"])
     s["active"] = None
     s["respond"] = None
@@ -564,10 +551,10 @@ def _resolve_event(s: dict[str, Any], events: list[Event]) -> None:
         s["deck"] = s["discard"]
         s["discard"] = []
         rng.shuffle(s["deck"])
-        _ev(events, "reshuffled")
+        events.append(_EV("reshuffled"))
     drawn = s["deck"].pop()
     s["face_up"].append(drawn)
-    _ev_reveal(events, "card_drawn", None, card=drawn)
+    events.append(_EV("card_drawn", None, reveals=True, card=drawn))
     _start_orders(s, events)
 
 
@@ -587,8 +574,8 @@ def _add_hyper(ship: dict[str, Any]) -> str:
 
 # ---------------------------------------------------------------------------------- orders
 
-_ADD = [_opt(f"add.{d}", f"opt.add.{d}", arrow=ARROWS[i]) for i, d in enumerate(DIR_IDS)]
-_ADDH = [_opt(f"addh.{d}", f"opt.addh.{d}", arrow=HYPER_ARROWS[i]) for i, d in enumerate(DIR_IDS)]
+_ADD = [_OPT(f"add.{d}", f"opt.add.{d}", arrow=ARROWS[i]) for i, d in enumerate(DIR_IDS)]
+_ADDH = [_OPT(f"addh.{d}", f"opt.addh.{d}", arrow=HYPER_ARROWS[i]) for i, d in enumerate(DIR_IDS)]
 
 
 def _start_orders(s: dict[str, Any], events: list[Event]) -> None:
@@ -641,18 +628,19 @@ def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
         if c["hyper"] > 0:
             opts += _ADDH
     if more and not c["converted"] and c["shields"] > 0:
-        opts.append(_opt("convert", "opt.convert"))
+        opts.append(_OPT("convert", "opt.convert"))
     if more and o["steps"]:
-        opts.append(_opt("undo", "opt.undo", "danger"))
+        opts.append(_OPT("undo", "opt.undo", "danger"))
     if landed and c["cubes"] == 0:
-        opts.append(_opt("stay", "opt.stay", "success"))
-        if s["rules"] == "advanced" and c["shields"] > 0:
-            opts.append(_opt("stayfull", "opt.stayfull", "success"))
+        pulled = s["pulled"][seat]  # landed by Gravity this round: stays, no refuel (R15)
+        opts.append(_OPT("stay", "opt.stay_pulled" if pulled else "opt.stay", "success"))
+        if s["rules"] == "advanced" and c["shields"] > 0 and not pulled:
+            opts.append(_OPT("stayfull", "opt.stayfull", "success"))
     else:
         label = "opt.takeoff" if landed else "opt.confirm"
-        opts.append(_opt("confirm", label, "success", cubes=c["cubes"]))
+        opts.append(_OPT("confirm", label, "success", cubes=c["cubes"]))
     if not landed and c["cubes"] == 0:
-        opts.append(_opt("evac", "opt.evac", "danger"))
+        opts.append(_OPT("evac", "opt.evac", "danger"))
     return opts
 
 
@@ -681,7 +669,9 @@ def _order_refusal(s: Mapping[str, Any], seat: int, choice: str) -> str:
             return "not_landed"
         if c["cubes"]:
             return "cubes_placed"
-        return "basic_refuel" if s["rules"] == "basic" else "no_shield"
+        if s["rules"] == "basic":
+            return "basic_refuel"
+        return "pulled_no_refuel" if s["pulled"][seat] else "no_shield"
     if choice == "evac":
         return "evac_landed" if landed else "cubes_placed"
     return "not_offered"
@@ -694,7 +684,7 @@ def _apply_order(s: dict[str, Any], seat: int, choice: str, events: list[Event])
         o["done"] = True
         # R27: a given order is final. ``reveals`` tells the host it may never be taken back
         # (the last one also discloses every secret order at once).
-        _ev_reveal(events, "order_confirmed", seat)
+        events.append(_EV("order_confirmed", seat, reveals=True))
         if all(x["done"] for x in s["orders"]):
             _resolve_orders(s, events)
         return
@@ -728,24 +718,29 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
         ship = s["ships"][seat]
         c = compose(ship, o["steps"])
         if c["converted"]:
-            _ev(events, "converted", seat, shields=c["shields"])
+            events.append(_EV("converted", seat, shields=c["shields"]))
         ship["fuel"], ship["hyper"], ship["shields"] = c["fuel"], c["hyper"], c["shields"]
         ship["rose"] = c["rose"]
         final = o["final"]
         if final in ("stay", "stayfull"):
             ship["rose"] = [0] * 6  # staying landed: solar-wind cubes are discarded (R4)
-            s["staying"][seat] = final
-            _ev(events, "order_" + final, seat)
+            if s["pulled"][seat]:  # R15: landed only this round (Gravity): no refuel
+                events.append(_EV("order_stay_pulled", seat))
+            else:
+                s["staying"][seat] = final
+                events.append(_EV("order_" + final, seat))
         elif final == "evac":
-            _ev(events, "order_evac", seat)
+            events.append(_EV("order_evac", seat))
             _evacuate(s, events, seat, "request")
         else:
             if c["cubes"]:
-                _ev(events, "order", seat, cubes=c["cubes"], arrows=order_arrows(o["steps"]))
+                events.append(
+                    _EV("order", seat, cubes=c["cubes"], arrows=order_arrows(o["steps"]))
+                )
             else:
-                _ev(events, "order_none", seat)
+                events.append(_EV("order_none", seat))
             if ship["landed"] is not None:
-                _ev(events, "takeoff." + ship["landed"], seat)
+                events.append(_EV("takeoff." + ship["landed"], seat))
                 ship["landed"] = None
             movers.append(seat)
     candidates: dict[int, str] = {}
@@ -758,11 +753,11 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
             continue
         end = end_hex(start, ship["rose"])
         ship["pos"] = [end[0], end[1]]
-        _ev(events, "moved", seat, q=end[0], r=end[1])
+        events.append(_EV("moved", seat, q=end[0], r=end[1]))
         if hazard == "danger_sector":
             if ship["shields"] > 0:
                 ship["shields"] -= 1
-                _ev(events, "danger", seat, shields=ship["shields"])
+                events.append(_EV("danger", seat, shields=ship["shields"]))
             else:
                 _evacuate(s, events, seat, "shield")
                 continue
@@ -772,7 +767,7 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
     if candidates:
         _open_landing(s, candidates, 3)
     else:
-        _finish_flight(s, events, [])
+        _land(s, events, [], 3, "flight")
 
 
 def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) -> None:
@@ -784,8 +779,8 @@ def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) ->
     ship["landed"] = body
     ship["pos"] = [p[0], p[1]]
     ship["evac"] = True
-    _ev(events, "evac_" + reason, seat)
-    _ev(events, "evacuated." + body, seat)
+    events.append(_EV("evac_" + reason, seat))
+    events.append(_EV("evacuated." + body, seat))
 
 
 def _open_landing(s: dict[str, Any], candidates: dict[int, str], phase: int) -> None:
@@ -801,8 +796,8 @@ def _landing_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     if body is None or s["landing"]["answers"][seat] is not None:
         return []
     return [
-        _opt("land", "opt.land." + body, "success"),
-        _opt("noland", "opt.noland"),
+        _OPT("land", "opt.land." + body, "success"),
+        _OPT("noland", "opt.noland"),
     ]
 
 
@@ -810,7 +805,7 @@ def _apply_landing(s: dict[str, Any], seat: int, choice: str, events: list[Event
     ld = s["landing"]
     ld["answers"][seat] = choice
     if choice == "noland":
-        _ev(events, "no_landing", seat)
+        events.append(_EV("no_landing", seat))
     if any(b is not None and a is None for b, a in zip(ld["body"], ld["answers"], strict=True)):
         return
     landers = [
@@ -819,36 +814,82 @@ def _apply_landing(s: dict[str, Any], seat: int, choice: str, events: list[Event
         if b is not None and a == "land"
     ]
     s["landing"] = None
-    if ld["phase"] == 3:
-        _finish_flight(s, events, landers)
-    else:
-        _finish_planets(s, events, landers)
+    _land(s, events, landers, ld["phase"], "flight" if ld["phase"] == 3 else "planets")
 
 
 def _land(
-    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]], phase: int
+    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]], phase: int, then: str
 ) -> None:
-    """Land ships; markers go to simultaneous landers from the instructor clockwise (R12)."""
+    """Land the ships of one phase in landing order (the instructor first, then clockwise),
+    then go on with ``then`` (``_AFTER_LANDING``). A lone lander on a body takes its top
+    marker; landers sharing a body in the same phase each choose one of the markers left
+    (R12): the game waits for that choice (``touchdown``) whenever there is one to make."""
     order = {seat: k for k, seat in enumerate(_seat_order(s))}
-    for seat, body in sorted(landers, key=lambda x: order[x[0]]):
-        ship = s["ships"][seat]
-        p = body_pos(s, body)
-        assert p is not None
-        ship["pos"] = [p[0], p[1]]
-        ship["landed"] = body
-        ship["last"] = body
-        ship["rose"] = [0] * 6
-        if seat not in s["landed_by"][body]:
-            s["landed_by"][body].append(seat)
+    queue = sorted(landers, key=lambda x: order[x[0]])
+    takers: dict[str, int] = {}
+    for seat, body in queue:
         if can_get_marker(s, seat, body):
-            value = s["stacks"][body].pop()
-            ship["markers"][body] = value
-            _ev(events, "landed." + body, seat, value=value)
+            takers[body] = takers.get(body, 0) + 1
+    s["touchdown"] = {
+        "phase": phase,
+        "then": then,
+        "queue": [[seat, body] for seat, body in queue],
+        "shared": sorted(b for b, k in takers.items() if k > 1),
+    }
+    _continue_landing(s, events, None)
+
+
+def marker_choices(s: Mapping[str, Any], seat: int, body: str) -> list[int]:
+    """The marker values ``seat`` may choose from on landing at ``body``, highest first;
+    [] when there is nothing to choose (a lone lander, or one value left)."""
+    td = s["touchdown"]
+    if td is None or body not in td["shared"] or not can_get_marker(s, seat, body):
+        return []
+    values = sorted(set(s["stacks"][body]), reverse=True)
+    return values if len(values) > 1 else []
+
+
+def _continue_landing(s: dict[str, Any], events: list[Event], picked: int | None) -> None:
+    td = s["touchdown"]
+    queue = td["queue"]
+    while queue:
+        seat, body = queue[0]
+        if picked is None and marker_choices(s, seat, body):
+            return  # the lander at the head of the queue chooses its marker
+        queue.pop(0)
+        _touch_down(s, events, seat, body, td["phase"], picked)
+        picked = None
+    s["touchdown"] = None
+    _AFTER_LANDING[td["then"]](s, events)
+
+
+def _touch_down(
+    s: dict[str, Any], events: list[Event], seat: int, body: str, phase: int, value: int | None
+) -> None:
+    ship = s["ships"][seat]
+    p = body_pos(s, body)
+    assert p is not None
+    ship["pos"] = [p[0], p[1]]
+    ship["landed"] = body
+    ship["last"] = body
+    ship["rose"] = [0] * 6
+    if phase == 1:
+        s["pulled"][seat] = True  # R15: landed this round, so no refuel until the next
+    if seat not in s["landed_by"][body]:
+        s["landed_by"][body].append(seat)
+    if can_get_marker(s, seat, body):
+        stack = s["stacks"][body]
+        if value is None:
+            value = stack.pop()
         else:
-            _ev(events, "visited." + body, seat)
-        if body == EARTH and not ship["returned"] and return_ready(s, seat):
-            ship["returned"] = phase
-            _ev(events, "returned", seat, phase=phase)
+            del stack[len(stack) - 1 - stack[::-1].index(value)]
+        ship["markers"][body] = value
+        events.append(_EV("landed." + body, seat, value=value))
+    else:
+        events.append(_EV("visited." + body, seat))
+    if body == EARTH and not ship["returned"] and return_ready(s, seat):
+        ship["returned"] = phase
+        events.append(_EV("returned", seat, phase=phase))
 
 
 def _refuel(s: dict[str, Any], events: list[Event], seat: int, how: str) -> None:
@@ -856,19 +897,18 @@ def _refuel(s: dict[str, Any], events: list[Event], seat: int, how: str) -> None
     if how == "stay" and s["rules"] == "advanced":
         gain = min(5, TANK - tank(ship))  # quick refuel: 5 yellow at most, no red
         ship["fuel"] += gain
-        _ev(events, "refuel_quick", seat, fuel=ship["fuel"], hyper=ship["hyper"])
+        events.append(_EV("refuel_quick", seat, fuel=ship["fuel"], hyper=ship["hyper"]))
         return
     if how == "stayfull":
         ship["shields"] -= 1
     _add_hyper(ship)
     ship["fuel"] = TANK - ship["hyper"]
     code = "refuel_full" if how == "stayfull" else "refuel"
-    _ev(events, code, seat, fuel=ship["fuel"], hyper=ship["hyper"], shields=ship["shields"])
+    events.append(_EV(code, seat, fuel=ship["fuel"], hyper=ship["hyper"], shields=ship["shields"]))
 
 
-def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]) -> None:
-    if landers:
-        _land(s, events, landers, 3)
+def _after_flight(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 3 (landings done): refuels, then phase 4."""
     for seat in _seat_order(s):
         how = s["staying"][seat]
         if how is not None:
@@ -877,7 +917,7 @@ def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[i
     s["phase"] = "planets"
     for b in BODIES:
         s["bodies"][b] = (s["bodies"][b] + 1) % len(ORBITS[b])
-    _ev(events, "planets_moved")
+    events.append(_EV("planets_moved"))
     candidates: dict[int, str] = {}
     for seat, ship in enumerate(s["ships"]):
         if ship["landed"] is not None:
@@ -891,20 +931,20 @@ def _finish_flight(s: dict[str, Any], events: list[Event], landers: list[tuple[i
     if candidates:
         _open_landing(s, candidates, 4)
     else:
-        _finish_planets(s, events, [])
+        _land(s, events, [], 4, "planets")
 
 
-def _finish_planets(
-    s: dict[str, Any], events: list[Event], landers: list[tuple[int, str]]
-) -> None:
-    if landers:
-        _land(s, events, landers, 4)
+def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
+    """The end of phase 4 (landings done): the end of the game or the next round."""
     returned = any(ship["returned"] for ship in s["ships"])
     if returned or s["round"] >= ROUND_LIMIT:
         _game_over(s, events, "return" if returned else "limit")
         return
     s["instructor"] = (s["instructor"] + 1) % s["n"]
     _start_round(s, events, s["round"] + 1)
+
+
+_AFTER_LANDING = {"event": _after_event, "flight": _after_flight, "planets": _after_planets}
 
 
 # ------------------------------------------------------------------------------- scoring
@@ -920,19 +960,19 @@ def _game_over(s: dict[str, Any], events: list[Event], reason: str) -> None:
     for seat in winners:
         value = s["earth_stack"].pop()
         ships[seat]["earth"] = value
-        _ev(events, "earth_marker", seat, value=value)
+        events.append(_EV("earth_marker", seat, value=value))
     s["over"] = True
     s["phase"] = "over"
     s["end"] = reason
-    _ev(events, "game_over_" + reason)
+    events.append(_EV("game_over_" + reason))
     for seat in range(s["n"]):
         for mid, pts in mission_results(s, seat):
             code = ("mission_done." if pts else "mission_failed.") + mid
-            _ev_reveal(events, code, seat, points=pts)
+            events.append(_EV(code, seat, reveals=True, points=pts))
     res = result(s)
     assert res is not None
     for seat in range(s["n"]):
-        _ev(events, "final_score", seat, score=res.scores[seat], rank=res.ranks[seat])
+        events.append(_EV("final_score", seat, score=res.scores[seat], rank=res.ranks[seat]))
 
 
 def mission_results(s: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
@@ -992,6 +1032,8 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     ph = s["phase"]
     if s["over"]:
         return []
+    if s["touchdown"] is not None:
+        return _marker_options(s, seat)
     if ph == "setup":
         return _placement_options(s, seat)
     if ph == "missions":
@@ -1004,7 +1046,7 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
             return []
         kind = CARDS[s["active"]]["kind"]
         return [
-            _opt(o, _response_label(kind, o), "danger" if o == "shield" else "secondary")
+            _OPT(o, _response_label(kind, o), "danger" if o == "shield" else "secondary")
             for o in _response_options(s, seat)
         ]
     if ph == "orders":
@@ -1014,8 +1056,21 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     return []
 
 
+def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+    head, body = s["touchdown"]["queue"][0]
+    if seat != head:
+        return []
+    values = marker_choices(s, seat, body)
+    return [
+        _OPT(f"marker.{v}", "opt.marker", "primary" if i == 0 else "secondary", value=v)
+        for i, v in enumerate(values)
+    ]
+
+
 def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
     ph = s["phase"]
+    if s["touchdown"] is not None:
+        return P + "prompt.marker." + s["touchdown"]["queue"][0][1], {}, False
     if ph == "setup":
         st = s["setup"]
         if st["picked"] is not None:
@@ -1037,7 +1092,9 @@ def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]
             "hyper": c["hyper"],
             "arrows": order_arrows(s["orders"][seat]["steps"]) or "-",
         }
-        key = "prompt.order_landed" if ship["landed"] is not None else "prompt.order"
+        key = "prompt.order"
+        if ship["landed"] is not None:
+            key = "prompt.order_pulled" if s["pulled"][seat] else "prompt.order_landed"
         return P + key, args, True
     ld = s["landing"]
     return P + f"prompt.land{ld['phase']}." + ld["body"][seat], {}, False
@@ -1079,9 +1136,11 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
         o["steps"] = list(o["steps"])
         _apply_order(s2, seat, choice, events)
         return s2, events
-    s2 = _clone(dict(s))
+    s2 = clone(dict(s))
     ph = s2["phase"]
-    if ph == "setup":
+    if s2["touchdown"] is not None:
+        _continue_landing(s2, events, int(choice.split(".", 1)[1]))
+    elif ph == "setup":
         _apply_placement(s2, seat, choice, events)
     elif ph == "missions":
         _apply_mission(s2, seat, choice, events)
@@ -1101,12 +1160,15 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
 
 
 def dump(s: Mapping[str, Any]) -> dict[str, Any]:
-    return _clone(dict(s))
+    return clone(dict(s))
 
 
 def load(data: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        s = _clone(dict(data))
+        s = clone(dict(data))
+        # states saved before the marker choice and the Gravity refuel ruling (R12, R15)
+        s.setdefault("touchdown", None)
+        s.setdefault("pulled", [False] * s["n"])
         _validate(s)
     except ValueError:
         raise
@@ -1115,59 +1177,63 @@ def load(data: Mapping[str, Any]) -> dict[str, Any]:
     return s
 
 
-def _check(cond: bool, what: str) -> None:
-    if not cond:
-        raise ValueError(f"bad kosmonavts state: {what}")
-
-
 def _validate(s: dict[str, Any]) -> None:
-    _check(s.get("schema") == SCHEMA, "schema")
-    _check(s.get("game") == "kosmonavts", "game")
+    check(s.get("schema") == SCHEMA, "schema")
+    check(s.get("game") == "kosmonavts", "game")
     n = s["n"]
-    _check(isinstance(n, int) and 2 <= n <= 4, "players")
-    _check(s["rules"] in ("basic", "advanced"), "rules")
-    _check(s["placement"] in ("random", "players"), "placement")
-    _check(s["phase"] in PHASES, "phase")
-    _check(isinstance(s["seed"], int) and isinstance(s["rng"], int), "rng")
-    _check(0 <= s["instructor"] < n, "instructor")
-    _check(isinstance(s["round"], int) and 0 <= s["round"] <= ROUND_LIMIT, "round")
-    _check(set(s["bodies"]) == set(BODIES), "bodies")
+    check(isinstance(n, int) and 2 <= n <= 4, "players")
+    check(s["rules"] in ("basic", "advanced"), "rules")
+    check(s["placement"] in ("random", "players"), "placement")
+    check(s["phase"] in PHASES, "phase")
+    check(isinstance(s["seed"], int) and isinstance(s["rng"], int), "rng")
+    check(0 <= s["instructor"] < n, "instructor")
+    check(isinstance(s["round"], int) and 0 <= s["round"] <= ROUND_LIMIT, "round")
+    check(set(s["bodies"]) == set(BODIES), "bodies")
     for b, idx in s["bodies"].items():
-        _check(idx is None or (isinstance(idx, int) and 0 <= idx < len(ORBITS[b])), "orbit")
+        check(idx is None or (isinstance(idx, int) and 0 <= idx < len(ORBITS[b])), "orbit")
     cards = [*s["deck"], *s["face_up"], *s["discard"]]
     if s["active"] is not None:
         cards.append(s["active"])
-    _check(sorted(cards) == sorted(CARD_IDS), "event cards")
-    _check(len(s["ships"]) == n and len(s["missions"]) == n, "seats")
+    check(sorted(cards) == sorted(CARD_IDS), "event cards")
+    check(len(s["ships"]) == n and len(s["missions"]) == n, "seats")
     for ship in s["ships"]:
-        _check(ship["fuel"] >= 0 and 0 <= ship["hyper"] <= MAX_HYPER, "fuel")
-        _check(tank(ship) <= TANK, "tank")
-        _check(0 <= ship["shields"] <= MAX_SHIELDS, "shields")
-        _check(len(ship["rose"]) == 6 and all(u >= 0 for u in ship["rose"]), "rose")
-        _check(ship["landed"] is None or ship["landed"] in BODIES, "landed")
-        _check(ship["last"] in BODIES, "last visited")
-        _check(all(b in NON_EARTH for b in ship["markers"]), "markers")
-        _check(ship["returned"] in (0, 1, 3, 4), "returned")
-        _check(len(ship["pos"]) == 2, "position")
+        check(ship["fuel"] >= 0 and 0 <= ship["hyper"] <= MAX_HYPER, "fuel")
+        check(tank(ship) <= TANK, "tank")
+        check(0 <= ship["shields"] <= MAX_SHIELDS, "shields")
+        check(len(ship["rose"]) == 6 and all(u >= 0 for u in ship["rose"]), "rose")
+        check(ship["landed"] is None or ship["landed"] in BODIES, "landed")
+        check(ship["last"] in BODIES, "last visited")
+        check(all(b in NON_EARTH for b in ship["markers"]), "markers")
+        check(ship["returned"] in (0, 1, 3, 4), "returned")
+        check(len(ship["pos"]) == 2, "position")
     for mids in s["missions"]:
         for mid in mids:
             kind, body = mid.split(".")
-            _check(kind in ("m1", "m2") and body in NON_EARTH, "mission")
+            check(kind in ("m1", "m2") and body in NON_EARTH, "mission")
     if s["phase"] == "orders":
-        _check(s["orders"] is not None and len(s["orders"]) == n, "orders")
+        check(s["orders"] is not None and len(s["orders"]) == n, "orders")
         for o in s["orders"]:
             for st in o["steps"]:
-                _check(st == "convert" or st.split(".")[1] in DIR_IDS, "order step")
-    _check(s["phase"] != "setup" or s["setup"] is not None, "setup")
-    _check(s["phase"] != "missions" or s["choice"] is not None, "mission choice")
+                check(st == "convert" or st.split(".")[1] in DIR_IDS, "order step")
+    check(s["phase"] != "setup" or s["setup"] is not None, "setup")
+    check(s["phase"] != "missions" or s["choice"] is not None, "mission choice")
     # the markers of every body add up to its full stack
     for b in NON_EARTH:
         held = sorted(
             [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]] + s["stacks"].get(b, [])
         )
         if b in s["removed"]:
-            _check(not held, "removed body markers")
+            check(not held, "removed body markers")
         else:
             full = MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC
-            _check(held == sorted(full), f"markers of {b}")
-    _check(s["over"] == (s["phase"] == "over"), "over flag")
+            check(held == sorted(full), f"markers of {b}")
+    check(s["over"] == (s["phase"] == "over"), "over flag")
+    check(len(s["pulled"]) == n and all(isinstance(x, bool) for x in s["pulled"]), "pulled")
+    td = s["touchdown"]
+    if td is not None:
+        check(td["phase"] in (1, 3, 4) and td["then"] in _AFTER_LANDING, "touchdown")
+        check(bool(td["queue"]), "touchdown queue")
+        for seat, body in td["queue"]:
+            check(0 <= seat < n and body in BODIES, "touchdown lander")
+        seat, body = td["queue"][0]
+        check(bool(marker_choices(s, seat, body)), "touchdown choice")

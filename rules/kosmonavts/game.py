@@ -21,8 +21,9 @@ class Kosmonavts:
         OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
     )
     #: An absent player's move, when skipped: stay landed, keep drifting with the order
-    #: as it stands, don't land, decline an optional event.
-    skip_options = ("stay", "confirm", "noland", "skip", "accept")
+    #: as it stands, don't land, decline an optional event, take the highest marker left.
+    skip_options: tuple[str, ...] = ("stay", "confirm", "noland", "skip", "accept")
+    skip_options += tuple(f"marker.{v}" for v in range(6, 0, -1))
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new(players, options, seed)

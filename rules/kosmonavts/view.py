@@ -18,6 +18,7 @@ from .engine import (
     body_pos,
     compose,
     flight_hazard,
+    marker_choices,
     mission_results,
     running_scores,
     seat_options,
@@ -40,6 +41,8 @@ def _hex(p: Any) -> list[int] | None:
 
 def _step(s: Mapping[str, Any]) -> str | None:
     ph = s["phase"]
+    if s["touchdown"] is not None:
+        return P + "step.marker"
     if ph == "setup":
         return P + ("step.place_space" if s["setup"]["picked"] else "step.place_body")
     if ph == "event":
@@ -116,6 +119,7 @@ def public_view(s: Mapping[str, Any]) -> dict[str, Any]:
         "missions_chosen": None,
         "responses": None,
         "landing": None,
+        "marker_pick": None,
     }
     if s["phase"] == "orders":
         v["confirmed"] = [bool(o["done"]) for o in s["orders"]]
@@ -140,6 +144,16 @@ def public_view(s: Mapping[str, Any]) -> dict[str, Any]:
             "phase": ld["phase"],
             "bodies": list(ld["body"]),
             "answered": [a is not None for a in ld["answers"]],
+        }
+    if s["touchdown"] is not None:
+        td = s["touchdown"]
+        seat, body = td["queue"][0]
+        v["marker_pick"] = {
+            "seat": seat,
+            "body": body,
+            "phase": td["phase"],
+            "values": marker_choices(s, seat, body),
+            "next": [k for k, _ in td["queue"][1:]],
         }
     return v
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from core.contract import Event, apply_checked
+from rules.kit import clone
 from rules.kosmonavts import GAME
 from rules.kosmonavts.board import BODIES, DIR_IDS, ORBITS
-from rules.kosmonavts.engine import _clone
 
 QUIET = (-5, 0)  # ring 5, west: no body within 5 hexes when bodies are parked
 
@@ -25,7 +25,7 @@ def fresh(n: int = 2, rules: str = "basic", seed: int = 1, instructor: int = 0) 
             for choice in ("keep.2", "keep.3", "confirm"):
                 s, _ = apply_checked(GAME, s, seat, choice)
     assert s["phase"] == "orders" and s["round"] == 1
-    s = _clone(s)
+    s = clone(s)
     for b in BODIES:
         s["bodies"][b] = 0
     s["bodies"]["halley"] = 10
@@ -113,7 +113,7 @@ def skip_event(s: dict) -> dict:
 
 def to_event_phase_card(s: dict, card: str) -> dict:
     assert s["phase"] == "event" and s["active"] is None
-    s = _clone(s)
+    s = clone(s)
     if card not in s["face_up"]:
         where = "deck" if card in s["deck"] else "discard"
         i = s[where].index(card)

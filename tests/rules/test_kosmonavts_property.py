@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from core.contract import check_option_id
+from rules.kit import clone
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     DATA,
@@ -49,7 +50,7 @@ def _config(g: int) -> tuple[int, dict[str, str], float]:
 def _scrub(s: dict[str, Any], keep: int | None) -> dict[str, Any]:
     """The same public situation with every other seat's secrets changed: unconfirmed order
     contents erased, missions replaced."""
-    t = engine._clone(s)
+    t = clone(s)
     for seat in range(t["n"]):
         if seat == keep:
             continue

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from core.contract import IllegalMove, apply_checked
+from rules.kit import clone
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     BODIES,
@@ -22,7 +23,7 @@ from rules.kosmonavts.board import (
     flight_hazard,
     zone,
 )
-from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, _clone, compose
+from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, compose
 
 from .test_kosmonavts_helpers import (
     at,
@@ -234,16 +235,76 @@ def test_passing_over_a_planet_gives_no_landing() -> None:
     assert pos(s, 0) == (12, 0) and s["landing"] is None and s["phase"] == "event"
 
 
-def test_simultaneous_landers_take_markers_from_the_instructor_clockwise() -> None:  # R12
-    for instructor, expected in ((2, {2: 4, 0: 3}), (1, {2: 4, 0: 3}), (0, {0: 4, 2: 3})):
+def test_simultaneous_landers_choose_markers_from_the_instructor_clockwise() -> None:  # R12
+    for instructor, first, second in ((2, 2, 0), (1, 2, 0), (0, 0, 2)):
         s = fresh(n=3, instructor=instructor)
         fly(s, 0, (10, 0))
         fly(s, 2, (12, 0))
         s, _ = orders(s, {0: ("add.e", "confirm"), 2: ("add.w", "confirm")})
         s, _ = play(s, 0, "land")  # seat 0 answers first: answering order does not matter
         s, _ = play(s, 2, "land")
-        got = {k: s["ships"][k]["markers"]["saturn"] for k in (0, 2)}
-        assert got == expected, instructor
+        # the first in landing order chooses among every marker left, publicly
+        decisions = GAME.pending(s)
+        assert [d.seat for d in decisions] == [first] and not decisions[0].private
+        assert decisions[0].prompt == "kosmonavts.prompt.marker.saturn"
+        assert offered(s, first) == ["marker.4", "marker.3", "marker.2", "marker.1"]
+        assert GAME.view(s, None)["marker_pick"] == {
+            "seat": first,
+            "body": "saturn",
+            "phase": 3,
+            "values": [4, 3, 2, 1],
+            "next": [second],
+        }
+        assert GAME.view(s, None)["step"] == "kosmonavts.step.marker"
+        s, ev = play(s, first, "marker.3")  # e.g. for a Mission 2 on Saturn
+        assert codes(ev) == ["landed.saturn"] and ev[0].args["value"] == 3
+        assert offered(s, second) == ["marker.4", "marker.2", "marker.1"]
+        with pytest.raises(IllegalMove):
+            GAME.apply(s, second, "marker.3")  # taken
+        s, _ = play(s, second, "marker.4")
+        got = {k: s["ships"][k]["markers"]["saturn"] for k in (first, second)}
+        assert got == {first: 3, second: 4}, instructor
+        assert s["stacks"]["saturn"] == [1, 2] and s["phase"] == "event"
+        assert GAME.view(s, None)["marker_pick"] is None
+
+
+def test_a_lone_lander_takes_the_top_marker_without_choosing() -> None:  # R12
+    s = fresh(n=3)
+    fly(s, 0, (10, 0))
+    fly(s, 2, (12, 0), markers={"saturn": 4})
+    s["stacks"]["saturn"] = [1, 2, 3]
+    s, _ = orders(s, {0: ("add.e", "confirm"), 2: ("add.w", "confirm")})
+    s, _ = play(s, 0, "land")
+    s, ev = play(s, 2, "land")  # seat 2 already holds a Saturn marker: seat 0 lands alone
+    assert s["ships"][0]["markers"]["saturn"] == 3 and s["phase"] == "event"
+    assert "visited.saturn" in codes(ev) and "landed.saturn" in codes(ev)
+
+
+def test_the_last_marker_value_left_is_taken_without_choosing() -> None:  # R12
+    s = fresh(n=3, instructor=0)
+    fly(s, 0, (10, 0))
+    fly(s, 1, (12, 0))
+    s["stacks"]["saturn"] = [2, 2]
+    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
+    s, _ = play(s, 0, "land")
+    s, _ = play(s, 1, "land")
+    assert s["phase"] == "event" and s["stacks"]["saturn"] == []
+    assert [s["ships"][k]["markers"]["saturn"] for k in (0, 1)] == [2, 2]
+
+
+def test_a_marker_choice_survives_dump_and_load() -> None:  # R12
+    s = fresh(n=2, instructor=1)
+    fly(s, 0, (10, 0))
+    fly(s, 1, (12, 0))
+    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
+    s, _ = play(s, 0, "land")
+    s, _ = play(s, 1, "land")
+    t = GAME.load(GAME.dump(s))
+    assert t == s and offered(t, 1) == ["marker.4", "marker.3", "marker.2", "marker.1"]
+    bad = GAME.dump(s)
+    bad["touchdown"]["queue"] = []
+    with pytest.raises(ValueError):
+        GAME.load(bad)
 
 
 def test_a_second_landing_on_the_same_body_takes_no_marker() -> None:
@@ -293,11 +354,15 @@ def test_advanced_markers_two_per_body_third_lander_gets_none() -> None:
     s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm"), 2: ("add.ne", "confirm")})
     for seat in range(3):
         s, _ = play(s, seat, "land")
+    if "saturn" not in s["removed"]:
+        assert offered(s, 0) == ["marker.3", "marker.2"]
+        s, _ = play(s, 0, "marker.2")
+        # one marker left for seat 1: no choice; seat 2 gets none
     got = [s["ships"][k]["markers"].get("saturn") for k in range(3)]
     if "saturn" in s["removed"]:
         assert got == [None, None, None]
     else:
-        assert got == [3, 2, None]
+        assert got == [2, 3, None]
     assert s["landed_by"]["saturn"] == [0, 1, 2]
 
 
@@ -403,12 +468,42 @@ def test_gravity_pulls_to_the_nearest_body_within_two() -> None:  # R13
     assert offered(s, 2) == [] and offered(s, 3) == []
     s, _ = play(s, 0, "pull.neptune")
     s, _ = play(s, 1, "shield")
+    # seats 0 and 2 land on Neptune together in phase 1: they choose markers in order (R12)
+    assert [d.seat for d in GAME.pending(s)] == [0] and s["phase"] == "event"
+    s, _ = play(s, 0, "marker.4")
+    assert offered(s, 2) == ["marker.3", "marker.2", "marker.1"]
+    s, _ = play(s, 2, "marker.3")
+    assert s["phase"] == "orders"
     assert s["ships"][0]["landed"] == "neptune" and s["ships"][0]["markers"] == {"neptune": 4}
     assert s["ships"][2]["landed"] == "neptune" and s["ships"][2]["markers"] == {"neptune": 3}
     assert s["ships"][1]["landed"] is None and s["ships"][1]["shields"] == 2
     assert s["ships"][3]["landed"] is None
-    # landed by Gravity this round: may stay and refuel in phase 2 (R13)
-    assert "stay" in offered(s, 0)
+
+
+def test_a_ship_pulled_down_by_gravity_may_not_refuel_this_round() -> None:  # R13, R15
+    s = to_event_phase(fresh(n=2, rules="advanced"), "gravity-1")
+    neptune = at("neptune", 0, s)
+    fly(s, 0, (neptune[0] + 2, neptune[1] - 1), fuel=2, hyper=1, shields=0)
+    s, ev = _choose(s, "gravity-1")
+    assert "pulled.neptune" in codes(ev) and s["pulled"] == [True, False]
+    # it may stay landed, but that is no refuel; no full refuel either
+    assert "stay" in offered(s, 0) and "stayfull" not in offered(s, 0)
+    d = next(d for d in GAME.pending(s) if d.seat == 0)
+    assert d.prompt == "kosmonavts.prompt.order_pulled"
+    assert d.option("stay").label == "kosmonavts.opt.stay_pulled"
+    s["ships"][0]["shields"] = 1
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(s, 0, "stayfull")
+    assert err.value.code == "kosmonavts.error.pulled_no_refuel"
+    s, ev = orders(s, {0: ("stay",), 1: ("stay",)})
+    assert "order_stay_pulled" in codes(ev) and "refuel_quick" in codes(ev)  # seat 1 refuels
+    assert (s["ships"][0]["fuel"], s["ships"][0]["hyper"]) == (2, 1)
+    assert s["ships"][0]["landed"] == "neptune"
+    # next round it was landed before the round: it may refuel
+    s = skip_event(s)
+    assert s["pulled"] == [False, False] and "stayfull" in offered(s, 0)
+    s, _ = orders(s, {0: ("stay",), 1: ("stay",)})
+    assert s["ships"][0]["fuel"] == 7
 
 
 def test_gravity_spares_landed_ships_and_pulls_a_ship_on_the_hex() -> None:  # R13
@@ -692,7 +787,7 @@ def test_round_limit_ends_the_game() -> None:  # R24
 
 
 def _final(s: dict) -> dict:
-    s = engine._clone(s)
+    s = clone(s)
     s["over"], s["phase"] = True, "over"
     return s
 
@@ -919,7 +1014,7 @@ def test_refusals_carry_codes() -> None:
 
 def test_directions_match_the_board_data() -> None:
     assert DIR_IDS == ("e", "ne", "nw", "w", "sw", "se")
-    assert _clone is engine._clone
+    assert engine.clone is clone  # the kit's, no private copy
 
 
 # ------------------------------------------------------------------ remaining rulings
@@ -964,3 +1059,10 @@ def test_instructor_passes_to_the_next_seat() -> None:  # R29
     s, ev = orders(s, {})
     assert s["instructor"] == 0 and s["round"] == 2
     assert ev[-1].args == {"round": 2, "instructor_seat": 0}
+
+
+def test_the_random_stream_is_unchanged_by_the_kit() -> None:
+    # saved games replay bit for bit: act k draws from random.Random(f"{seed}:{k}"), k from 1
+    for seed in range(5):
+        s = GAME.new(3, {}, seed)
+        assert s["rng"] == 1 and s["instructor"] == random.Random(f"{seed}:1").randrange(3)

@@ -160,3 +160,21 @@ async def test_lobby_buttons_are_versioned_and_never_leave_a_running_game(
     row = await store.live_game(h.channel_id)
     seats = await store.seats(row.id)
     assert not seats[1].is_bot  # Ben is still playing his own seat
+
+
+async def test_missing_permission_is_named_in_both_languages(harness: Harness) -> None:
+    """Without *Create Public Threads*, ``/game new thread:true`` says which permission is
+    missing (not "something went wrong") and opens no game."""
+    h = harness
+    for name, locale, sentence in (
+        ("Ana", "en-US", "missing the **Create Public Threads** permission"),
+        ("Eva", "es-ES", "me falta el permiso **Crear hilos públicos**"),
+    ):
+        h.fail_route("POST", r"/threads$", status=403, code=50013, message="Missing Permissions")
+        reply = await h.slash(h.user(name, locale), "game new", game="mlem", thread=True)
+        assert reply.ephemeral or all(f.ephemeral for f in reply.followups)
+        assert sentence in reply.text()
+        assert "<#" not in reply.text()
+    store = h.bot.host.store  # type: ignore[attr-defined]
+    assert await store.live_game(h.channel_id) is None
+    assert not [m for m in h.messages() if m.buttons]  # no lobby anywhere

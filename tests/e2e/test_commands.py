@@ -4,7 +4,14 @@ command localization and language choice."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
+from typing import Any
 
+import discord
+import pytest
+from yarl import URL
+
+from cogs.common import needed_permission
 from tests.e2e.driver import latest_table, play_turn
 from tests.harness import Harness
 
@@ -178,3 +185,29 @@ async def test_missing_permission_is_named_in_both_languages(harness: Harness) -
     store = h.bot.host.store  # type: ignore[union-attr]
     assert await store.live_game(h.channel_id) is None
     assert not [m for m in h.messages() if m.buttons]  # no lobby anywhere
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "missing", "code", "named"),
+    [
+        ("POST", "/api/v10/channels/1/threads", None, 50013, "create_public_threads"),
+        ("POST", "/api/v10/channels/1/messages/2/threads", None, 50013, "create_public_threads"),
+        ("GET", "/api/v10/channels/1/messages/2", None, 50013, "read_message_history"),
+        ("POST", "/api/v10/channels/1/messages", "attach_files", 50013, "attach_files"),
+        ("POST", "/api/v10/channels/1/messages", "embed_links", 50013, "embed_links"),
+        ("POST", "/api/v10/channels/1/messages", None, 50013, "send_messages"),
+        ("PATCH", "/api/v10/channels/1/messages/2", None, 50001, "view_channel"),
+    ],
+)
+def test_the_permission_named_follows_the_refused_request(
+    method: str, path: str, missing: str | None, code: int, named: str
+) -> None:
+    response: Any = SimpleNamespace(
+        method=method, url=URL(f"https://discord.com{path}"), status=403, reason="Forbidden"
+    )
+    err = discord.Forbidden(response, {"code": code, "message": "Missing Permissions"})
+    have = discord.Permissions.all()
+    if missing:
+        setattr(have, missing, False)
+    interaction: Any = SimpleNamespace(app_permissions=have, channel=None)
+    assert needed_permission(err, interaction) == named

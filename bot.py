@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import socket
 import sqlite3
 import sys
 
@@ -165,7 +166,7 @@ def startup_message(exc: BaseException) -> str:
         text = "Discord refused the gateway intents this bot asks for."
     elif isinstance(exc, discord.HTTPException):
         text = f"Discord answered with an error while starting ({exc.status}): {exc.text}"
-    elif isinstance(exc, OSError | aiohttp.ClientError | asyncio.TimeoutError):
+    elif isinstance(exc, aiohttp.ClientError | ConnectionError | socket.gaierror | TimeoutError):
         text = (
             f"cannot reach Discord ({exc or type(exc).__name__}). Check the internet "
             "connection, DNS and any proxy or firewall, then start the bot again."

@@ -1,7 +1,9 @@
 """Cosmodrome: space board games in Discord channels.
 
 ``build_bot(settings=None)`` makes the bot without connecting (settings from the
-environment when not given); ``main()`` runs it. ``python bot.py`` starts it.
+environment when not given); ``main()`` runs it. ``python bot.py`` starts it, and every
+start-up failure (no token, rejected token, Discord unreachable, database unwritable) is one
+line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -9,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import socket
+import sqlite3
 import sys
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -24,6 +29,18 @@ from host.storage import Store
 log = logging.getLogger("cosmodrome")
 
 EXTENSIONS = ("cogs.game", "cogs.stats", "cogs.settings")
+
+
+class StartupError(Exception):
+    """The bot cannot start; the message is one line for the operator."""
+
+
+def quiet_voice() -> None:
+    """The bot never joins voice: no warnings about missing voice libraries (PyNaCl, davey),
+    which discord.py logs when a client is made."""
+    for flag in ("warn_nacl", "warn_dave"):
+        if hasattr(discord.VoiceClient, flag):
+            setattr(discord.VoiceClient, flag, False)
 
 
 class Translator(app_commands.Translator):
@@ -49,6 +66,7 @@ class Cosmodrome(commands.Bot):
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, seeds: random.Random | None = None
     ) -> None:
+        quiet_voice()
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -62,7 +80,14 @@ class Cosmodrome(commands.Bot):
         self.seeds = seeds
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.db_path)
+        path = self.settings.db_path
+        try:
+            self.store = await Store.open(path)
+        except (OSError, sqlite3.Error) as exc:
+            raise StartupError(
+                f"cannot open the database {str(path)!r} ({exc}). Set COSMODROME_DB to a file "
+                "in a folder the bot can write to."
+            ) from exc
         self.host = Host(self.store, clock=self.clock, seeds=self.seeds)
         await self.tree.set_translator(Translator())
         for ext in EXTENSIONS:
@@ -73,6 +98,9 @@ class Cosmodrome(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("online as %s in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
         await super().close()
@@ -94,6 +122,9 @@ def build_bot(
 def main() -> int:
     fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(level=logging.INFO, format=fmt)
+    # discord.py's routine INFO lines ("logging in using static token", ...) would surround
+    # a start-up failure; its warnings and errors still show.
+    logging.getLogger("discord").setLevel(logging.WARNING)
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
@@ -114,12 +145,36 @@ def main() -> int:
 
     try:
         asyncio.run(run())
-    except discord.LoginFailure:
-        print("cosmodrome: Discord rejected DISCORD_TOKEN (check the bot token).", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
-        pass
+        return 0
+    except Exception as exc:
+        print(f"cosmodrome: {startup_message(exc)}", file=sys.stderr)
+        return 2
     return 0
+
+
+def startup_message(exc: BaseException) -> str:
+    """One line that says why the bot could not start (or stopped) and what to do."""
+    if isinstance(exc, StartupError):
+        text = str(exc)
+    elif isinstance(exc, discord.LoginFailure):
+        text = (
+            "Discord rejected DISCORD_TOKEN (check the bot token: Developer Portal, Bot, "
+            "Reset Token)."
+        )
+    elif isinstance(exc, discord.PrivilegedIntentsRequired):
+        text = "Discord refused the gateway intents this bot asks for."
+    elif isinstance(exc, discord.HTTPException):
+        text = f"Discord answered with an error while starting ({exc.status}): {exc.text}"
+    elif isinstance(exc, aiohttp.ClientError | ConnectionError | socket.gaierror | TimeoutError):
+        text = (
+            f"cannot reach Discord ({exc or type(exc).__name__}). Check the internet "
+            "connection, DNS and any proxy or firewall, then start the bot again."
+        )
+    else:
+        log.error("unexpected error", exc_info=exc)
+        text = f"stopped by an unexpected error: {type(exc).__name__}: {exc}"
+    return " ".join(text.split())  # one line, whatever the exception said
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 """Accepting a choice (check + apply + one SQLite commit, no render) with many active games.
 
-    python -m bench.accept [--game mlem] [--games 500] [--moves 2000]
+    python -m bench.accept [--game mlem] [--games 500] [--moves 2000] [--synchronous FULL]
+                           [--dir FOLDER]
 
 Creates ``--games`` active games in a fresh SQLite file (WAL), then plays ``--moves``
 random choices spread over them through ``Host.play`` — the same path a button click takes
-after it is acknowledged — and reports p50/p99 latency.
+after it is acknowledged — and reports p50/p99 latency. ``--synchronous NORMAL`` measures
+what the bot's ``synchronous=FULL`` (a move survives a power cut) costs.
 """
 
 from __future__ import annotations
@@ -20,14 +22,21 @@ from bench.common import random_options, summary
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, Player
-from host.storage import Store
+from host.storage import SYNCHRONOUS, Store
 
 
-async def run(game_id: str, games: int, moves: int) -> list[float]:
+async def run(
+    game_id: str,
+    games: int,
+    moves: int,
+    synchronous: str = SYNCHRONOUS,
+    folder: str | None = None,
+) -> list[float]:
     game = registry.get(game_id)
     rng = random.Random(5)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
         store = await Store.open(Path(tmp) / "bench.db")
+        await store.db.execute(f"PRAGMA synchronous={synchronous}")
         host = Host(store, clock=FakeClock(), seeds=random.Random(1))
         ids: list[int] = []
         users: dict[int, list[Player]] = {}
@@ -64,12 +73,19 @@ async def run(game_id: str, games: int, moves: int) -> list[float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--game", default="mlem")
+    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--moves", type=int, default=2000)
+    ap.add_argument("--synchronous", default=SYNCHRONOUS, choices=["FULL", "NORMAL"])
+    ap.add_argument(
+        "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
+    )
     args = ap.parse_args()
-    times = asyncio.run(run(args.game, args.games, args.moves))
-    print(f"{args.game}: accept a choice with {args.games} active games: {summary(times)}")
+    times = asyncio.run(run(args.game, args.games, args.moves, args.synchronous, args.dir))
+    print(
+        f"{args.game}: accept a choice with {args.games} active games, "
+        f"synchronous={args.synchronous}: {summary(times)}"
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bench.common import summary
 from bot import build_bot
+from host import registry
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.e2e import driver
@@ -44,10 +45,11 @@ async def run(game: str, seed: int) -> list[float]:
             await h.start()
             users = [h.user(n, "en-US") for n in ("Ana", "Ben", "Cal")]
             lobby = (await h.slash(users[0], "game new", game=game)).message
+            assert lobby is not None
             for u in users[1:]:
                 await h.click(u, lobby, label="Join")
             for key in OPTIONS.get(game, ()):
-                b = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+                b = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
                 await h.click(users[0], lobby, b.custom_id)
             await h.click(users[0], lobby, label="Start")
             seats = {u: i for i, u in enumerate(users)}
@@ -74,7 +76,7 @@ async def run(game: str, seed: int) -> list[float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--game", default="mlem")
+    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     ms = asyncio.run(run(args.game, args.seed))

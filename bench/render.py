@@ -17,7 +17,7 @@ from host import registry
 def sample_views(game_id: str, count: int) -> list[tuple[dict, list[str]]]:
     game = registry.get(game_id)
     rng = random.Random(3)
-    views = []
+    views: list[tuple[dict, list[str]]] = []
     seed = 0
     while len(views) < count:
         players = rng.randint(game.min_players, game.max_players)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,10 +27,49 @@ log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 
+#: Discord's error codes for "the bot cannot see that channel" and "Missing Permissions".
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+
+#: Every channel permission the bot uses (README, "Set up the Discord application"); each
+#: has a name under ``host.perm.`` in data/i18n/host.json.
+PERMISSIONS = (
+    "view_channel",
+    "send_messages",
+    "send_messages_in_threads",
+    "create_public_threads",
+    "embed_links",
+    "attach_files",
+    "read_message_history",
+)
+
+
+def needed_permission(err: discord.HTTPException, interaction: discord.Interaction) -> str:
+    """The permission whose absence made Discord refuse a request (one of
+    :data:`PERMISSIONS`): read from the refused route, then from the bot's permissions in
+    the interaction's channel."""
+    if err.code == MISSING_ACCESS:
+        return "view_channel"
+    response = err.response
+    method = str(getattr(response, "method", "")).upper()
+    path = str(getattr(getattr(response, "url", None), "path", "") or "")
+    if re.search(r"/threads$", path):
+        return "create_public_threads"
+    if method == "GET" and re.search(r"/messages(/\d+)?$", path):
+        return "read_message_history"
+    have = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = "send_messages_in_threads" if in_thread else "send_messages"
+    for name in ("view_channel", send, "embed_links", "attach_files", "read_message_history"):
+        if not getattr(have, name, True):
+            return name
+    return send
+
+
 def guarded(func: F) -> F:
     """Turn refusals into ephemeral sentences and unexpected errors into a short apology
-    (logged with the traceback) — never silence, never a traceback in Discord. Also looks
-    up the user's language override once per interaction."""
+    (logged with the traceback) — never silence, never a traceback in Discord. A permission
+    the bot lacks in the channel is named (see :func:`needed_permission`). Also looks up
+    the user's language override once per interaction."""
 
     @functools.wraps(func)
     async def wrapper(
@@ -46,6 +86,16 @@ def guarded(func: F) -> F:
             await func(self, interaction, *args, **kwargs)
         except IllegalMove as err:
             await self.reply(interaction, present.refusal(err, lang, getattr(err, "snap", None)))
+        except discord.Forbidden as err:
+            if err.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                log.exception("error in %s", func.__name__)
+                await self.reply(interaction, t("host.error.internal", lang))
+                return
+            name = needed_permission(err, interaction)
+            log.warning("missing permission %s in channel %s", name, interaction.channel_id)
+            perm = t(f"host.perm.{name}", lang)
+            text = t("host.error.missing_permission", lang, permission=perm)
+            await self.reply(interaction, text)
         except Exception:
             log.exception("error in %s", func.__name__)
             await self.reply(interaction, t("host.error.internal", lang))

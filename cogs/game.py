@@ -91,6 +91,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             owner=self.player(interaction),
             lang=lang,
         )
+        message_id: int | None
         if thread:
             msg = await self.channel(channel_id).send(**present.lobby_message(snap))
             message_id = msg.id

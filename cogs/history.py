@@ -6,26 +6,29 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import present
-from cogs.common import guarded
+from cogs.common import CogBase, guarded
 from core.i18n import t
 from host import registry
 from host.sessions import Snapshot
 from render import recap
 
-if TYPE_CHECKING:
-    from cogs.game import GameCog
-
 log = logging.getLogger(__name__)
 
 
-class HistoryMixin:
+class HistoryMixin(CogBase):
+    """Part of :class:`cogs.game.GameCog`."""
+
+    if TYPE_CHECKING:
+
+        async def publish(self, gid: int, *, force_new: bool = False) -> None: ...
+
     @guarded
-    async def on_undo(self: GameCog, interaction: discord.Interaction, gid: int) -> None:
+    async def on_undo(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
         snap = await self.host.undo(gid, self.player(interaction))
         text = t("host.undo.done", snap.row.lang, who=interaction.user.display_name)
@@ -35,7 +38,7 @@ class HistoryMixin:
         await self.publish(gid)
         await self.done(interaction, text)
 
-    async def do_rollback(self: GameCog, interaction: discord.Interaction, snap: Snapshot) -> None:
+    async def do_rollback(self, interaction: discord.Interaction, snap: Snapshot) -> None:
         snap, what, votes, needed = await self.host.rollback(snap.id, self.player(interaction))
         name = interaction.user.display_name
         if what == "voted":
@@ -53,13 +56,13 @@ class HistoryMixin:
 
     @guarded
     async def on_log(
-        self: GameCog, interaction: discord.Interaction, gid: int, page: int | None = None
+        self, interaction: discord.Interaction, gid: int, page: int | None = None
     ) -> None:
         snap = await self.host.by_id(gid)
         await self.show_log(interaction, snap, page, edit=page is not None)
 
     async def show_log(
-        self: GameCog,
+        self,
         interaction: discord.Interaction,
         snap: Snapshot,
         page: int | None = None,
@@ -75,12 +78,12 @@ class HistoryMixin:
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
             return
-        kwargs = {"embed": embed, "ephemeral": True}
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    async def post_final(self: GameCog, snap: Snapshot) -> None:
+    async def post_final(self, snap: Snapshot) -> None:
         """When a game ends: the whole public log as a text file, the final board and an
         animated recap of the table over the game."""
         lang = snap.row.lang

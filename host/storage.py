@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import re
+import sqlite3
 from collections.abc import Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: SQLite's ``synchronous`` level for every connection (bench/accept.py measures its cost).
+SYNCHRONOUS = "FULL"
 
 
 class VersionConflict(Exception):
@@ -157,13 +160,22 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
+        # A file SQLite cannot open fails here, in this thread: when aiosqlite's own connect
+        # fails, its worker thread outlives the call (and complains once the loop is gone).
+        sqlite3.connect(str(path)).close()
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store.migrate()
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on disk before the move is announced, so it survives a power
+            # cut too (NORMAL in WAL mode only survives a crash of the process).
+            await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            store = cls(db)
+            await store.migrate()
+        except BaseException:
+            await db.close()  # an unusable file: no connection thread left behind
+            raise
         return store
 
     async def close(self) -> None:
@@ -700,7 +712,7 @@ class Store:
             "WHERE user_id = ? GROUP BY game ORDER BY game",
             (user_id,),
         ) as c:
-            return list(await c.fetchall())
+            return [tuple(row) for row in await c.fetchall()]
 
     async def user_think(self, user_id: int) -> tuple[int, float | None]:
         async with self.db.execute(
@@ -722,7 +734,7 @@ class Store:
             "GROUP BY user_id ORDER BY wins DESC, games ASC, AVG(score) DESC LIMIT ?",
             (guild_id, game, limit),
         ) as c:
-            return list(await c.fetchall())
+            return [tuple(row) for row in await c.fetchall()]
 
     # -- preferences --------------------------------------------------------------------
 

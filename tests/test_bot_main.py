@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import logging
+import socket
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
 import discord
 import pytest
 
 import bot
 from host.settings import Settings, SettingsError
+
+
+@pytest.fixture(autouse=True)
+def _restore_discord_log_level() -> Any:
+    """main() quietens discord.py's INFO lines; other tests keep the default level."""
+    logger = logging.getLogger("discord")
+    level = logger.level
+    yield
+    logger.setLevel(level)
 
 
 def test_settings_from_env_and_dotenv(tmp_path, monkeypatch) -> None:
@@ -54,3 +70,98 @@ def test_rejected_token_is_one_line(monkeypatch, tmp_path, capsys) -> None:
     assert bot.main() == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "rejected" in err
+
+
+def one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0, err
+    assert err.startswith("cosmodrome: ")
+    return err
+
+
+@pytest.mark.usefixtures("no_network")
+@pytest.mark.parametrize(
+    "error",
+    [
+        # What aiohttp raises when discord.com does not resolve / does not answer.
+        aiohttp.ClientConnectorDNSError(
+            SimpleNamespace(host="discord.com", port=443, ssl=True),  # type: ignore[arg-type]
+            socket.gaierror(-3, "Temporary failure in name resolution"),
+        ),
+        aiohttp.ClientConnectorError(
+            SimpleNamespace(host="discord.com", port=443, ssl=True),  # type: ignore[arg-type]
+            ConnectionRefusedError(111, "Connect call failed"),
+        ),
+        TimeoutError(),
+    ],
+    ids=["dns", "refused", "timeout"],
+)
+def test_unreachable_discord_is_one_line(
+    error: Exception, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("COSMODROME_DB", str(tmp_path / "x.db"))
+
+    async def unreachable(self: Any, route: Any, **kwargs: Any) -> Any:
+        raise error  # the first request of discord.py's own login (GET /users/@me)
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", unreachable)
+    assert bot.main() == 2
+    err = one_line(capsys)
+    assert "cannot reach Discord" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-directory"])
+def test_unwritable_database_is_one_line(
+    where: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    path = tmp_path / "nowhere" / "x.db" if where == "missing-folder" else tmp_path
+    monkeypatch.setenv("COSMODROME_DB", str(path))
+
+    async def start(self: bot.Cosmodrome, token: str, *, reconnect: bool = True) -> None:
+        await self.setup_hook()  # what login does once Discord accepted the token
+
+    monkeypatch.setattr(bot.Cosmodrome, "start", start)
+    assert bot.main() == 2
+    err = one_line(capsys)
+    assert "cannot open the database" in err and str(path) in err and "COSMODROME_DB" in err
+
+
+def test_rejected_token_from_discord_401_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: Any
+) -> None:
+    """discord.py's own login code turns Discord's 401 into LoginFailure."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    response = SimpleNamespace(status=401, reason="Unauthorized")
+
+    async def request(self: Any, route: Any, **kwargs: Any) -> Any:
+        raise discord.HTTPException(response, {"code": 0, "message": "401: Unauthorized"})
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
+    assert bot.main() == 2
+    err = one_line(capsys)
+    assert "rejected" in err and "DISCORD_TOKEN" in err
+
+
+def test_no_voice_library_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    bot.build_bot(Settings(token="x"))
+    assert not [r for r in caplog.records if "voice" in r.getMessage().lower()]
+
+
+async def test_store_is_durable_against_power_cuts(tmp_path: Path) -> None:
+    """WAL with synchronous=FULL: a committed move is on disk before it is announced."""
+    from host.storage import Store
+
+    store = await Store.open(tmp_path / "d.db")
+    try:
+        async with store.db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+        async with store.db.execute("PRAGMA synchronous") as cur:
+            assert (await cur.fetchone())[0] == 2  # type: ignore[index]  # 2 = FULL
+    finally:
+        await store.close()

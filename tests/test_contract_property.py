@@ -72,6 +72,7 @@ def test_contract_holds_along_random_games(game_id: str, data) -> None:
         step += 1
         assert step < 20_000, "the game does not end"
     assert public["over"]
+    assert result is not None
     if result.breakdown:
         for seat in range(players):
             assert sum(result.breakdown[seat].values()) == result.scores[seat]

@@ -97,7 +97,9 @@ class ColourSelect(discord.ui.View):
 
 
 class NameModal(discord.ui.Modal, title="Name your ship"):
-    ship = discord.ui.TextInput(label="Ship name", custom_id="ship")
+    ship: discord.ui.TextInput[NameModal] = discord.ui.TextInput(
+        label="Ship name", custom_id="ship"
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"Ship {self.ship.value} launched")

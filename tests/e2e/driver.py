@@ -56,17 +56,17 @@ def move_buttons(m: Message, seat: int | None = None) -> list[str]:
     for b in m.buttons:
         match = MOVE.match(b.custom_id or "")
         if match and not b.disabled and (seat is None or int(match[1]) == seat):
-            out.append(b.custom_id)
+            out.append(match.string)
     for s in m.selects:
         match = MOVE.match(s.custom_id or "")
         if match and (seat is None or int(match[1]) == seat):
-            out.append(s.custom_id)
+            out.append(match.string)
     return out
 
 
 def hand_button(m: Message) -> str:
     for b in m.buttons:
-        if b.label in HAND:
+        if b.label in HAND and b.custom_id:
             return b.custom_id
     raise AssertionError(f"no My hand button on {m.text()[:200]}")
 
@@ -108,7 +108,7 @@ def offers(m: Message, seat: int | None = None) -> list[Offer]:
         match = MOVE.match(b.custom_id or "")
         opt = MOVE_OPTION.match(b.custom_id or "")
         if match and opt and not b.disabled and (seat is None or int(match[1]) == seat):
-            out.append(Offer(m, b.custom_id, int(match[1]), opt["opt"], b.label or ""))
+            out.append(Offer(m, match.string, int(match[1]), opt["opt"], b.label or ""))
     for sel in m.selects:
         match = MOVE.match(sel.custom_id or "")
         if not match or sel.disabled or (seat is not None and int(match[1]) != seat):
@@ -137,7 +137,7 @@ async def panel_of(
     if user in closed:
         opened = await h.click(user, table, hand_button(table))
         assert opened.ephemeral
-        return opened.message
+        return opened.posted
     panels = [m for m in h.dm_messages(user) if move_buttons(m)]
     assert panels, f"{user.name} is waited for but has no buttons anywhere"
     return panels[-1]
@@ -183,7 +183,7 @@ async def play_turn(
         if user in closed:
             opened = await h.click(user, table, hand_button(table))
             assert opened.ephemeral
-            panel = opened.message
+            panel = opened.posted
         else:
             panels = [m for m in h.dm_messages(user) if move_buttons(m)]
             assert panels, f"{user.name} is waited for but has no buttons anywhere"

@@ -24,20 +24,20 @@ ADD_BOT = "Añadir bot"
 
 
 async def open_game(h: Harness, owner, *others, variants: tuple[str, ...] = (), bots: int = 0):
-    lobby = (await h.slash(owner, "game new", game="mlem")).message
+    lobby = (await h.slash(owner, "game new", game="mlem")).posted
     for u in others:
         await h.click(u, lobby, label=JOIN)
     for _ in range(bots):
         await h.click(owner, lobby, label=ADD_BOT)
     for key in variants:
-        button = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+        button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
         await h.click(owner, lobby, button.custom_id)
     await h.click(owner, lobby, label=START)
     return lobby
 
 
 def game_of(h: Harness):
-    return h.bot.host  # type: ignore[attr-defined]
+    return h.bot.host  # type: ignore[union-attr]
 
 
 async def snapshot(h: Harness, channel: int | None = None):
@@ -72,7 +72,7 @@ async def test_three_people_play_a_whole_game(harness: Harness) -> None:
     assert snap.row.status == "over" and snap.result() is not None
     assert not h.unexpected
     # Buttons are routed by pattern: discord.py keeps no view per message in memory.
-    assert not h.bot._connection._view_store._views  # type: ignore[attr-defined]
+    assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
 
 
 async def test_one_person_against_two_bots(harness: Harness) -> None:
@@ -245,7 +245,9 @@ async def test_refusals_change_nothing(harness: Harness) -> None:
     final = await play_to_end(h, seats, rng)
     assert is_final(final)
     over = await snapshot(h)
-    text = refusal_text(await forged_click(h, mover, final, final.buttons[0].custom_id, button))
+    text = refusal_text(
+        await forged_click(h, mover, final, final.buttons[0].custom_id or "", button)
+    )
     assert "over" in text or "terminó" in text
     assert (await snapshot(h)).row.version == over.row.version
     reply = await h.slash(ana, "game status")

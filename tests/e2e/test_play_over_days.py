@@ -21,7 +21,7 @@ def cog(h: Harness):
 
 
 def host(h: Harness):
-    return h.bot.host  # type: ignore[attr-defined]
+    return h.bot.host  # type: ignore[union-attr]
 
 
 async def snapshot(h: Harness, channel: int | None = None):
@@ -32,14 +32,14 @@ async def snapshot(h: Harness, channel: int | None = None):
 async def open_game(
     h: Harness, owner, *others, options: dict[str, int] | None = None, bots: int = 0
 ):
-    lobby = (await h.slash(owner, "game new", game="mlem")).message
+    lobby = (await h.slash(owner, "game new", game="mlem")).posted
     for u in others:
         await h.click(u, lobby, label=EN["join"])
     for _ in range(bots):
         await h.click(owner, lobby, label="Add bot")
     for key, clicks in (options or {}).items():
         for _ in range(clicks):
-            button = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
             await h.click(owner, lobby, button.custom_id)
     await h.click(owner, lobby, label=EN["start"])
     return lobby
@@ -118,7 +118,7 @@ async def test_deadline_bot_move_autopilot_and_take_back(
         notice = h.messages()[-1]
         assert "ran out of time" in notice.content and str(ben.id) in notice.content
         before = await host(h).store.count_actions(snap.id)
-        bot_button = next(b for b in notice.buttons if "bot" in b.label)
+        bot_button = next(b for b in notice.buttons if "bot" in (b.label or ""))
         # The absent player cannot cover for themselves.
         reply = await h.click(ben, notice, bot_button.custom_id)
         assert any(f.ephemeral and "your own move" in f.content for f in reply.followups)
@@ -280,7 +280,7 @@ async def test_finished_game_posts_log_recap_and_counts_in_stats(harness: Harnes
     text = log.data.decode("utf-8")
     assert "Ana" in text and "Ben" in text and "🏆" in text
     gif = Image.open(io.BytesIO(files["recap.gif"].data))
-    assert gif.format == "GIF" and gif.n_frames > 5
+    assert gif.format == "GIF" and gif.n_frames > 5  # type: ignore[attr-defined]
     assert files["final.png"].is_image
     # /stats and /leaderboard reflect it.
     snap = await snapshot(h)
@@ -348,7 +348,7 @@ async def test_server_defaults_need_manage_server(harness: Harness) -> None:
     assert "Manage Server" in reply.content
     reply = await h.slash(admin, "settings server", language="es", reminders="4h")
     assert "Saved" in reply.content
-    lobby = (await h.slash(ana, "game new", game="mlem")).message
+    lobby = (await h.slash(ana, "game new", game="mlem")).posted
     assert "Unirme" in [b.label for b in lobby.buttons]  # the server's language
     snap = await snapshot(h)
     assert snap.row.host_options["reminders"] == "4h"
@@ -369,16 +369,16 @@ async def test_log_is_paged_with_buttons(harness: Harness) -> None:
     older = next(b for b in reply.buttons if b.label == "◀")
     newer = next(b for b in reply.buttons if b.label == "▶")
     assert newer.disabled and not older.disabled  # it opens on the latest page
-    turned = await h.click(ben, reply.message, older.custom_id)
-    assert turned.message.embeds[0]["description"] != last_page
-    assert turned.message.embeds[0]["footer"]["text"] != footer
+    turned = await h.click(ben, reply.posted, older.custom_id)
+    assert turned.posted.embeds[0]["description"] != last_page
+    assert turned.posted.embeds[0]["footer"]["text"] != footer
 
 
 async def test_undo_refused_after_a_card_draw(harness: Harness) -> None:
     """Kosmonavts: the move that ends an event draws the next event card: no undo."""
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    lobby = (await h.slash(ana, "game new", game="kosmonavts")).message
+    lobby = (await h.slash(ana, "game new", game="kosmonavts")).posted
     await h.click(ben, lobby, label="Join")
     await h.click(ana, lobby, label="Start")
     store = host(h).store

@@ -195,8 +195,9 @@ def _parse_multipart(content_type: str, body: bytes) -> tuple[Any, list[Uploaded
     payload: Any = None
     files: list[UploadedFile] = []
     for part in msg.iter_parts():
-        name = part.get_param("name", header="content-disposition") or ""
+        name = str(part.get_param("name", header="content-disposition") or "")
         raw = part.get_payload(decode=True) or b""
+        assert isinstance(raw, bytes)
         filename = part.get_filename()
         if name == "payload_json":
             payload = json.loads(raw.decode())

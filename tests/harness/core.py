@@ -691,12 +691,12 @@ class Harness:
             cid = comp.get("custom_id")
             unknown.discard(cid)
             if t == TEXT_INPUT:
-                return {"type": t, "custom_id": cid, "value": str(values.get(cid, ""))}
+                return {"type": t, "custom_id": cid, "value": str(values.get(str(cid), ""))}
             if t in SELECT_TYPES:
                 return {
                     "type": t,
                     "custom_id": cid,
-                    "values": [str(v) for v in values.get(cid, [])],
+                    "values": [str(v) for v in values.get(str(cid), [])],
                 }
             return {"type": t, "id": comp.get("id")}
 
@@ -881,7 +881,7 @@ class Harness:
             else int(getattr(value, "id", value))
         )
         data = self.backend.channel_payload(cid)
-        entry = {
+        entry: dict[str, Any] = {
             k: data[k]
             for k in ("id", "name", "type", "parent_id", "thread_metadata")
             if k in data and data[k] is not None
@@ -1004,20 +1004,20 @@ class Harness:
             by_name[p.display_name] = p
         chosen: dict[str, Any] = {}
         for key, value in values.items():
-            p = by_name.get(key)
-            if p is None:
+            found = by_name.get(key)
+            if found is None:
                 raise HarnessError(
                     f"/{cmd.qualified_name} has no option {key!r}; "
                     f"options: {[p.display_name for p in params]}"
                 )
-            if p.name in chosen:
-                raise HarnessError(f"option {p.display_name!r} given twice")
-            chosen[p.name] = value
+            if found.name in chosen:
+                raise HarnessError(f"option {found.display_name!r} given twice")
+            chosen[found.name] = value
         if focused is not None:
-            p = by_name.get(focused)
-            if p is None:
+            found = by_name.get(focused)
+            if found is None:
                 raise HarnessError(f"/{cmd.qualified_name} has no option {focused!r}")
-            focused = p.name
+            focused = found.name
             chosen.setdefault(focused, "")
         else:
             missing = [p.display_name for p in params if p.required and chosen.get(p.name) is None]

@@ -477,6 +477,14 @@ class Reply:
         return None if mid is None else Message(self._backend, mid)
 
     @property
+    def posted(self) -> Message:
+        """:attr:`message`, for a reply that must have one (a typed shortcut)."""
+        found = self.message
+        if found is None:
+            raise HarnessError(f"{self!r} has no message")
+        return found
+
+    @property
     def followups(self) -> list[Message]:
         return [Message(self._backend, mid) for mid in self.record.followup_ids]
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import cast
 
 import pytest
 
-from core.contract import IllegalMove
+from core.contract import Game, IllegalMove
 from host.clock import FakeClock
 from host.sessions import Host, HostError, Player
 from host.storage import Store
@@ -22,7 +23,10 @@ MOD = Player(9, "Mod", "en", can_manage=True)
 async def make_host(path: str) -> Host:
     store = await Store.open(path)
     return Host(
-        store, clock=FakeClock(), seeds=random.Random(7), games=lambda: {"toy": toygame.GAME}
+        store,
+        clock=FakeClock(),
+        seeds=random.Random(7),
+        games=lambda: {"toy": cast(Game, toygame.GAME)},
     )
 
 

@@ -26,7 +26,7 @@ async def test_undo_refused_after_a_card_draw(tmp_path) -> None:
     for _ in range(3000):
         snap = await host.by_id(snap.id)
         d = rng.choice(snap.decisions)
-        choice = snap.game.bot_choice(snap.state, d.seat, rng)
+        choice = snap.game.bot_choice(snap.state, d.seat, rng)  # type: ignore[attr-defined]
         await host.play(snap.id, users[d.seat].user_id, d.seat, snap.token(d), choice)
         last = (await store.actions(snap.id))[-1]
         if any(e["code"].endswith("card_drawn") for e in last.events):

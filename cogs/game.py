@@ -596,12 +596,13 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             content = " ".join(present.mention(snap, s) for s in to_move)
             if content:
                 content = t("host.table.your_move", lang, who=content)
+            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             msg = await channel.send(
                 content=content or None,
                 embed=embed,
-                view=view,
                 file=file,
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                **kwargs,
             )
             await self.host.store.update_game(
                 gid,
@@ -644,7 +645,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             ):
                 await self.host.store.set_dm_panel(snap.id, seat, token, panel[1], panel[2])
                 continue
-            if panel is not None and panel[2] is not None:
+            if panel is not None and panel[1] is not None and panel[2] is not None:
                 await self.disable_buttons(panel[1], panel[2])
             if not private:
                 await self.host.store.set_dm_panel(snap.id, seat, "", None, None)

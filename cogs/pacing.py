@@ -15,14 +15,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import present
-from cogs.common import guarded
+from cogs.common import CogBase, guarded
 from core import i18n
 from core.i18n import t
 from host import pacing
 from host.sessions import Snapshot
-
-if TYPE_CHECKING:
-    from cogs.game import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +35,16 @@ def jump(snap: Snapshot) -> str:
     return f"{base}/{where}" if where else base
 
 
-class PacingMixin:
+class PacingMixin(CogBase):
+    """Part of :class:`cogs.game.GameCog`."""
+
     _ticker: asyncio.Task[None] | None = None
 
-    def start_ticker(self: GameCog) -> None:
+    if TYPE_CHECKING:
+
+        async def publish(self, gid: int, *, force_new: bool = False) -> None: ...
+
+    def start_ticker(self) -> None:
         every = self.bot.settings.tick_seconds
         if every and every > 0:
             self._ticker = asyncio.create_task(self._tick_loop(every))
@@ -51,7 +54,7 @@ class PacingMixin:
             self._ticker.cancel()
             self._ticker = None
 
-    async def _tick_loop(self: GameCog, every: float) -> None:
+    async def _tick_loop(self, every: float) -> None:
         await self.bot.wait_until_ready()
         while True:
             try:
@@ -60,7 +63,7 @@ class PacingMixin:
                 log.exception("pacing tick failed")
             await asyncio.sleep(await self._until_next_tick(every))
 
-    async def _until_next_tick(self: GameCog, every: float) -> float:
+    async def _until_next_tick(self, every: float) -> float:
         try:
             due = await self.host.next_timer()
         except Exception:
@@ -68,7 +71,7 @@ class PacingMixin:
             return every
         return pacing.tick_wait(every, due, self.host.clock.now())
 
-    async def tick(self: GameCog) -> None:
+    async def tick(self) -> None:
         """Pace every active game; one game's trouble (a deleted channel, a player who
         moved meanwhile) never stops the others."""
         for gid in await self.host.store.lagging_games():
@@ -82,7 +85,7 @@ class PacingMixin:
             except Exception:
                 log.exception("pacing game %s failed", gid)
 
-    async def pace_game(self: GameCog, gid: int) -> None:
+    async def pace_game(self, gid: int) -> None:
         due = await self.host.pace(gid)
         if due.timed:  # already applied and recorded: tell the channel, show the table
             snap = await self.host.by_id(gid)
@@ -119,7 +122,7 @@ class PacingMixin:
             return t("host.remind.deadline", lang, when=ts(deadline))
         return t("host.remind.since", lang, when=ts(since))
 
-    async def send_nudges(self: GameCog, snap: Snapshot, nudges: list[tuple[int, int, float]]):
+    async def send_nudges(self, snap: Snapshot, nudges: list[tuple[int, int, float]]):
         """The first nudge of a turn goes to the channel, later ones by DM (or to the
         channel when DMs are closed). Only the players the game waits for are named."""
         lang = snap.row.lang
@@ -151,7 +154,7 @@ class PacingMixin:
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
 
-    async def announce_deadline(self: GameCog, snap: Snapshot, seat: int) -> None:
+    async def announce_deadline(self, snap: Snapshot, seat: int) -> None:
         lang = snap.row.lang
         can_skip = self.host.skip_pick(snap, seat) is not None
         await self.channel(snap.row.channel_id).send(
@@ -162,7 +165,7 @@ class PacingMixin:
 
     @guarded
     async def on_cover(
-        self: GameCog, interaction: discord.Interaction, gid: int, seat: int, tok: str, kind: str
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, kind: str
     ) -> None:
         await self.ack(interaction)
         snap = await self.host.cover(gid, seat, tok, kind, self.player(interaction))
@@ -176,7 +179,7 @@ class PacingMixin:
         await self.publish(gid)
 
     @guarded
-    async def on_take_back(self: GameCog, interaction: discord.Interaction, gid: int) -> None:
+    async def on_take_back(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
         snap = await self.host.take_back(gid, self.player(interaction))
         text = t("host.autopilot.back", snap.row.lang, who=interaction.user.display_name)
@@ -186,7 +189,7 @@ class PacingMixin:
         await self.publish(gid)
         await self.done(interaction, text)
 
-    async def dm_turn(self: GameCog, snap: Snapshot, seats: list[int]) -> None:
+    async def dm_turn(self, snap: Snapshot, seats: list[int]) -> None:
         """Players who asked for it get a DM when a public decision waits for them."""
         for seat in seats:
             s = snap.seats[seat]

@@ -182,7 +182,7 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         title=t("host.lobby.title", lang, game=game_name(g.id, lang)), colour=COLOUR
     )
     players = "\n".join(f"{i + 1}. {who(snap, s.seat)}" for i, s in enumerate(snap.seats)) or "—"
-    counts = {"n": len(snap.seats), "min": g.min_players, "max": g.max_players}
+    counts: dict[str, Any] = {"n": len(snap.seats), "min": g.min_players, "max": g.max_players}
     embed.add_field(
         name=t("host.lobby.players", lang, **counts),
         value=players,

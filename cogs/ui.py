@@ -63,6 +63,11 @@ def move_id(gid: int, ver: int, seat: int, token: str, option: str) -> str:
     return f"{PREFIX}:{gid}:{ver}:m:{seat}:{token}:{option}"
 
 
+def label_of(item: discord.ui.Item[Any]) -> str:
+    """The label of the clicked button (a select has none)."""
+    return getattr(item, "label", None) or "?"
+
+
 def cog_of(interaction: discord.Interaction) -> GameCog:
     cog = interaction.client.get_cog("GameCog")  # type: ignore[attr-defined]
     if cog is None:
@@ -105,7 +110,7 @@ class MoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
         return cls(
             int(match["gid"]),
@@ -113,7 +118,7 @@ class MoveButton(
             int(match["seat"]),
             match["tok"],
             match["opt"],
-            label=item.label or "?",
+            label=label_of(item),
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -151,7 +156,7 @@ class MoveSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveSelect:
         return cls(
             int(match["gid"]),
@@ -201,9 +206,9 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["gid"]), int(match["ver"]), match["act"], label=item.label or "?")
+        return cls(int(match["gid"]), int(match["ver"]), match["act"], label=label_of(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await cog_of(interaction).on_lobby(interaction, self.gid, self.act, self.ver)
@@ -247,14 +252,14 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableButton:
         page = int(match["page"]) if match["page"] is not None else None
         return cls(
             int(match["gid"]),
             int(match["ver"]),
             match["act"],
-            label=item.label or "?",
+            label=label_of(item),
             page=page,
         )
 
@@ -295,7 +300,7 @@ class DeadlineButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DeadlineButton:
         return cls(
             int(match["gid"]),
@@ -303,7 +308,7 @@ class DeadlineButton(
             int(match["seat"]),
             match["tok"],
             match["kind"],
-            label=item.label or "?",
+            label=label_of(item),
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -341,7 +346,7 @@ class GridButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GridButton:
         return cls(
             int(match["gid"]),
@@ -350,7 +355,7 @@ class GridButton(
             match["tok"],
             int(match["r"]),
             int(match["c"]),
-            label=item.label or "?",
+            label=label_of(item),
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -378,7 +383,7 @@ class GapButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GapButton:
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
 

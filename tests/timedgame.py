@@ -11,6 +11,7 @@ and those who did not guess score nothing. The game ends when the counter reache
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result, Timer
@@ -24,12 +25,12 @@ class Timed:
     name = "timed.name"
     min_players = 2
     max_players = 3
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("speed", "timed.opt.speed", ("live", "days"), "live"),
         OptionSpec("clock", "timed.opt.clock", ("seat", "phase"), "seat"),
     )
 
-    def new(self, players: int, options: dict[str, str], seed: int) -> dict[str, Any]:
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return {
             "schema": 1,
             "n": players,
@@ -132,7 +133,7 @@ class Timed:
     def dump(self, s: dict[str, Any]) -> dict[str, Any]:
         return s
 
-    def load(self, data: dict[str, Any]) -> dict[str, Any]:
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
         if data.get("schema") != 1:
             raise ValueError("bad schema")
         return dict(data)

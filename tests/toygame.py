@@ -8,6 +8,7 @@ seats that picked the minority colour score a point. The game ends at 10.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
@@ -20,7 +21,7 @@ class Toy:
     max_players = 3
     options = (OptionSpec("fast", "toy.opt.fast", ("off", "on"), "off"),)
 
-    def new(self, players: int, options: dict[str, str], seed: int) -> dict[str, Any]:
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         rng = random.Random(seed)
         return {
             "schema": 1,
@@ -107,7 +108,7 @@ class Toy:
     def dump(self, s: dict[str, Any]) -> dict[str, Any]:
         return s
 
-    def load(self, data: dict[str, Any]) -> dict[str, Any]:
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
         if data.get("schema") != 1:
             raise ValueError("bad schema")
         return dict(data)

@@ -16,7 +16,7 @@ class Kosmonavts:
     name = "kosmonavts.name"
     min_players = 2
     max_players = 4
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("rules", "kosmonavts.opt.rules", ("basic", "advanced"), "basic"),
         OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
     )

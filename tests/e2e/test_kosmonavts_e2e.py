@@ -59,7 +59,7 @@ RAW_KEY = re.compile(r"\b(?:kosmonavts|host|render|cmd)\.[a-z0-9_]+\.[a-z0-9_.]+
 
 
 def game_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[attr-defined]
+    return h.bot.host  # type: ignore[union-attr]
 
 
 async def snapshot(h: Harness) -> Any:
@@ -262,7 +262,7 @@ async def open_game(
     """``/game new``, the others join, the lobby's option buttons are clicked (by the last
     to join) until they show ``options``, then the owner starts."""
     lang = pick(owner.locale)
-    lobby = (await h.slash(owner, "game new", game="kosmonavts")).message
+    lobby = (await h.slash(owner, "game new", game="kosmonavts")).posted
     for u in others:
         await h.click(u, lobby, label=t("host.lobby.join", lang))
     clicker = others[-1]
@@ -270,7 +270,7 @@ async def open_game(
         for _ in range(5):
             if (await snapshot(h)).row.options[key] == value:
                 break
-            button = next(b for b in lobby.buttons if b.custom_id.endswith(f":o.{key}"))
+            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
             await h.click(clicker, lobby, button.custom_id)
         shown = f"{t(f'kosmonavts.opt.{key}', lang)}: {t(f'kosmonavts.opt.{key}.{value}', lang)}"
         assert shown in [b.label for b in lobby.buttons], lobby.text()

@@ -45,7 +45,7 @@ def cog(h: Harness):
 
 
 def host(h: Harness):
-    return h.bot.host  # type: ignore[attr-defined]
+    return h.bot.host  # type: ignore[union-attr]
 
 
 async def snapshot(h: Harness):
@@ -54,11 +54,11 @@ async def snapshot(h: Harness):
 
 
 async def open_game(h: Harness, owner, *others, speed_clicks: int = 0):
-    lobby = (await h.slash(owner, "game new", game="timed")).message
+    lobby = (await h.slash(owner, "game new", game="timed")).posted
     for u in others:
         await h.click(u, lobby, label="Join")
     for _ in range(speed_clicks):
-        button = next(b for b in lobby.buttons if b.custom_id.endswith(":o.speed"))
+        button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(":o.speed"))
         await h.click(owner, lobby, button.custom_id)
     await h.click(owner, lobby, label="Start")
     return lobby

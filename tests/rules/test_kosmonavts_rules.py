@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from core.contract import IllegalMove, apply_checked
+from core.contract import IllegalMove, Result, apply_checked
 from rules.kit import clone
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
@@ -490,7 +491,8 @@ def test_a_ship_pulled_down_by_gravity_may_not_refuel_this_round() -> None:  # R
     assert "stay" in offered(s, 0) and "stayfull" not in offered(s, 0)
     d = next(d for d in GAME.pending(s) if d.seat == 0)
     assert d.prompt == "kosmonavts.prompt.order_pulled"
-    assert d.option("stay").label == "kosmonavts.opt.stay_pulled"
+    stay = d.option("stay")
+    assert stay is not None and stay.label == "kosmonavts.opt.stay_pulled"
     s["ships"][0]["shields"] = 1
     with pytest.raises(IllegalMove) as err:
         GAME.apply(s, 0, "stayfull")
@@ -708,6 +710,7 @@ def test_basic_return_ends_the_game_phase3_earth_markers() -> None:  # R17
     assert s["ships"][1]["returned"] == 4
     assert [sh["earth"] for sh in s["ships"]] == [2, 0, 0]
     res = GAME.result(s)
+    assert res is not None
     assert all(sum(b.values()) == sc for b, sc in zip(res.breakdown, res.scores, strict=True))
 
 
@@ -792,6 +795,12 @@ def _final(s: dict) -> dict:
     return s
 
 
+def _result(s: dict) -> Result:
+    res = GAME.result(_final(s))
+    assert res is not None
+    return res
+
+
 def test_missions_first_second_and_only() -> None:  # R19
     s = fresh(n=3)
     s["missions"] = [
@@ -802,7 +811,7 @@ def test_missions_first_second_and_only() -> None:  # R19
     for seat, body in ((0, "mars"), (1, "mars"), (1, "saturn"), (0, "saturn"), (0, "venus")):
         _holding(s, seat, [body])
     s["landed_by"]["uranus"] = [1]  # landed there without a marker? only lander anyway
-    res = GAME.result(_final(s))
+    res = _result(s)
     assert res.breakdown[0] == {"markers": 4 + 3 + 4, "earth": 0, "mission1": 2, "mission2": 8}
     assert res.breakdown[1] == {"markers": 3 + 4, "earth": 0, "mission1": 2, "mission2": 8}
     assert res.breakdown[2]["mission1"] == 0 and res.breakdown[2]["mission2"] == 0
@@ -818,13 +827,13 @@ def test_tie_breaks_basic() -> None:  # R20
     s["ships"][0]["returned"] = 4
     s["ships"][1]["returned"] = 3
     s["ships"][2]["returned"] = 3
-    assert GAME.result(_final(s)).ranks == (3, 1, 1, 4)
+    assert _result(s).ranks == (3, 1, 1, 4)
     # same VP and return phase: the one with more value-4 markers wins
     s["ships"][2]["markers"] = {"saturn": 4}
     s["ships"][1]["markers"] = {"jupiter": 2, "venus": 2}
     s["stacks"]["jupiter"] = [1, 3, 4]
     s["stacks"]["venus"] = [1, 3, 4]
-    assert GAME.result(_final(s)).ranks[1:3] == (2, 1)
+    assert _result(s).ranks[1:3] == (2, 1)
 
 
 def test_tie_breaks_advanced_shields_first() -> None:  # R20
@@ -833,11 +842,11 @@ def test_tie_breaks_advanced_shields_first() -> None:  # R20
     s["ships"][0]["shields"] = 1
     s["ships"][1]["shields"] = 2
     s["ships"][0]["returned"] = 3
-    assert GAME.result(_final(s)).ranks == (2, 1)
+    assert _result(s).ranks == (2, 1)
     s["ships"][1]["shields"] = 1
-    assert GAME.result(_final(s)).ranks == (1, 2)
+    assert _result(s).ranks == (1, 2)
     s["ships"][0]["returned"] = 0
-    assert GAME.result(_final(s)).ranks == (1, 1)  # shared
+    assert _result(s).ranks == (1, 1)  # shared
 
 
 def test_running_scores_show_markers_only() -> None:
@@ -881,7 +890,12 @@ def test_mission1_deck_runs_out_and_is_reshuffled() -> None:  # R25
     b = list(reversed(M2_BETA))
     A, B = M2_ALPHA, M2_BETA
     draws = [A[0], B[0], A[3], A[1], B[1], B[3], A[2], B[2]]
-    s = {"n": 4, "rules": "basic", "missions": [[] for _ in range(4)], "removed": []}
+    s: dict[str, Any] = {
+        "n": 4,
+        "rules": "basic",
+        "missions": [[] for _ in range(4)],
+        "removed": [],
+    }
     engine._deal_missions(s, _Rigged([a, b, list(reversed(draws))]))
     assert s["missions"][0] == [f"m1.{A[3]}", f"m2.{A[0]}", f"m2.{B[0]}"]
     assert s["missions"][1] == [f"m1.{B[3]}", f"m2.{A[1]}", f"m2.{B[1]}"]

@@ -214,16 +214,16 @@ def test_threads_give_identical_pictures() -> None:
 
 
 def test_render_strings_exist_in_both_languages() -> None:
-    data = json.loads((ROOT / "data" / "render" / "strings.json").read_text(encoding="utf-8"))
-    en = {k for k in data["en"] if k.startswith("render.kosmonavts.")}
-    es = {k for k in data["es"] if k.startswith("render.kosmonavts.")}
+    data = json.loads((ROOT / "data" / "kosmonavts" / "strings.json").read_text(encoding="utf-8"))
+    en = {k for k in data["en"] if k.startswith("kosmonavts.render.")}
+    es = {k for k in data["es"] if k.startswith("kosmonavts.render.")}
     assert en and en == es
     src = (ROOT / "render" / "kosmonavts.py").read_text(encoding="utf-8")
     import re
 
-    used = set(re.findall(r'"(render\.kosmonavts\.[a-z_.0-9]+)"', src))
+    used = set(re.findall(r'"(kosmonavts\.render\.[a-z_.0-9]+)"', src))
     used |= {
-        f"render.kosmonavts.{p}{x}"
+        f"kosmonavts.render.{p}{x}"
         for p, xs in (
             ("dir.", ("e", "ne", "nw", "w", "sw", "se")),
             ("rules.", ("basic", "advanced")),

@@ -174,9 +174,9 @@ def test_spanish_accents_render() -> None:
 
 
 def test_palette_and_kit_helpers() -> None:
-    assert len(kit.PALETTE) == 5
-    assert len({p.rgb for p in kit.PALETTE}) == 5
-    assert len({p.shape for p in kit.PALETTE}) == 5
+    assert len(kit.PALETTE) == 6
+    assert len({p.rgb for p in kit.PALETTE}) == 6
+    assert len({p.shape for p in kit.PALETTE}) == 6
     f = kit.font(20)
     assert f.getlength(kit.ellipsize("x" * 300, f, 100)) <= 100
     img = Image.new("RGB", (200, 100), kit.BG)

@@ -31,7 +31,7 @@ def _variants(rng: random.Random) -> dict[str, str]:
 
 def _scramble_secrets(s: dict[str, Any], keep_seat: int | None) -> dict[str, Any]:
     """Same public situation, different secrets for every seat except ``keep_seat``."""
-    t = engine._clone(s)
+    t = engine.clone(s)
     n = t["n"]
     if t["missions"] is not None:
         others = [m for m in MISSIONS if all(m not in d for d in t["missions"]["dealt"])]

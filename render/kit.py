@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -176,7 +177,22 @@ def player_name(names: Sequence[str], seat: int, lang: str) -> str:
     return i18n.t("render.seat", lang, n=seat + 1)
 
 
-def is_seat(seat: object, n: int) -> bool:
+def is_int(x: object) -> TypeGuard[int]:
+    """A real int (not a bool, which Python counts as an int)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def dict_of(x: object) -> dict[str, Any]:
+    """``x`` if it is a dict, else an empty one (views come from outside: never trust them)."""
+    return x if isinstance(x, dict) else {}
+
+
+def int_of(x: object, default: int = 0) -> int:
+    """``x`` if it is a real int, else ``default``."""
+    return x if is_int(x) else default
+
+
+def is_seat(seat: object, n: int) -> TypeGuard[int]:
     """A real seat index (not a bool, which Python counts as an int) of ``n`` seats."""
     return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < max(n, 1)
 
@@ -500,7 +516,9 @@ def die(
 def legend(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
-    items: Iterable[tuple[object, str]],
+    items: Iterable[
+        tuple[RGB | Callable[[ImageDraw.ImageDraw, tuple[float, float], float], None] | None, str]
+    ],
     f: Font,
     max_width: float,
     icon: float = 20,
@@ -511,7 +529,7 @@ def legend(
     callable ``icon(draw, (x, y), size)``. Returns the y below the legend."""
     x0, y = xy
     x = x0
-    line_h = max(icon, f.size if hasattr(f, "size") else icon) + 6
+    line_h = max(icon, f.size) + 6
     for ico, label in items:
         w = icon + 6 + f.getlength(label)
         if x > x0 and x + w > x0 + max_width:

@@ -20,7 +20,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw
 
@@ -501,8 +501,7 @@ _lang = kit.lang_or_default
 _name = kit.player_name
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+_is_int = kit.is_int
 
 
 _seat_ok = kit.is_seat
@@ -555,7 +554,7 @@ def _ranks(view: dict, ships: list[dict], scores: list[int]) -> list[int]:
     def key(k: int) -> tuple[int, ...]:
         sh = ships[k]
         ret = {0: 0, 4: 1, 1: 2, 3: 2}.get(sh.get("returned") or 0, 0)
-        marks = sh.get("markers") if isinstance(sh.get("markers"), dict) else {}
+        marks = kit.dict_of(sh.get("markers"))
         fours = sum(1 for v in marks.values() if v == 4)
         if view.get("rules") == "advanced":
             return (scores[k], int(sh.get("shields") or 0), ret, fours)
@@ -600,7 +599,7 @@ def _draw_bodies_and_ships(
 ) -> None:
     d = ImageDraw.Draw(img)
     s = geo.s
-    bodies = view.get("bodies") if isinstance(view.get("bodies"), dict) else {}
+    bodies = kit.dict_of(view.get("bodies"))
     ships = _ships(view, n)
     over = bool(view.get("over"))
     sun = geo.px((0, 0))
@@ -611,10 +610,12 @@ def _draw_bodies_and_ships(
         taken.add(box)
 
     placed: dict[str, Hex] = {}
+    pos: Hex | None
     for b in BODIES:
         info = bodies.get(b)
-        if isinstance(info, dict) and _hex(info.get("pos")) is not None:
-            placed[b] = _hex(info.get("pos"))  # type: ignore[assignment]
+        pos = _hex(info.get("pos")) if isinstance(info, dict) else None
+        if pos is not None:
+            placed[b] = pos
 
     # where each body stops next: a light dashed ring and a thin arrow
     if show_next and not over:
@@ -963,7 +964,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang:
     kit.rounded_box(d, (x, 12, x + wpx, HEADER_H - 6), radius=15, fill=col, outline=(0, 0, 0))
     text(d, (x + wpx / 2, cy), label, f, fill=kit.DARK, anchor="mm")
     x += wpx + 16
-    right = W - 24
+    right: float = W - 24
     rules = view.get("rules")
     if rules in ("basic", "advanced"):
         rl = t(f"kosmonavts.render.rules.{rules}", lang)
@@ -1147,7 +1148,7 @@ def _draw_player(
     row_status = row_marks + 30 + gap * 0.6
 
     # rose
-    units = ship.get("rose") if isinstance(ship.get("rose"), dict) else {}
+    units = kit.dict_of(ship.get("rose"))
     landed = ship.get("landed")
     rc = (x0 + 62, (row_tank + row_status) / 2 + 6)
     if landed in BODY_RGB:
@@ -1169,8 +1170,8 @@ def _draw_player(
     if chip:
         _chip(d, cx0 + 70, row_shield - 1, chip[0], chip[1], x1 - 6 - (cx0 + 70))
 
-    bodies = view.get("bodies") if isinstance(view.get("bodies"), dict) else {}
-    marks = ship.get("markers") if isinstance(ship.get("markers"), dict) else {}
+    bodies = kit.dict_of(view.get("bodies"))
+    marks = kit.dict_of(ship.get("markers"))
     setup = view.get("setup") if isinstance(view.get("setup"), dict) else None
     hands = setup.get("hands") if setup else None
     step = cw / 9
@@ -1186,7 +1187,7 @@ def _draw_player(
             hx += 2 * r + 3
     else:
         for k, b in enumerate(BODIES):
-            info = bodies.get(b) if isinstance(bodies.get(b), dict) else {}
+            info = kit.dict_of(bodies.get(b))
             val = ship.get("earth_marker") if b == "earth" else marks.get(b)
             _marker_chip(d, (cx0 + step * (k + 0.5), my), r, b, val, bool(info.get("removed")))
 
@@ -1194,7 +1195,7 @@ def _draw_player(
     total = sum(
         1 for b in NON_EARTH if not (isinstance(bodies.get(b), dict) and bodies[b].get("removed"))
     )
-    got = sum(1 for b in NON_EARTH if _is_int(marks.get(b)) and marks.get(b) > 0)
+    got = sum(1 for b in NON_EARTH if kit.int_of(marks.get(b)) > 0)
     count = t("kosmonavts.render.markers", lang, n=got, need=total)
     cf = font(15, "cond")
     text(d, (x1 - 14, row_status), count, cf, fill=GOLD if got else MUTED, anchor="rm")
@@ -1236,9 +1237,9 @@ def _draw_events(
         fill=MUTED,
         anchor="lm",
     )
-    ev = view.get("events") if isinstance(view.get("events"), dict) else {}
-    deck = ev.get("deck") if _is_int(ev.get("deck")) else 0
-    disc = ev.get("discard") if _is_int(ev.get("discard")) else 0
+    ev = kit.dict_of(view.get("events"))
+    deck = kit.int_of(ev.get("deck"))
+    disc = kit.int_of(ev.get("discard"))
     s = t("kosmonavts.render.deck", lang, n=deck, m=disc)
     text(d, (x1 - 14, y0 + 18), s, font(15, "cond"), fill=MUTED, anchor="rm")
     rows: list[tuple[str, bool]] = []
@@ -1339,7 +1340,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
 # ----------------------------------------------------------------------------- private
 
 
-def _has_private(priv: Any) -> bool:
+def _has_private(priv: Any) -> TypeGuard[dict]:
     if not isinstance(priv, dict):
         return False
     return bool(priv.get("missions") or priv.get("dealt") or isinstance(priv.get("preview"), dict))
@@ -1446,7 +1447,7 @@ def _close_up(view: dict, prev: dict, seat: int, n: int, lang: str) -> Image.Ima
 
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
-    seat = priv.get("seat")
+    seat = kit.int_of(priv.get("seat"), -1)
     has_seat = _seat_ok(seat, n)
     prev = priv.get("preview") if isinstance(priv.get("preview"), dict) else None
     missions = [m for m in priv.get("missions") or [] if isinstance(m, dict)]
@@ -1536,9 +1537,9 @@ def _draw_order_panel(
         cx = x
         sz = 34
         for o in order[:8]:
-            hyper = bool(o.get("hyper"))
-            cube(d, cx, y, sz, HYPER_RGB if hyper else FUEL_RGB)
-            glyph = HYPER_ARROW[o["dir"]] if hyper else ARROW[o["dir"]]
+            is_hyper = bool(o.get("hyper"))
+            cube(d, cx, y, sz, HYPER_RGB if is_hyper else FUEL_RGB)
+            glyph = HYPER_ARROW[o["dir"]] if is_hyper else ARROW[o["dir"]]
             text(d, (cx + sz / 2, y + sz / 2 + 1), glyph, font(22), fill=kit.DARK, anchor="mm")
             cx += sz + 6
         s = t("kosmonavts.render.private.cubes", lang, n=len(order), limit=limit)
@@ -1568,8 +1569,8 @@ def _draw_order_panel(
         hcol = DANGER_RGB["none"]
     elif action == "evac":
         last = ship.get("last_visited")
-        body = _body_name(last, lang) if last in BODY_RGB else "?"
-        head = t("kosmonavts.render.private.evac", lang, body=body)
+        where = _body_name(str(last), lang) if last in BODY_RGB else "?"
+        head = t("kosmonavts.render.private.evac", lang, body=where)
         hcol = DANGER_RGB["sun"]
     else:
         danger = str(prev.get("danger") or "none")
@@ -1594,15 +1595,15 @@ def _draw_order_panel(
     # after the order
     d.line((x, y, x + w, y), fill=PANEL_EDGE, width=1)
     y += 10
-    fuel = prev.get("fuel") if _is_int(prev.get("fuel")) else 0
-    hyper = prev.get("hyper") if _is_int(prev.get("hyper")) else 0
+    fuel = kit.int_of(prev.get("fuel"))
+    hyper = kit.int_of(prev.get("hyper"))
     text(d, (x, y), t("kosmonavts.render.private.after", lang), font(18), fill=MUTED)
     s = t("kosmonavts.render.private.tank", lang, fuel=fuel, hyper=hyper)
     text(d, (x + w, y + 2), s, font(16, "cond"), fill=INK, anchor="ra")
     y += 30
     tank(d, x, y, w, 28, fuel, hyper)
     y += 40
-    sh = prev.get("shields_after") if _is_int(prev.get("shields_after")) else 0
+    sh = kit.int_of(prev.get("shields_after"))
     for k in range(3):
         shield_icon(d, x + k * 30, y, 28, k < sh)
     text(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw
 
@@ -328,7 +328,7 @@ def recon_tile(d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict 
     if not tile:
         d.rounded_rectangle((x, y, x + s, y + s), radius=6, outline=FAINT, width=2)
         return
-    kind = tile.get("kind")
+    kind = str(tile.get("kind") or "")
     col = RECON_RGB.get(kind, MUTED)
     d.rounded_rectangle((x, y, x + s, y + s), radius=6, fill=col, outline=(0, 0, 0), width=2)
     cx, cy = x + s / 2, y + s / 2
@@ -724,7 +724,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
     for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
         occ = _counts(ds.get(key) or [], n)
         for k, (seat, count) in enumerate(occ[:8]):
-            cx = x0 + 18 + (k % 4) * 34
+            cx: float = x0 + 18 + (k % 4) * 34
             cy = top + (k // 4) * 23
             kit.seat_token(d, (cx, cy), 10, seat)
             if count > 1:
@@ -771,15 +771,15 @@ def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
     if isinstance(view.get("recon"), dict):
         items += [
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "points", "value": 2}),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "points", "value": 2}),
                 t("mlem.render.legend.recon_points", lang),
             ),
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "recover"}),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "recover"}),
                 t("mlem.render.legend.recon_recover", lang),
             ),
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "wormhole"}),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "wormhole"}),
                 t("mlem.render.legend.recon_wormhole", lang),
             ),
         ]
@@ -797,7 +797,7 @@ def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
                 t("mlem.render.legend.missions", lang),
             )
         )
-    y = ROW_Y[0] + CELL + 134
+    y: float = ROW_Y[0] + CELL + 134
     if items:
         y = kit.legend(
             d, (TX0, y), items, font(15, "cond"), max_width=6 * COL_W - 10, icon=22, gap=13
@@ -1024,13 +1024,13 @@ def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float
     for k in range(min(pool + disc, 8)):
         kit.die(d, (x, iy - 8), 16, "", dim=k >= pool)
         x += 19
-    s, sf = kit.fit_font(
+    label, sf = kit.fit_font(
         t("mlem.render.pool", lang, pool=pool, discarded=disc),
         PX1 - x - 16,
         (17, 16, 15, 14),
         "cond",
     )
-    text(d, (x + 6, iy), s, sf, fill=MUTED, anchor="lm")
+    text(d, (x + 6, iy), label, sf, fill=MUTED, anchor="lm")
     return y + h + 10
 
 
@@ -1131,7 +1131,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     _objective_claims(d, view, n)
     _legend_variants(d, view, lang)
     _draw_track_tokens(img, d, view, n)
-    y = HEADER_H + 8
+    y: float = HEADER_H + 8
     y = _draw_players(d, y, view, names, lang, n)
     if not view.get("over"):
         y = _draw_crew(d, y, view, names, lang, n)
@@ -1176,10 +1176,12 @@ def _body_label(space: int, lang: str) -> tuple[str, str, RGB]:
     return "", "", MUTED
 
 
-def _has_private(priv: Any) -> bool:
+def _has_private(priv: Any) -> TypeGuard[dict]:
     if not isinstance(priv, dict):
         return False
-    hp = priv.get("hidden_points") if isinstance(priv.get("hidden_points"), dict) else {}
+    hp = priv.get("hidden_points")
+    if not isinstance(hp, dict):
+        hp = {}
     return bool(priv.get("missions") or priv.get("dealt") or any(hp.values()))
 
 
@@ -1205,6 +1207,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     seat = view.get("seat", priv.get("seat"))
     n = int(view.get("players") or 5)
     has_seat = _seat_ok(seat, n)
+    seat_i = seat if _seat_ok(seat, n) else 0
 
     tiles: list[tuple[str, bool | None]]
     if dealt:
@@ -1222,9 +1225,9 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
 
     # title
     kit.rounded_box(d, (8, 6, pw - 8, 58), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
-    who = _name(names, seat, lang) if has_seat else ""
+    who = _name(names, seat_i, lang) if has_seat else ""
     if has_seat:
-        kit.seat_token(d, (34, 32), 14, seat)
+        kit.seat_token(d, (34, 32), 14, seat_i)
     title = t("mlem.render.private.title" if who else "mlem.render.private.anon", lang, name=who)
     title, tf = kit.fit_font(title, pw - 120, (28, 24, 20))
     text(d, (58 if has_seat else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
@@ -1236,7 +1239,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         text(d, (24, y), heading, font(22), fill=GOLD)
         y += 36
         for k, (mid, done) in enumerate(tiles[:4]):
-            x = 24 + k * (tile_w + 14)
+            x: float = 24 + k * (tile_w + 14)
             if done is True:
                 edge, fill = GREEN_SOFT, (30, 66, 44)
             elif done is False:
@@ -1276,8 +1279,10 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         if not dealt:
             done_n = sum(1 for _, dn in tiles if dn)
             pts = MISSION_POINTS[min(done_n, len(MISSION_POINTS) - 1)]
-            s = t("mlem.render.private.progress", lang, done=done_n, total=len(tiles), points=pts)
-            text(d, (24, y + 4), s, font(20), fill=INK)
+            line = t(
+                "mlem.render.private.progress", lang, done=done_n, total=len(tiles), points=pts
+            )
+            text(d, (24, y + 4), line, font(20), fill=INK)
         y += 34
     else:
         text(d, (24, y + 8), t("mlem.render.private.none", lang), font(20), fill=FAINT)
@@ -1318,12 +1323,12 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     x = 40
     iy = y + 60
     ufo(d, x + 18, iy, 36)
-    s = f"{t('mlem.render.private.ufo', lang)}: {ufo_p}"
-    text(d, (x + 44, iy), s, font(22), fill=INK, anchor="lm")
-    x += 44 + font(22).getlength(s) + 36
+    line = f"{t('mlem.render.private.ufo', lang)}: {ufo_p}"
+    text(d, (x + 44, iy), line, font(22), fill=INK, anchor="lm")
+    x += 44 + font(22).getlength(line) + 36
     recon_tile(d, x, iy - 14, 28, {"kind": "points", "value": ""})
-    s = f"{t('mlem.render.private.recon', lang)}: {rec_p}"
-    text(d, (x + 38, iy), s, font(22), fill=INK, anchor="lm")
-    s = f"{t('mlem.render.private.total', lang)}: {ufo_p + rec_p}"
-    text(d, (pw - 44, iy), s, font(26), fill=GOLD, anchor="rm", shadow=2)
+    line = f"{t('mlem.render.private.recon', lang)}: {rec_p}"
+    text(d, (x + 38, iy), line, font(22), fill=INK, anchor="lm")
+    line = f"{t('mlem.render.private.total', lang)}: {ufo_p + rec_p}"
+    text(d, (pw - 44, iy), line, font(26), fill=GOLD, anchor="rm", shadow=2)
     return img

@@ -1,0 +1,109 @@
+"""The import layering of every package, checked from the source with ``ast``.
+
+Dependencies point one way (see DESIGN.md): ``cogs -> host -> rules``, ``cogs -> render ->
+rules``, and every layer may use ``core/``, which imports nothing of ours.
+
+* ``core/``   imports nothing of ours.
+* ``rules/``  imports only ``core/`` and ``rules/``; never discord, aiosqlite, sqlite3, PIL.
+* ``render/`` imports only ``core/``, ``rules/``, ``render/`` and PIL; never host/, cogs/,
+  discord, aiosqlite, sqlite3.
+* ``host/``   imports ``core/`` and ``host/`` (renderers and games are found by name through
+  importlib in host/registry.py, which is not an import); never discord, cogs/, render/.
+
+Relative imports are resolved against the file's package, and imports inside functions or
+``if TYPE_CHECKING:`` blocks count the same as top-level ones.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Our own top-level packages and modules.
+OURS = {"core", "rules", "render", "host", "cogs", "bot", "tests", "bench", "data"}
+
+#: layer -> (our packages it may import, third-party roots it must never import)
+RULES: dict[str, tuple[set[str], set[str]]] = {
+    "core": (set(), {"discord", "aiosqlite", "sqlite3", "PIL", "asyncpg", "psycopg"}),
+    "rules": ({"core", "rules"}, {"discord", "aiosqlite", "sqlite3", "PIL", "asyncpg"}),
+    "render": ({"core", "rules", "render"}, {"discord", "aiosqlite", "sqlite3", "asyncpg"}),
+    "host": ({"core", "host"}, {"discord", "PIL"}),
+}
+
+
+def _package_of(path: Path) -> list[str]:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return parts[:-1]  # a module's package; an __init__'s package is its own folder
+
+
+def imports_in(source: str, package: list[str]) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``source``, a file of ``package``."""
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                mod = ".".join([*base, *([mod] if mod else [])])
+            out.append((node.lineno, mod))
+    return out
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    return imports_in(path.read_text(encoding="utf-8"), _package_of(path))
+
+
+def _files(layer: str) -> list[Path]:
+    return sorted((ROOT / layer).rglob("*.py"))
+
+
+def _violations(layer: str) -> list[str]:
+    allowed, banned = RULES[layer]
+    bad = []
+    for path in _files(layer):
+        for line, mod in imports_of(path):
+            root = mod.split(".")[0]
+            where = f"{path.relative_to(ROOT)}:{line} imports {mod}"
+            if (root in OURS and root not in allowed) or root in banned:
+                bad.append(where)
+    return bad
+
+
+@pytest.mark.parametrize("layer", sorted(RULES))
+def test_layer_imports_only_what_it_may(layer: str) -> None:
+    assert _files(layer), f"no files under {layer}/"
+    assert _violations(layer) == []
+
+
+def test_the_checker_sees_relative_and_nested_imports() -> None:
+    src = (
+        "from .board import X\n"
+        "from .. import kit\n"
+        "from . import engine\n"
+        "def f():\n"
+        "    import discord\n"
+        "if False:\n"
+        "    from PIL import Image\n"
+    )
+    mods = [m for _, m in imports_in(src, ["rules", "mlem"])]
+    assert mods == ["rules.mlem.board", "rules", "rules.mlem", "discord", "PIL"]
+
+
+def test_a_game_lives_in_its_own_places() -> None:
+    """Outside rules/<g>/, render/<g>.py, data/<g>/ and tests/, a game's id appears in code
+    only in the registry line (host/registry.py)."""
+    from host.registry import GAME_MODULES
+
+    for gid in GAME_MODULES:
+        for layer in ("core", "host", "cogs"):
+            for path in sorted((ROOT / layer).rglob("*.py")):
+                if path == ROOT / "host" / "registry.py":
+                    continue
+                for _, mod in imports_of(path):
+                    assert gid not in mod.split("."), f"{path.relative_to(ROOT)} imports {mod}"

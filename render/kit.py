@@ -400,12 +400,15 @@ def pill(
     f: Font,
     fill: RGB,
     pad: float = 14,
+    radius: float | None = None,
+    dy: float = 0,
 ) -> float:
     """A header chip (the phase of the game) starting at ``x`` between ``y0`` and ``y1``,
-    ``label`` in dark ink; returns its width."""
+    ``label`` centred in dark ink (moved ``dy`` down); returns its width."""
     w = f.getlength(label) + 2 * pad
-    rounded_box(draw, (x, y0, x + w, y1), radius=(y1 - y0) / 2, fill=fill, outline=(0, 0, 0))
-    text(draw, (x + w / 2, (y0 + y1) / 2 - 1), label, f, fill=DARK, anchor="mm")
+    r = (y1 - y0) / 2 if radius is None else radius
+    rounded_box(draw, (x, y0, x + w, y1), radius=r, fill=fill, outline=(0, 0, 0))
+    text(draw, (x + w / 2, (y0 + y1) / 2 + dy), label, f, fill=DARK, anchor="mm")
     return w
 
 

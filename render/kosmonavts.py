@@ -958,11 +958,8 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang:
     ph = _phase(view)
     key = "kosmonavts.render.over" if ph == "over" else f"kosmonavts.phase.{ph}"
     label = t(key, lang)
-    f = font(20)
-    wpx = f.getlength(label) + 26
     col = PHASE_RGB.get(ph, MUTED)
-    kit.rounded_box(d, (x, 12, x + wpx, HEADER_H - 6), radius=15, fill=col, outline=(0, 0, 0))
-    text(d, (x + wpx / 2, cy), label, f, fill=kit.DARK, anchor="mm")
+    wpx = kit.pill(d, x, 12, HEADER_H - 6, label, font(20), col, pad=13, radius=15)
     x += wpx + 16
     right: float = W - 24
     rules = view.get("rules")
@@ -1097,13 +1094,7 @@ def _draw_player(
     waiting = seat in set(s for s in view.get("waiting") or [] if _is_int(s))
     over = bool(view.get("over"))
     winner = over and ranks is not None and ranks[seat] == 1
-    edge = GOLD if (waiting or winner) else PANEL_EDGE
-    fill = kit.blend(kit.seat_color(seat), kit.BG2, 0.9)
-    kit.rounded_box(
-        d, box, radius=14, fill=fill, outline=edge, width=3 if waiting or winner else 2
-    )
-    pc = kit.seat_color(seat)
-    d.rounded_rectangle((x0 + 3, y0 + 10, x0 + 8, y1 - 10), radius=2, fill=pc)
+    kit.seat_panel(d, box, seat, highlight=waiting or winner)
 
     # header row: token, name, instructor, score
     kit.seat_token(d, (x0 + 30, y0 + 25), 13, seat)

@@ -615,11 +615,8 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
         x += font(28).getlength(s) + 20
     ph = _phase(view)
     label = t(f"mlem.render.phase.{ph}", lang)
-    f = font(22)
-    wpx = f.getlength(label) + 28
     col = PHASE_RGB.get(ph, MUTED)
-    kit.rounded_box(d, (x, 13, x + wpx, HEADER_H - 11), radius=16, fill=col, outline=(0, 0, 0))
-    text(d, (x + wpx / 2, HEADER_H / 2 - 1), label, f, fill=kit.DARK, anchor="mm")
+    wpx = kit.pill(d, x, 13, HEADER_H - 11, label, font(22), col, radius=16, dy=-2)
     if view.get("last_voyage") and not view.get("over"):
         x += wpx + 14
         s = t("mlem.render.last_voyage", lang)

@@ -107,3 +107,20 @@ def test_a_game_lives_in_its_own_places() -> None:
                     continue
                 for _, mod in imports_of(path):
                     assert gid not in mod.split("."), f"{path.relative_to(ROOT)} imports {mod}"
+
+
+def test_each_catalogue_holds_only_its_own_strings() -> None:
+    """``data/<g>/strings.json`` holds ``<g>.*`` keys only (the picture's as ``<g>.render.*``),
+    in both languages; ``data/render/strings.json`` only the few strings every renderer
+    shares."""
+    import json
+
+    for path in sorted((ROOT / "data").glob("*/strings.json")):
+        owner = path.parent.name
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert set(data) == {"en", "es"}, path
+        assert set(data["en"]) == set(data["es"]), path
+        foreign = [k for k in data["en"] if k.split(".")[0] != owner]
+        assert foreign == [], f"{path.relative_to(ROOT)}: {foreign[:5]}"
+    shared = json.loads((ROOT / "data" / "render" / "strings.json").read_text(encoding="utf-8"))
+    assert all(k.startswith(("render.color.", "render.seat")) for k in shared["en"])

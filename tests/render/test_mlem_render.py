@@ -154,7 +154,7 @@ def test_threads_give_identical_pictures() -> None:
 def test_spanish_accents_render() -> None:
     for style in ("bold", "cond", "book"):
         f = kit.font(24, style)
-        assert "DejaVu" in f.getname()[0]
+        assert "DejaVu" in (f.getname()[0] or "")
         for accented, plain in zip("ñáéíóúü", "naeiouu", strict=True):
             assert f.getmask(accented).getbbox() is not None
             assert bytes(f.getmask(accented)) != bytes(f.getmask(plain))
@@ -172,7 +172,8 @@ def test_palette_and_kit_helpers() -> None:
     from PIL import ImageDraw
 
     d = ImageDraw.Draw(img)
-    for k, face in enumerate([1, 2, 3, 4, 5, 6, "A"]):
+    faces: list[int | str] = [1, 2, 3, 4, 5, 6, "A"]
+    for k, face in enumerate(faces):
         kit.die(d, (k * 28, 4), 26, face, value=2, dim=k % 2 == 1, crossed=k == 3)
     kit.seat_token(d, (20, 60), 12, 3, label="2")
     png_ok(kit.to_png(img))

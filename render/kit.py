@@ -6,12 +6,17 @@ shared image — callers copy their pre-drawn base and draw on the copy.
 
 What is here
 ------------
-* Fonts: :func:`font` (DejaVu Sans Bold / Condensed Bold / Book shipped in ``data/fonts`` —
-  they cover Spanish ñ á é í ó ú ü ¿ ¡ — with Pillow's bundled font as a fallback).
-* Colours: a dark-space theme (:data:`BG`, :data:`INK`, ...) and a 5-colour player palette
-  (:data:`PALETTE`, Okabe–Ito based, colour-blind friendly) in which every seat also has its
-  own *shape* (circle, square, diamond, triangle, hexagon), so seats can be told apart without
-  colour. :func:`seat_token` draws that token.
+* Fonts: :data:`Font` (the one font type) and :func:`font` (DejaVu Sans Bold / Condensed
+  Bold / Book shipped in ``data/fonts`` — they cover Spanish ñ á é í ó ú ü ¿ ¡ — with
+  Pillow's bundled font as a fallback).
+* Colours: a dark-space theme (:data:`BG`, :data:`INK`, ...) and a 6-colour seat palette
+  (:data:`PALETTE`, Okabe–Ito based plus a violet, chosen to stay apart under simulated
+  protanopia, deuteranopia and tritanopia) in which every seat also has its own *shape*
+  (circle, square, diamond, triangle, hexagon, star), so seats can be told apart without
+  colour. :func:`seat_token` draws that token; :func:`seat_panel` a player's panel.
+* Header: :func:`pill` (the phase chip of a picture's header).
+* :data:`LOCK` — FreeType faces are shared between threads: renderers draw one picture at a
+  time while holding it.
 * Helpers: :func:`text` (outline/shadow), :func:`fit_font`, :func:`ellipsize`,
   :func:`rounded_box`, :func:`die` (faces 1–6 and the afterburner), :func:`legend`,
   :func:`star_field`, :func:`blend`.
@@ -23,11 +28,13 @@ from __future__ import annotations
 import io
 import math
 import random
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -35,6 +42,11 @@ from core import i18n
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
+#: The font type every helper takes and :func:`font` returns.
+Font = ImageFont.FreeTypeFont
+
+#: Held while drawing a picture: FreeType faces are shared between worker threads.
+LOCK = threading.Lock()
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 _FONT_FILES = {
@@ -64,17 +76,21 @@ class PlayerColor:
 
     name: str
     rgb: RGB
-    shape: str  # circle | square | diamond | triangle | hexagon
+    shape: str  # circle | square | diamond | triangle | hexagon | star
 
 
-#: Okabe–Ito colours bright enough for a dark background, each paired with a shape.
+#: Okabe–Ito colours bright enough for a dark background, each paired with a shape; the
+#: sixth, a violet, is the colour farthest from the other five in simulated colour-blind
+#: vision (see tests/render/test_kit_shared.py).
 PALETTE: tuple[PlayerColor, ...] = (
     PlayerColor("orange", (230, 159, 0), "circle"),
     PlayerColor("sky", (86, 180, 233), "square"),
     PlayerColor("green", (0, 178, 130), "diamond"),
     PlayerColor("yellow", (240, 228, 66), "triangle"),
     PlayerColor("pink", (224, 130, 185), "hexagon"),
+    PlayerColor("violet", (130, 90, 255), "star"),
 )
+SHAPES: tuple[str, ...] = tuple(pc.shape for pc in PALETTE)
 
 
 def seat_color(seat: int | None) -> RGB:
@@ -101,13 +117,16 @@ def blend(a: RGB, b: RGB, t: float) -> RGB:
 
 
 @lru_cache(maxsize=128)
-def font(size: int, style: str = "bold") -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int, style: str = "bold") -> Font:
     """A cached font: ``style`` is ``bold`` (default), ``cond`` (condensed bold) or ``book``."""
     path = FONT_DIR / _FONT_FILES.get(style, _FONT_FILES["bold"])
     try:
         return ImageFont.truetype(str(path), size)
     except OSError:  # font files missing: Pillow's bundled scalable font
-        return ImageFont.load_default(size=size)
+        f = ImageFont.load_default(size=size)
+        if not isinstance(f, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow sans FreeType
+            raise
+        return f
 
 
 # Load the usual sizes once, at import.
@@ -158,7 +177,22 @@ def player_name(names: Sequence[str], seat: int, lang: str) -> str:
     return i18n.t("render.seat", lang, n=seat + 1)
 
 
-def is_seat(seat: object, n: int) -> bool:
+def is_int(x: object) -> TypeGuard[int]:
+    """A real int (not a bool, which Python counts as an int)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def dict_of(x: object) -> dict[str, Any]:
+    """``x`` if it is a dict, else an empty one (views come from outside: never trust them)."""
+    return x if isinstance(x, dict) else {}
+
+
+def int_of(x: object, default: int = 0) -> int:
+    """``x`` if it is a real int, else ``default``."""
+    return x if is_int(x) else default
+
+
+def is_seat(seat: object, n: int) -> TypeGuard[int]:
     """A real seat index (not a bool, which Python counts as an int) of ``n`` seats."""
     return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < max(n, 1)
 
@@ -170,11 +204,11 @@ def per_language(build: Callable[[str], Image.Image]) -> Callable[[str], Image.I
     return lambda lang: built.get(lang) or built[i18n.DEFAULT]
 
 
-def text_width(s: str, f: ImageFont.ImageFont) -> float:
+def text_width(s: str, f: Font) -> float:
     return f.getlength(s)
 
 
-def ellipsize(s: str, f: ImageFont.ImageFont, max_width: float) -> str:
+def ellipsize(s: str, f: Font, max_width: float) -> str:
     """``s`` cut with an ellipsis so that it fits ``max_width`` pixels."""
     if f.getlength(s) <= max_width:
         return s
@@ -191,7 +225,7 @@ def ellipsize(s: str, f: ImageFont.ImageFont, max_width: float) -> str:
 
 def fit_font(
     s: str, max_width: float, sizes: Sequence[int], style: str = "bold"
-) -> tuple[str, ImageFont.ImageFont]:
+) -> tuple[str, Font]:
     """The largest of ``sizes`` (descending) in which ``s`` fits, else the smallest with an
     ellipsis. Long names get condensed before they get cut."""
     for size in sizes:
@@ -204,7 +238,7 @@ def fit_font(
     return ellipsize(s, f, max_width), f
 
 
-def wrap(s: str, f: ImageFont.ImageFont, max_width: float, max_lines: int = 2) -> list[str]:
+def wrap(s: str, f: Font, max_width: float, max_lines: int = 2) -> list[str]:
     """Greedy word wrap; the last line is ellipsized if the text is still too long."""
     words = s.split()
     lines: list[str] = []
@@ -227,7 +261,7 @@ def text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
     s: str,
-    f: ImageFont.ImageFont,
+    f: Font,
     fill: RGB = INK,
     anchor: str = "la",
     outline: int = 0,
@@ -285,7 +319,7 @@ def shape(
     outline: RGB | None = None,
     width: int = 2,
 ) -> None:
-    """A filled shape of "radius" ``r``: circle, square, diamond, triangle or hexagon."""
+    """A filled shape of "radius" ``r``: circle, square, diamond, triangle, hexagon or star."""
     cx, cy = center
     if kind == "square":
         k = r * 0.86
@@ -304,6 +338,11 @@ def shape(
         draw.polygon(pts, fill=fill, outline=outline, width=width)
     elif kind == "hexagon":
         pts = _polygon(cx, cy, r * 1.02, 6, 0)
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+    elif kind == "star":
+        outer = _polygon(cx, cy + r * 0.08, r * 1.22, 5, -math.pi / 2)
+        inner = _polygon(cx, cy + r * 0.08, r * 0.62, 5, -math.pi / 2 + math.pi / 5)
+        pts = [p for pair in zip(outer, inner, strict=True) for p in pair]
         draw.polygon(pts, fill=fill, outline=outline, width=width)
     else:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
@@ -325,8 +364,52 @@ def seat_token(
     shape(draw, center, r, pc.shape, fill=fill, outline=DARK, width=max(1, round(r / 9)))
     if label:
         size = max(10, round(r * (0.95 if len(label) < 2 else 0.8)))
-        dy = r * 0.2 if pc.shape == "triangle" else 0
+        dy = r * 0.2 if pc.shape == "triangle" else r * 0.08 if pc.shape == "star" else 0
         text(draw, (center[0], center[1] + dy), label, font(size), fill=DARK, anchor="mm")
+
+
+def seat_panel(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    seat: int,
+    highlight: bool = False,
+    radius: float = 14,
+    tint: float = 0.9,
+) -> None:
+    """A player's panel: a box faintly tinted with the seat's colour, a stripe of that colour
+    on its left edge, and a gold outline when ``highlight`` (to move, or winner)."""
+    x0, y0, _, y1 = box
+    pc = seat_color(seat)
+    rounded_box(
+        draw,
+        box,
+        radius=radius,
+        fill=blend(pc, BG2, tint),
+        outline=GOLD if highlight else PANEL_EDGE,
+        width=3 if highlight else 2,
+    )
+    draw.rounded_rectangle((x0 + 3, y0 + 10, x0 + 8, y1 - 10), radius=2, fill=pc)
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y0: float,
+    y1: float,
+    label: str,
+    f: Font,
+    fill: RGB,
+    pad: float = 14,
+    radius: float | None = None,
+    dy: float = 0,
+) -> float:
+    """A header chip (the phase of the game) starting at ``x`` between ``y0`` and ``y1``,
+    ``label`` centred in dark ink (moved ``dy`` down); returns its width."""
+    w = f.getlength(label) + 2 * pad
+    r = (y1 - y0) / 2 if radius is None else radius
+    rounded_box(draw, (x, y0, x + w, y1), radius=r, fill=fill, outline=(0, 0, 0))
+    text(draw, (x + w / 2, (y0 + y1) / 2 + dy), label, f, fill=DARK, anchor="mm")
+    return w
 
 
 # --------------------------------------------------------------------------- dice
@@ -436,8 +519,10 @@ def die(
 def legend(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
-    items: Iterable[tuple[object, str]],
-    f: ImageFont.ImageFont,
+    items: Iterable[
+        tuple[RGB | Callable[[ImageDraw.ImageDraw, tuple[float, float], float], None] | None, str]
+    ],
+    f: Font,
     max_width: float,
     icon: float = 20,
     gap: float = 18,
@@ -447,7 +532,7 @@ def legend(
     callable ``icon(draw, (x, y), size)``. Returns the y below the legend."""
     x0, y = xy
     x = x0
-    line_h = max(icon, f.size if hasattr(f, "size") else icon) + 6
+    line_h = max(icon, f.size) + 6
     for ico, label in items:
         w = icon + 6 + f.getlength(label)
         if x > x0 and x + w > x0 + max_width:

@@ -16,38 +16,33 @@ every picture; only bodies, ships and the side panel are drawn per render.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
 from render.kit import BG, FAINT, GOLD, GREEN, INK, MUTED, PANEL, PANEL_EDGE, RED, RGB, font, text
+from rules.kosmonavts import board
 
-BOARD_PATH = Path(__file__).resolve().parent.parent / "data" / "kosmonavts" / "board.json"
-BOARD: dict[str, Any] = json.loads(BOARD_PATH.read_text(encoding="utf-8"))
-
-Hex = tuple[int, int]
-RADIUS: int = int(BOARD["radius"])
-DIRS: dict[str, Hex] = {d["id"]: (d["vec"][0], d["vec"][1]) for d in BOARD["directions"]}
-DIR_IDS: tuple[str, ...] = tuple(DIRS)
-ARROW: dict[str, str] = {d["id"]: d["arrow"] for d in BOARD["directions"]}
-HYPER_ARROW: dict[str, str] = {d["id"]: d["hyper_arrow"] for d in BOARD["directions"]}
-BODIES: tuple[str, ...] = tuple(b["id"] for b in BOARD["bodies"])
-BODY_KIND: dict[str, str] = {b["id"]: b["kind"] for b in BOARD["bodies"]}
-ORBITS: dict[str, list[Hex]] = {
-    b["id"]: [(p[0], p[1]) for p in b["orbit"]] for b in BOARD["bodies"]
-}
-DANGER_RINGS = set(BOARD.get("danger_rings", [1]))
-BELT_RINGS = set(BOARD.get("belt_rings", [7, 8]))
-NON_EARTH = tuple(b for b in BODIES if b != "earth")
+Hex = board.Hex
+RADIUS = board.RADIUS
+DIR_IDS = board.DIR_IDS
+DIRS: dict[str, Hex] = dict(zip(board.DIR_IDS, board.DIRS, strict=True))
+ARROW: dict[str, str] = dict(zip(board.DIR_IDS, board.ARROWS, strict=True))
+HYPER_ARROW: dict[str, str] = dict(zip(board.DIR_IDS, board.HYPER_ARROWS, strict=True))
+BODIES = board.BODIES
+BODY_KIND = board.BODY_KIND
+ORBITS = board.ORBITS
+DANGER_RINGS = board.DANGER_RINGS
+BELT_RINGS = board.BELT_RINGS
+NON_EARTH = board.NON_EARTH
+dist = board.dist
+ALL_HEXES = board.ALL_HEXES
 SQ3 = math.sqrt(3)
 
 # ----------------------------------------------------------------------------- colours
@@ -101,7 +96,6 @@ DANGER_RGB: dict[str, RGB] = {
     "off_board": (255, 96, 86),
 }
 
-_LOCK = threading.Lock()  # FreeType faces are shared: draw one picture at a time
 
 # ----------------------------------------------------------------------------- geometry
 
@@ -110,23 +104,6 @@ HEADER_H = 52
 S_TABLE = 17.0  # hex "radius" (centre to corner) on the table
 BOARD_X0, BOARD_Y0 = 12, 60
 PX0, PX1 = 1052, 1392  # side panel
-
-
-def dist(h: Hex) -> int:
-    q, r = h
-    return max(abs(q), abs(r), abs(q + r))
-
-
-def _hexes() -> list[Hex]:
-    return [
-        (q, r)
-        for q in range(-RADIUS, RADIUS + 1)
-        for r in range(-RADIUS, RADIUS + 1)
-        if dist((q, r)) <= RADIUS
-    ]
-
-
-ALL_HEXES = _hexes()
 
 
 @dataclass(frozen=True)
@@ -524,8 +501,7 @@ _lang = kit.lang_or_default
 _name = kit.player_name
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+_is_int = kit.is_int
 
 
 _seat_ok = kit.is_seat
@@ -578,7 +554,7 @@ def _ranks(view: dict, ships: list[dict], scores: list[int]) -> list[int]:
     def key(k: int) -> tuple[int, ...]:
         sh = ships[k]
         ret = {0: 0, 4: 1, 1: 2, 3: 2}.get(sh.get("returned") or 0, 0)
-        marks = sh.get("markers") if isinstance(sh.get("markers"), dict) else {}
+        marks = kit.dict_of(sh.get("markers"))
         fours = sum(1 for v in marks.values() if v == 4)
         if view.get("rules") == "advanced":
             return (scores[k], int(sh.get("shields") or 0), ret, fours)
@@ -623,7 +599,7 @@ def _draw_bodies_and_ships(
 ) -> None:
     d = ImageDraw.Draw(img)
     s = geo.s
-    bodies = view.get("bodies") if isinstance(view.get("bodies"), dict) else {}
+    bodies = kit.dict_of(view.get("bodies"))
     ships = _ships(view, n)
     over = bool(view.get("over"))
     sun = geo.px((0, 0))
@@ -634,10 +610,12 @@ def _draw_bodies_and_ships(
         taken.add(box)
 
     placed: dict[str, Hex] = {}
+    pos: Hex | None
     for b in BODIES:
         info = bodies.get(b)
-        if isinstance(info, dict) and _hex(info.get("pos")) is not None:
-            placed[b] = _hex(info.get("pos"))  # type: ignore[assignment]
+        pos = _hex(info.get("pos")) if isinstance(info, dict) else None
+        if pos is not None:
+            placed[b] = pos
 
     # where each body stops next: a light dashed ring and a thin arrow
     if show_next and not over:
@@ -847,7 +825,7 @@ def _draw_compass(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, lang
         text(
             d,
             (lx, ly),
-            t(f"render.kosmonavts.dir.{dname}", lang),
+            t(f"kosmonavts.render.dir.{dname}", lang),
             f,
             fill=INK,
             anchor="mm",
@@ -864,7 +842,7 @@ def _build_base(lang: str) -> Image.Image:
     text(
         d,
         (24, HEADER_H / 2 + 3),
-        t("render.kosmonavts.title", lang),
+        t("kosmonavts.render.title", lang),
         font(28),
         fill=GOLD,
         anchor="lm",
@@ -872,12 +850,12 @@ def _build_base(lang: str) -> Image.Image:
     )
     # legend, bottom-left corner of the board
     items = [
-        (_legend_icon_danger, t("render.kosmonavts.legend.danger", lang)),
-        (_legend_icon_orbit, t("render.kosmonavts.legend.orbit", lang)),
-        (_legend_icon_next, t("render.kosmonavts.legend.next", lang)),
-        (_legend_icon_drift, t("render.kosmonavts.legend.drift", lang)),
-        (_legend_icon_marker, t("render.kosmonavts.legend.marker", lang)),
-        (_legend_icon_instructor, t("render.kosmonavts.legend.instructor", lang)),
+        (_legend_icon_danger, t("kosmonavts.render.legend.danger", lang)),
+        (_legend_icon_orbit, t("kosmonavts.render.legend.orbit", lang)),
+        (_legend_icon_next, t("kosmonavts.render.legend.next", lang)),
+        (_legend_icon_drift, t("kosmonavts.render.legend.drift", lang)),
+        (_legend_icon_marker, t("kosmonavts.render.legend.marker", lang)),
+        (_legend_icon_instructor, t("kosmonavts.render.legend.instructor", lang)),
     ]
     f = font(15, "cond")
     y = H - 14 - 24 * len(items)
@@ -889,7 +867,7 @@ def _build_base(lang: str) -> Image.Image:
     xr = BOARD_X0 + _BW - 6
     y = H - 14 - 24 * 3
     for col, key in ((FUEL_RGB, "fuel"), (HYPER_RGB, "hyper"), (None, "shield")):
-        label = t(f"render.kosmonavts.legend.{key}", lang)
+        label = t(f"kosmonavts.render.legend.{key}", lang)
         wlab = f.getlength(label)
         text(d, (xr, y + 10), label, f, fill=MUTED, anchor="rm", outline=2, outline_fill=BG)
         if col is None:
@@ -898,7 +876,7 @@ def _build_base(lang: str) -> Image.Image:
             cube(d, xr - wlab - 26, y + 2, 17, col)
         y += 24
     # direction compass, top-left corner of the board
-    text(d, (22, BOARD_Y0 + 8), t("render.kosmonavts.directions", lang), font(16), fill=MUTED)
+    text(d, (22, BOARD_Y0 + 8), t("kosmonavts.render.directions", lang), font(16), fill=MUTED)
     _draw_compass(d, (82, BOARD_Y0 + 100), 58, lang)
     return img
 
@@ -969,27 +947,24 @@ _PALETTE = kit.palette_for(_base(i18n.DEFAULT), _extra_colours(), colors=256)
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang: str, n: int):
-    x = 24 + font(28).getlength(t("render.kosmonavts.title", lang)) + 22
+    x = 24 + font(28).getlength(t("kosmonavts.render.title", lang)) + 22
     cy = HEADER_H / 2 + 3
     rnd = view.get("round")
     if _is_int(rnd):
         lim = view.get("round_limit")
-        s = t("render.kosmonavts.round", lang, n=rnd, limit=lim if _is_int(lim) else "?")
+        s = t("kosmonavts.render.round", lang, n=rnd, limit=lim if _is_int(lim) else "?")
         text(d, (x, cy), s, font(24), fill=INK, anchor="lm", shadow=2)
         x += font(24).getlength(s) + 18
     ph = _phase(view)
-    key = "render.kosmonavts.over" if ph == "over" else f"kosmonavts.phase.{ph}"
+    key = "kosmonavts.render.over" if ph == "over" else f"kosmonavts.phase.{ph}"
     label = t(key, lang)
-    f = font(20)
-    wpx = f.getlength(label) + 26
     col = PHASE_RGB.get(ph, MUTED)
-    kit.rounded_box(d, (x, 12, x + wpx, HEADER_H - 6), radius=15, fill=col, outline=(0, 0, 0))
-    text(d, (x + wpx / 2, cy), label, f, fill=kit.DARK, anchor="mm")
+    wpx = kit.pill(d, x, 12, HEADER_H - 6, label, font(20), col, pad=13, radius=15)
     x += wpx + 16
-    right = W - 24
+    right: float = W - 24
     rules = view.get("rules")
     if rules in ("basic", "advanced"):
-        rl = t(f"render.kosmonavts.rules.{rules}", lang)
+        rl = t(f"kosmonavts.render.rules.{rules}", lang)
         text(d, (right, cy), rl, font(17), fill=MUTED, anchor="rm")
         right -= font(17).getlength(rl) + 20
     if ph == "over":
@@ -998,16 +973,16 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang:
         ranks = _ranks(view, ships, scores)
         win = [k for k in range(n) if ranks[k] == 1]
         if len(win) == 1:
-            s = t("render.kosmonavts.winner", lang, name=_name(names, win[0], lang))
+            s = t("kosmonavts.render.winner", lang, name=_name(names, win[0], lang))
         else:
             s = t(
-                "render.kosmonavts.shared",
+                "kosmonavts.render.shared",
                 lang,
                 names=", ".join(_name(names, k, lang) for k in win),
             )
         end = view.get("end")
         if end in ("return", "limit"):
-            s += "  ·  " + t(f"render.kosmonavts.end.{end}", lang)
+            s += "  ·  " + t(f"kosmonavts.render.end.{end}", lang)
         s, sf = kit.fit_font(s, right - x, (22, 20, 18, 16))
         text(d, (x, cy), s, sf, fill=GOLD, anchor="lm", shadow=2)
         return
@@ -1030,13 +1005,13 @@ def _status_chip(view: dict, seat: int, lang: str) -> tuple[str, RGB] | None:
     conf = view.get("confirmed")
     if isinstance(conf, list) and seat < len(conf):
         if conf[seat]:
-            return t("render.kosmonavts.ready", lang), GREEN
-        return t("render.kosmonavts.deciding", lang), GOLD
+            return t("kosmonavts.render.ready", lang), GREEN
+        return t("kosmonavts.render.deciding", lang), GOLD
     chosen = view.get("missions_chosen")
     if isinstance(chosen, list) and seat < len(chosen):
         if chosen[seat]:
-            return t("render.kosmonavts.chosen", lang), GREEN
-        return t("render.kosmonavts.deciding", lang), GOLD
+            return t("kosmonavts.render.chosen", lang), GREEN
+        return t("kosmonavts.render.deciding", lang), GOLD
     landing = view.get("landing")
     if isinstance(landing, dict):
         bodies = landing.get("bodies") or []
@@ -1044,10 +1019,10 @@ def _status_chip(view: dict, seat: int, lang: str) -> tuple[str, RGB] | None:
         b = bodies[seat] if seat < len(bodies) else None
         if b in BODY_RGB:
             if seat < len(answered) and answered[seat]:
-                return t("render.kosmonavts.answered", lang), GREEN
+                return t("kosmonavts.render.answered", lang), GREEN
             name = _body_name(b, lang)
-            long = t("render.kosmonavts.land_q", lang, body=name)
-            return f"{long}\n{t('render.kosmonavts.land_short', lang, body=name)}", GOLD
+            long = t("kosmonavts.render.land_q", lang, body=name)
+            return f"{long}\n{t('kosmonavts.render.land_short', lang, body=name)}", GOLD
         return None
     resp = view.get("responses")
     if isinstance(resp, dict):
@@ -1055,14 +1030,14 @@ def _status_chip(view: dict, seat: int, lang: str) -> tuple[str, RGB] | None:
         answered = resp.get("answered") or []
         if seat < len(asked) and asked[seat]:
             if seat < len(answered) and answered[seat]:
-                return t("render.kosmonavts.answered", lang), GREEN
-            return t("render.kosmonavts.deciding", lang), GOLD
+                return t("kosmonavts.render.answered", lang), GREEN
+            return t("kosmonavts.render.deciding", lang), GOLD
         return None
     setup = view.get("setup")
     if isinstance(setup, dict) and setup.get("turn") == seat:
-        return t("render.kosmonavts.placing", lang), GOLD
+        return t("kosmonavts.render.placing", lang), GOLD
     if seat in waiting:
-        return t("render.kosmonavts.deciding", lang), GOLD
+        return t("kosmonavts.render.deciding", lang), GOLD
     return None
 
 
@@ -1119,13 +1094,7 @@ def _draw_player(
     waiting = seat in set(s for s in view.get("waiting") or [] if _is_int(s))
     over = bool(view.get("over"))
     winner = over and ranks is not None and ranks[seat] == 1
-    edge = GOLD if (waiting or winner) else PANEL_EDGE
-    fill = kit.blend(kit.seat_color(seat), kit.BG2, 0.9)
-    kit.rounded_box(
-        d, box, radius=14, fill=fill, outline=edge, width=3 if waiting or winner else 2
-    )
-    pc = kit.seat_color(seat)
-    d.rounded_rectangle((x0 + 3, y0 + 10, x0 + 8, y1 - 10), radius=2, fill=pc)
+    kit.seat_panel(d, box, seat, highlight=waiting or winner)
 
     # header row: token, name, instructor, score
     kit.seat_token(d, (x0 + 30, y0 + 25), 13, seat)
@@ -1133,15 +1102,15 @@ def _draw_player(
     sf = font(34)
     sw = sf.getlength(score)
     text(d, (x1 - 14, y0 + 26), score, sf, fill=INK, anchor="rm", shadow=2)
-    vp = t("render.kosmonavts.vp", lang)
+    vp = t("kosmonavts.render.vp", lang)
     text(d, (x1 - 20 - sw, y0 + 32), vp, font(14), fill=MUTED, anchor="rm")
     right = x1 - 28 - sw - font(14).getlength(vp)
     is_instr = view.get("instructor") == seat
     if ranks is not None and over:
         badge = (
-            t("render.kosmonavts.winner_badge", lang)
+            t("kosmonavts.render.winner_badge", lang)
             if winner
-            else t("render.kosmonavts.place", lang, n=ranks[seat])
+            else t("kosmonavts.render.place", lang, n=ranks[seat])
         )
         bf = font(15)
         bw = bf.getlength(badge) + 14
@@ -1170,7 +1139,7 @@ def _draw_player(
     row_status = row_marks + 30 + gap * 0.6
 
     # rose
-    units = ship.get("rose") if isinstance(ship.get("rose"), dict) else {}
+    units = kit.dict_of(ship.get("rose"))
     landed = ship.get("landed")
     rc = (x0 + 62, (row_tank + row_status) / 2 + 6)
     if landed in BODY_RGB:
@@ -1192,8 +1161,8 @@ def _draw_player(
     if chip:
         _chip(d, cx0 + 70, row_shield - 1, chip[0], chip[1], x1 - 6 - (cx0 + 70))
 
-    bodies = view.get("bodies") if isinstance(view.get("bodies"), dict) else {}
-    marks = ship.get("markers") if isinstance(ship.get("markers"), dict) else {}
+    bodies = kit.dict_of(view.get("bodies"))
+    marks = kit.dict_of(ship.get("markers"))
     setup = view.get("setup") if isinstance(view.get("setup"), dict) else None
     hands = setup.get("hands") if setup else None
     step = cw / 9
@@ -1201,7 +1170,7 @@ def _draw_player(
     my = row_marks
     if isinstance(hands, list) and seat < len(hands) and isinstance(hands[seat], list):
         hand = [b for b in hands[seat] if b in BODY_RGB]
-        label = t("render.kosmonavts.to_place", lang)
+        label = t("kosmonavts.render.to_place", lang)
         text(d, (cx0, my), label, font(15, "cond"), fill=MUTED, anchor="lm")
         hx = cx0 + font(15, "cond").getlength(label) + 6 + r
         for b in hand:
@@ -1209,7 +1178,7 @@ def _draw_player(
             hx += 2 * r + 3
     else:
         for k, b in enumerate(BODIES):
-            info = bodies.get(b) if isinstance(bodies.get(b), dict) else {}
+            info = kit.dict_of(bodies.get(b))
             val = ship.get("earth_marker") if b == "earth" else marks.get(b)
             _marker_chip(d, (cx0 + step * (k + 0.5), my), r, b, val, bool(info.get("removed")))
 
@@ -1217,8 +1186,8 @@ def _draw_player(
     total = sum(
         1 for b in NON_EARTH if not (isinstance(bodies.get(b), dict) and bodies[b].get("removed"))
     )
-    got = sum(1 for b in NON_EARTH if _is_int(marks.get(b)) and marks.get(b) > 0)
-    count = t("render.kosmonavts.markers", lang, n=got, need=total)
+    got = sum(1 for b in NON_EARTH if kit.int_of(marks.get(b)) > 0)
+    count = t("kosmonavts.render.markers", lang, n=got, need=total)
     cf = font(15, "cond")
     text(d, (x1 - 14, row_status), count, cf, fill=GOLD if got else MUTED, anchor="rm")
     sw = cw - cf.getlength(count) - 10
@@ -1235,15 +1204,15 @@ def _draw_player(
 
 def _ship_status(view: dict, ship: dict, lang: str) -> tuple[str, RGB]:
     if not ship or _hex(ship.get("pos")) is None:
-        return t("render.kosmonavts.not_placed", lang), FAINT
+        return t("kosmonavts.render.not_placed", lang), FAINT
     landed = ship.get("landed")
     if ship.get("evacuated") and landed in BODY_RGB:
-        return t("render.kosmonavts.evacuated", lang, body=_body_name(landed, lang)), RED
+        return t("kosmonavts.render.evacuated", lang, body=_body_name(landed, lang)), RED
     if ship.get("returned") and landed == "earth":
-        return t("render.kosmonavts.returned", lang), GOLD
+        return t("kosmonavts.render.returned", lang), GOLD
     if landed in BODY_RGB:
-        return t("render.kosmonavts.landed", lang, body=_body_name(landed, lang)), INK
-    return t("render.kosmonavts.flying", lang, n=_speed(ship.get("velocity"))), MUTED
+        return t("kosmonavts.render.landed", lang, body=_body_name(landed, lang)), INK
+    return t("kosmonavts.render.flying", lang, n=_speed(ship.get("velocity"))), MUTED
 
 
 def _draw_events(
@@ -1254,15 +1223,15 @@ def _draw_events(
     text(
         d,
         (x0 + 14, y0 + 18),
-        t("render.kosmonavts.events", lang),
+        t("kosmonavts.render.events", lang),
         font(18),
         fill=MUTED,
         anchor="lm",
     )
-    ev = view.get("events") if isinstance(view.get("events"), dict) else {}
-    deck = ev.get("deck") if _is_int(ev.get("deck")) else 0
-    disc = ev.get("discard") if _is_int(ev.get("discard")) else 0
-    s = t("render.kosmonavts.deck", lang, n=deck, m=disc)
+    ev = kit.dict_of(view.get("events"))
+    deck = kit.int_of(ev.get("deck"))
+    disc = kit.int_of(ev.get("discard"))
+    s = t("kosmonavts.render.deck", lang, n=deck, m=disc)
     text(d, (x1 - 14, y0 + 18), s, font(15, "cond"), fill=MUTED, anchor="rm")
     rows: list[tuple[str, bool]] = []
     active = ev.get("active")
@@ -1275,7 +1244,7 @@ def _draw_events(
         text(
             d,
             (x0 + 14, y + 14),
-            t("render.kosmonavts.no_events", lang),
+            t("kosmonavts.render.no_events", lang),
             font(16),
             fill=FAINT,
             anchor="lm",
@@ -1296,7 +1265,7 @@ def _draw_events(
         _event_icon(d, (rb[0] + 18, cy), 12, cid, kind)
         lx = rb[0] + 38
         if is_active:
-            tag = t("render.kosmonavts.now", lang)
+            tag = t("kosmonavts.render.now", lang)
             tf = font(14)
             tw = tf.getlength(tag) + 12
             kit.rounded_box(d, (lx, cy - 10, lx + tw, cy + 10), radius=8, fill=GOLD)
@@ -1354,7 +1323,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is dropped before drawing."""
     public = {k: v for k, v in view.items() if k != "private"}
     lang = _lang(lang)
-    with _LOCK:
+    with kit.LOCK:
         img = _draw_table(public, names, lang)
     return kit.to_png_palette(img, _PALETTE)
 
@@ -1362,7 +1331,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
 # ----------------------------------------------------------------------------- private
 
 
-def _has_private(priv: Any) -> bool:
+def _has_private(priv: Any) -> TypeGuard[dict]:
     if not isinstance(priv, dict):
         return False
     return bool(priv.get("missions") or priv.get("dealt") or isinstance(priv.get("preview"), dict))
@@ -1376,7 +1345,7 @@ def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
     if not _has_private(priv):
         return None
     lang = _lang(lang)
-    with _LOCK:
+    with kit.LOCK:
         img = _draw_private(view, priv, names, lang)
     return kit.to_png_palette(img, _PALETTE)
 
@@ -1469,7 +1438,7 @@ def _close_up(view: dict, prev: dict, seat: int, n: int, lang: str) -> Image.Ima
 
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
-    seat = priv.get("seat")
+    seat = kit.int_of(priv.get("seat"), -1)
     has_seat = _seat_ok(seat, n)
     prev = priv.get("preview") if isinstance(priv.get("preview"), dict) else None
     missions = [m for m in priv.get("missions") or [] if isinstance(m, dict)]
@@ -1491,16 +1460,16 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     if has_seat:
         kit.seat_token(d, (36, 34), 15, seat)
     title = (
-        t("render.kosmonavts.private.title", lang, name=who)
+        t("kosmonavts.render.private.title", lang, name=who)
         if who
-        else t("render.kosmonavts.private.anon", lang)
+        else t("kosmonavts.render.private.anon", lang)
     )
     title, tf = kit.fit_font(title, PW - 380, (28, 24, 20))
     text(d, (62 if has_seat else 24, 34), title, tf, fill=INK, anchor="lm", shadow=2)
     rnd = view.get("round")
     if _is_int(rnd):
         lim = view.get("round_limit")
-        s = t("render.kosmonavts.round", lang, n=rnd, limit=lim if _is_int(lim) else "?")
+        s = t("kosmonavts.render.round", lang, n=rnd, limit=lim if _is_int(lim) else "?")
         text(d, (PW - 24, 34), s, font(20), fill=MUTED, anchor="rm")
 
     y = top_h
@@ -1542,12 +1511,12 @@ def _draw_order_panel(
     x = x0 + 18
     w = x1 - x0 - 36
     y = y0 + 12
-    text(d, (x, y), t("render.kosmonavts.private.order", lang), font(20), fill=GOLD)
+    text(d, (x, y), t("kosmonavts.render.private.order", lang), font(20), fill=GOLD)
     final = priv.get("final")
     if final:
-        chip, ccol = t("render.kosmonavts.private.confirmed", lang), GREEN
+        chip, ccol = t("kosmonavts.render.private.confirmed", lang), GREEN
     else:
-        chip, ccol = t("render.kosmonavts.private.draft", lang), GOLD
+        chip, ccol = t("kosmonavts.render.private.draft", lang), GOLD
     cf = font(15)
     cw = cf.getlength(chip) + 18
     _chip(d, x + w - cw, y - 2, chip, ccol, cw)
@@ -1559,18 +1528,18 @@ def _draw_order_panel(
         cx = x
         sz = 34
         for o in order[:8]:
-            hyper = bool(o.get("hyper"))
-            cube(d, cx, y, sz, HYPER_RGB if hyper else FUEL_RGB)
-            glyph = HYPER_ARROW[o["dir"]] if hyper else ARROW[o["dir"]]
+            is_hyper = bool(o.get("hyper"))
+            cube(d, cx, y, sz, HYPER_RGB if is_hyper else FUEL_RGB)
+            glyph = HYPER_ARROW[o["dir"]] if is_hyper else ARROW[o["dir"]]
             text(d, (cx + sz / 2, y + sz / 2 + 1), glyph, font(22), fill=kit.DARK, anchor="mm")
             cx += sz + 6
-        s = t("render.kosmonavts.private.cubes", lang, n=len(order), limit=limit)
+        s = t("kosmonavts.render.private.cubes", lang, n=len(order), limit=limit)
         text(d, (x + w, y + sz / 2), s, font(17), fill=MUTED, anchor="rm")
     else:
         text(
             d,
             (x, y + 17),
-            t("render.kosmonavts.private.no_cubes", lang),
+            t("kosmonavts.render.private.no_cubes", lang),
             font(18),
             fill=MUTED,
             anchor="lm",
@@ -1578,7 +1547,7 @@ def _draw_order_panel(
     y += 44
     if priv.get("converted"):
         text(
-            d, (x, y), "✓ " + t("render.kosmonavts.private.converted", lang), font(16), fill=GREEN
+            d, (x, y), "✓ " + t("kosmonavts.render.private.converted", lang), font(16), fill=GREEN
         )
         y += 26
 
@@ -1587,12 +1556,12 @@ def _draw_order_panel(
     y += 10
     if action == "stay":
         key = "stayfull" if final == "stayfull" else "stay"
-        head = t(f"render.kosmonavts.private.{key}", lang)
+        head = t(f"kosmonavts.render.private.{key}", lang)
         hcol = DANGER_RGB["none"]
     elif action == "evac":
         last = ship.get("last_visited")
-        body = _body_name(last, lang) if last in BODY_RGB else "?"
-        head = t("render.kosmonavts.private.evac", lang, body=body)
+        where = _body_name(str(last), lang) if last in BODY_RGB else "?"
+        head = t("kosmonavts.render.private.evac", lang, body=where)
         hcol = DANGER_RGB["sun"]
     else:
         danger = str(prev.get("danger") or "none")
@@ -1607,7 +1576,7 @@ def _draw_order_panel(
         ("phase4", prev.get("phase4_body")),
     ):
         if body in BODY_RGB:
-            s = t(f"render.kosmonavts.private.{key}", lang, body=_body_name(body, lang))
+            s = t(f"kosmonavts.render.private.{key}", lang, body=_body_name(body, lang))
             d.ellipse((x, y + 3, x + 16, y + 19), fill=BODY_RGB[body], outline=(0, 0, 0))
             for line in kit.wrap(s, font(17), w - 24, 2):
                 text(d, (x + 24, y), line, font(17), fill=INK)
@@ -1617,21 +1586,21 @@ def _draw_order_panel(
     # after the order
     d.line((x, y, x + w, y), fill=PANEL_EDGE, width=1)
     y += 10
-    fuel = prev.get("fuel") if _is_int(prev.get("fuel")) else 0
-    hyper = prev.get("hyper") if _is_int(prev.get("hyper")) else 0
-    text(d, (x, y), t("render.kosmonavts.private.after", lang), font(18), fill=MUTED)
-    s = t("render.kosmonavts.private.tank", lang, fuel=fuel, hyper=hyper)
+    fuel = kit.int_of(prev.get("fuel"))
+    hyper = kit.int_of(prev.get("hyper"))
+    text(d, (x, y), t("kosmonavts.render.private.after", lang), font(18), fill=MUTED)
+    s = t("kosmonavts.render.private.tank", lang, fuel=fuel, hyper=hyper)
     text(d, (x + w, y + 2), s, font(16, "cond"), fill=INK, anchor="ra")
     y += 30
     tank(d, x, y, w, 28, fuel, hyper)
     y += 40
-    sh = prev.get("shields_after") if _is_int(prev.get("shields_after")) else 0
+    sh = kit.int_of(prev.get("shields_after"))
     for k in range(3):
         shield_icon(d, x + k * 30, y, 28, k < sh)
     text(
         d,
         (x + 96, y + 14),
-        t("render.kosmonavts.private.shields", lang),
+        t("kosmonavts.render.private.shields", lang),
         font(16),
         fill=INK,
         anchor="lm",
@@ -1640,7 +1609,7 @@ def _draw_order_panel(
     text(
         d,
         (x + w, y + 14),
-        t("render.kosmonavts.private.speed", lang, n=spd),
+        t("kosmonavts.render.private.speed", lang, n=spd),
         font(18),
         fill=INK,
         anchor="rm",
@@ -1658,12 +1627,12 @@ def _draw_missions(
 ) -> None:
     x0, y0, x1, _y1 = box
     kit.rounded_box(d, box, radius=14, fill=kit.BG2, outline=PANEL_EDGE)
-    head = "render.kosmonavts.private.choose" if choosing else "render.kosmonavts.private.missions"
+    head = "kosmonavts.render.private.choose" if choosing else "kosmonavts.render.private.missions"
     hs, hf = kit.fit_font(t(head, lang), x1 - x0 - 36, (20, 18, 16))
     text(d, (x0 + 18, y0 + 12), hs, hf, fill=GOLD)
     if not tiles:
         text(
-            d, (x0 + 18, y0 + 52), t("render.kosmonavts.private.none", lang), font(18), fill=FAINT
+            d, (x0 + 18, y0 + 52), t("kosmonavts.render.private.none", lang), font(18), fill=FAINT
         )
         return
     gap = 12
@@ -1687,10 +1656,10 @@ def _draw_missions(
         name = m.get("name")
         label = t(name, lang) if isinstance(name, str) and name else str(m.get("id", "?"))
         if choosing:
-            status = t("render.kosmonavts.private.kept", lang) if is_kept else ""
+            status = t("kosmonavts.render.private.kept", lang) if is_kept else ""
             scol = GREEN
         else:
-            status = t(f"render.kosmonavts.private.{'done' if done else 'todo'}", lang)
+            status = t(f"kosmonavts.render.private.{'done' if done else 'todo'}", lang)
             scol = GREEN if done else MUTED
         s, f = kit.fit_font(label, tw - 58, (18, 17, 16, 15), "bold")
         if status:

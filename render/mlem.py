@@ -13,46 +13,34 @@ only the pieces that change are drawn on the copy.
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
 from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from rules.mlem import board
 
-BOARD_PATH = Path(__file__).resolve().parent.parent / "data" / "mlem" / "board.json"
-BOARD: dict[str, Any] = json.loads(BOARD_PATH.read_text(encoding="utf-8"))
-
-TRACK: dict[int, dict[str, Any]] = {int(k): v for k, v in BOARD["track"].items()}
-LAST = max(TRACK)  # 25
-DEEP = int(BOARD["deep_space"]["index"])  # 26
-NO_LANDING = set(BOARD.get("no_landing_spaces", range(6)))
-SATELLITE = int(BOARD.get("satellite_space", 3))
-MOONS: dict[str, list[int]] = BOARD["moons"]
-PLANETS: dict[str, list[int]] = BOARD["planets"]
-PLANET_NAMES: dict[str, str] = BOARD.get("planet_names", {})
-COMET = int(BOARD["deep_space"]["comet"])
-GALAXY = int(BOARD["deep_space"]["galaxy"])
-DISASTER_MAX = int(BOARD.get("disaster_track_length", 11))
-OBJECTIVES = ("four_planets", "three_on_planet", "four_moons", "two_deep")
-OBJ_POINTS = BOARD.get("objectives", {})
-MISSION_POINTS = BOARD.get("missions_points", [0, 2, 5, 10])
-
-MOON_SPACE: dict[str, int] = {}
-PLANET_SPACES: dict[str, list[int]] = {}
-for _s, _info in sorted(TRACK.items()):
-    for _b in _info.get("bodies", []):
-        if _b.startswith("M"):
-            MOON_SPACE[_b] = _s
-        else:
-            PLANET_SPACES.setdefault(_b, []).append(_s)
+TRACK = board.TRACK
+LAST = board.LAST  # 25
+DEEP = board.DEEP  # 26
+NO_LANDING = board.NO_LANDING
+SATELLITE = board.SATELLITE
+MOONS = board.MOONS
+PLANETS = board.PLANETS
+PLANET_NAMES = board.PLANET_NAMES
+COMET = board.COMET_POINTS
+GALAXY = board.GALAXY_POINTS
+DISASTER_MAX = board.DISASTERS
+OBJECTIVES: tuple[str, ...] = tuple(board.OBJECTIVES)
+OBJ_POINTS = board.OBJECTIVES
+MISSION_POINTS = board.MISSION_POINTS
+MOON_SPACE: dict[str, int] = {m: board.BODY_SPACE[m] for m in board.MOON_ORDER}
+PLANET_SPACES = board.PLANET_SPACES
 
 # ----------------------------------------------------------------------------- geometry
 
@@ -91,8 +79,6 @@ PHASE_RGB = {
     "land": (110, 200, 120),
     "over": (230, 90, 110),
 }
-
-_LOCK = threading.Lock()  # FreeType faces are shared: draw one picture at a time
 
 
 def _rc(i: int) -> tuple[int, int]:
@@ -342,7 +328,7 @@ def recon_tile(d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict 
     if not tile:
         d.rounded_rectangle((x, y, x + s, y + s), radius=6, outline=FAINT, width=2)
         return
-    kind = tile.get("kind")
+    kind = str(tile.get("kind") or "")
     col = RECON_RGB.get(kind, MUTED)
     d.rounded_rectangle((x, y, x + s, y + s), radius=6, fill=col, outline=(0, 0, 0), width=2)
     cx, cy = x + s / 2, y + s / 2
@@ -386,7 +372,7 @@ def _faces_row(d: ImageDraw.ImageDraw, i: int) -> None:
 
 
 def _planet_name(pid: str, lang: str) -> str:
-    key = f"render.mlem.planet.{pid}"
+    key = f"mlem.render.planet.{pid}"
     return i18n.t(key, lang) if i18n.has(key, lang) else PLANET_NAMES.get(pid, pid)
 
 
@@ -414,7 +400,7 @@ def _build_base(lang: str) -> Image.Image:
     text(
         d,
         (24, HEADER_H / 2),
-        t("render.mlem.title", lang),
+        t("mlem.render.title", lang),
         font(30),
         fill=GOLD,
         anchor="lm",
@@ -442,7 +428,7 @@ def _build_base(lang: str) -> Image.Image:
         d, (x0, y0, x1, y1), radius=14, fill=DEEP_RGB, outline=(170, 130, 240), width=3
     )
     title, tf = kit.fit_font(
-        t("render.mlem.deep_space", lang), DEEP_W - 12, (20, 18, 17, 16, 15, 14)
+        t("mlem.render.deep_space", lang), DEEP_W - 12, (20, 18, 17, 16, 15, 14)
     )
     text(d, ((x0 + x1) / 2, y0 + 18), title, tf, fill=INK, anchor="mm", shadow=2)
     comet(d, x0 + 20, y0 + 96, 10)
@@ -450,7 +436,7 @@ def _build_base(lang: str) -> Image.Image:
     text(
         d,
         (x0 + 76, y0 + 98),
-        t("render.mlem.comet", lang),
+        t("mlem.render.comet", lang),
         font(14, "cond"),
         fill=MUTED,
         anchor="lm",
@@ -462,7 +448,7 @@ def _build_base(lang: str) -> Image.Image:
     text(
         d,
         (x0 + 76, y0 + 162),
-        t("render.mlem.galaxy", lang),
+        t("mlem.render.galaxy", lang),
         font(14, "cond"),
         fill=MUTED,
         anchor="lm",
@@ -523,13 +509,13 @@ def _build_base(lang: str) -> Image.Image:
 
     # objectives (cards; claimers are drawn per render)
     ox0, oy0 = TX0, ROW_Y[0] + CELL + 12
-    text(d, (ox0, oy0), t("render.mlem.objectives", lang), font(16), fill=MUTED)
+    text(d, (ox0, oy0), t("mlem.render.objectives", lang), font(16), fill=MUTED)
     for k, obj in enumerate(OBJECTIVES):
         bx = ox0 + k * 156
         by = oy0 + 24
         kit.rounded_box(d, (bx, by, bx + 148, by + 62), radius=10, fill=PANEL, outline=PANEL_EDGE)
         _objective_icon(d, bx + 8, by + 8, 26, obj)
-        label = t(f"render.mlem.objective.{obj}", lang)
+        label = t(f"mlem.render.objective.{obj}", lang)
         for size in (16, 15, 14, 13):
             lines = kit.wrap(label, font(size, "cond"), 100)
             if not any(line.endswith("…") for line in lines):
@@ -543,10 +529,10 @@ def _build_base(lang: str) -> Image.Image:
     items = [
         (
             lambda dr, xy, s: kit.die(dr, xy, s, "A", value=2),
-            t("render.mlem.legend.afterburner", lang),
+            t("mlem.render.legend.afterburner", lang),
         ),
-        (lambda dr, xy, s: _moon_icon(dr, xy, s), t("render.mlem.legend.moon", lang)),
-        (lambda dr, xy, s: _planet_icon(dr, xy, s), t("render.mlem.legend.planet", lang)),
+        (lambda dr, xy, s: _moon_icon(dr, xy, s), t("mlem.render.legend.moon", lang)),
+        (lambda dr, xy, s: _planet_icon(dr, xy, s), t("mlem.render.legend.planet", lang)),
     ]
     kit.legend(d, (ox0, oy0 + 94), items, lf, max_width=6 * COL_W - 10, icon=22, gap=16)
     return img
@@ -621,22 +607,19 @@ def _section(d: ImageDraw.ImageDraw, y: float, h: float, title: str) -> float:
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     t = i18n.t
-    x = 24 + font(30).getlength(t("render.mlem.title", lang)) + 24
+    x = 24 + font(30).getlength(t("mlem.render.title", lang)) + 24
     rnd = view.get("round")
     if rnd is not None:
-        s = t("render.mlem.voyage", lang, n=rnd)
+        s = t("mlem.render.voyage", lang, n=rnd)
         text(d, (x, HEADER_H / 2), s, font(28), fill=INK, anchor="lm", shadow=2)
         x += font(28).getlength(s) + 20
     ph = _phase(view)
-    label = t(f"render.mlem.phase.{ph}", lang)
-    f = font(22)
-    wpx = f.getlength(label) + 28
+    label = t(f"mlem.render.phase.{ph}", lang)
     col = PHASE_RGB.get(ph, MUTED)
-    kit.rounded_box(d, (x, 13, x + wpx, HEADER_H - 11), radius=16, fill=col, outline=(0, 0, 0))
-    text(d, (x + wpx / 2, HEADER_H / 2 - 1), label, f, fill=kit.DARK, anchor="mm")
+    wpx = kit.pill(d, x, 13, HEADER_H - 11, label, font(22), col, radius=16, dy=-2)
     if view.get("last_voyage") and not view.get("over"):
         x += wpx + 14
-        s = t("render.mlem.last_voyage", lang)
+        s = t("mlem.render.last_voyage", lang)
         text(d, (x, HEADER_H / 2), s, font(20), fill=GOLD, anchor="lm", shadow=2)
 
     # disaster track 0..11, right aligned
@@ -647,7 +630,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     bx1 = W - 22
     bw = min(bw, (360 - (top + 1) * gap) // (top + 1))
     bx0 = bx1 - (top + 1) * (bw + gap) + gap
-    label = t("render.mlem.disasters", lang)
+    label = t("mlem.render.disasters", lang)
     text(d, (bx0 - 12, HEADER_H / 2), label, font(18), fill=MUTED, anchor="rm")
     for k in range(top + 1):
         x0 = bx0 + k * (bw + gap)
@@ -738,7 +721,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
     for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
         occ = _counts(ds.get(key) or [], n)
         for k, (seat, count) in enumerate(occ[:8]):
-            cx = x0 + 18 + (k % 4) * 34
+            cx: float = x0 + 18 + (k % 4) * 34
             cy = top + (k // 4) * 23
             kit.seat_token(d, (cx, cy), 10, seat)
             if count > 1:
@@ -785,33 +768,33 @@ def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
     if isinstance(view.get("recon"), dict):
         items += [
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "points", "value": 2}),
-                t("render.mlem.legend.recon_points", lang),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "points", "value": 2}),
+                t("mlem.render.legend.recon_points", lang),
             ),
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "recover"}),
-                t("render.mlem.legend.recon_recover", lang),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "recover"}),
+                t("mlem.render.legend.recon_recover", lang),
             ),
             (
-                lambda dr, xy, s: recon_tile(dr, *xy, s, {"kind": "wormhole"}),
-                t("render.mlem.legend.recon_wormhole", lang),
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "wormhole"}),
+                t("mlem.render.legend.recon_wormhole", lang),
             ),
         ]
     if isinstance(view.get("ufo"), dict):
         items.append(
             (
                 lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 3, s * 1.2),
-                t("render.mlem.legend.ufo", lang),
+                t("mlem.render.legend.ufo", lang),
             )
         )
     if isinstance(view.get("missions"), dict):
         items.append(
             (
                 lambda dr, xy, s: _mission_icon(dr, xy[0] + 2, xy[1] + 2, s - 4),
-                t("render.mlem.legend.missions", lang),
+                t("mlem.render.legend.missions", lang),
             )
         )
-    y = ROW_Y[0] + CELL + 134
+    y: float = ROW_Y[0] + CELL + 134
     if items:
         y = kit.legend(
             d, (TX0, y), items, font(15, "cond"), max_width=6 * COL_W - 10, icon=22, gap=13
@@ -825,8 +808,8 @@ def _draw_players(
     t = i18n.t
     row_h = 50
     h = 36 + n * row_h
-    top = _section(d, y, h, t("render.mlem.players", lang))
-    hint = t("render.mlem.legend.astronauts", lang)
+    top = _section(d, y, h, t("mlem.render.players", lang))
+    hint = t("mlem.render.legend.astronauts", lang)
     hf = font(14, "cond")
     text(d, (PX1 - 14, y + 17), hint, hf, fill=MUTED, anchor="rm")
     cat(d, PX1 - 26 - hf.getlength(hint), y + 18, 7, MUTED)
@@ -903,14 +886,14 @@ def _draw_players(
             c = kept[seat] if seat < len(kept) else 0
             choosing = seat in (miss_v.get("choosing") or [])
             _mission_icon(d, sx, sy - 8, 16)
-            s = t("render.mlem.missions.choosing", lang) if choosing else f"{c}"
+            s = t("mlem.render.missions.choosing", lang) if choosing else f"{c}"
             text(d, (sx + 22, sy), s, sf, fill=MUTED, anchor="lm")
             sx += 48
         if winner:
             text(
                 d,
                 (PX1 - 16, sy + 1),
-                t("render.mlem.winner", lang),
+                t("mlem.render.winner", lang),
                 font(13),
                 fill=GOLD,
                 anchor="rm",
@@ -948,12 +931,12 @@ def _draw_crew(
     row_h = 34
     rows = max(1, len(crew))
     h = 36 + rows * row_h + 4
-    top = _section(d, y, h, t("render.mlem.crew", lang))
+    top = _section(d, y, h, t("mlem.render.crew", lang))
     if not crew:
         text(
             d,
             (PX0 + 16, top + 16),
-            t("render.mlem.crew_empty", lang),
+            t("mlem.render.crew_empty", lang),
             font(18),
             fill=FAINT,
             anchor="lm",
@@ -978,7 +961,7 @@ def _draw_crew(
         if _seat_ok(seat, n):
             kit.seat_token(d, (PX0 + 48, cy), 11, seat)
         ability_icon(d, PX0 + 66, cy - 12, 24, ab)
-        key = f"render.mlem.ability.{ab}"
+        key = f"mlem.render.ability.{ab}"
         label = t(key, lang) if i18n.has(key, lang) else ab
         spent = _spent(member, view, n)
         label, lf = kit.fit_font(label, 150, (18, 17, 16), "bold")
@@ -997,7 +980,7 @@ def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float
     roll = list(dice.get("roll") or [])
     usable = list(dice.get("usable") or [])
     h = 36 + 56 + 22
-    top = _section(d, y, h, t("render.mlem.dice", lang))
+    top = _section(d, y, h, t("mlem.render.dice", lang))
     sp = (view.get("rocket") or {}).get("space")
     ab = TRACK.get(sp, {}).get("ab") if isinstance(sp, int) else None
     if roll:
@@ -1026,7 +1009,7 @@ def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float
         text(
             d,
             (PX0 + 16, top + 26),
-            t("render.mlem.no_roll", lang),
+            t("mlem.render.no_roll", lang),
             font(20),
             fill=FAINT,
             anchor="lm",
@@ -1038,13 +1021,13 @@ def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float
     for k in range(min(pool + disc, 8)):
         kit.die(d, (x, iy - 8), 16, "", dim=k >= pool)
         x += 19
-    s, sf = kit.fit_font(
-        t("render.mlem.pool", lang, pool=pool, discarded=disc),
+    label, sf = kit.fit_font(
+        t("mlem.render.pool", lang, pool=pool, discarded=disc),
         PX1 - x - 16,
         (17, 16, 15, 14),
         "cond",
     )
-    text(d, (x + 6, iy), s, sf, fill=MUTED, anchor="lm")
+    text(d, (x + 6, iy), label, sf, fill=MUTED, anchor="lm")
     return y + h + 10
 
 
@@ -1059,10 +1042,10 @@ def _draw_variants(
     if u is not None:
         sp = u.get("space")
         left = u.get("tiles_left", 0)
-        key = "render.mlem.ufo.deep" if sp == DEEP else "render.mlem.ufo.where"
+        key = "mlem.render.ufo.deep" if sp == DEEP else "mlem.render.ufo.where"
         lines.append(("ufo", t(key, lang, n=sp, left=left)))
     if rc is not None:
-        lines.append(("recon", t("render.mlem.recon.left", lang, n=rc.get("left", 0))))
+        lines.append(("recon", t("mlem.render.recon.left", lang, n=rc.get("left", 0))))
     if ex is None and not lines:
         return y
     h = 14 + (78 if ex is not None else 0) + 28 * len(lines)
@@ -1071,14 +1054,14 @@ def _draw_variants(
     if ex is not None:
         tile = ex.get("tile") if isinstance(ex.get("tile"), dict) else None
         avail = bool(ex.get("ability_available"))
-        title = t("render.mlem.expedition", lang)
+        title = t("mlem.render.expedition", lang)
         if tile and tile.get("id"):
             title += f" {tile['id']}"
         text(d, (PX0 + 14, cy), title, font(17), fill=MUTED)
         text(
             d,
             (PX1 - 14, cy),
-            t("render.mlem.expedition.left", lang, n=ex.get("left", 0)),
+            t("mlem.render.expedition.left", lang, n=ex.get("left", 0)),
             font(15, "cond"),
             fill=MUTED,
             anchor="ra",
@@ -1088,7 +1071,7 @@ def _draw_variants(
             text(
                 d,
                 (PX0 + 16, ty + 18),
-                t("render.mlem.expedition.none", lang),
+                t("mlem.render.expedition.none", lang),
                 font(18),
                 fill=FAINT,
                 anchor="lm",
@@ -1110,10 +1093,10 @@ def _draw_variants(
                 for face in (tile.get("extra") or [])[:3]:
                     kit.die(d, (x, mid - 12), 24, face, dim=not avail)
                     x += 28
-                label = t("render.mlem.expedition.extra", lang)
+                label = t("mlem.render.expedition.extra", lang)
             else:
-                label = t(f"render.mlem.expedition.{ability}", lang)
-            status = t(f"render.mlem.expedition.{'ready' if avail else 'used'}", lang)
+                label = t(f"mlem.render.expedition.{ability}", lang)
+            status = t(f"mlem.render.expedition.{'ready' if avail else 'used'}", lang)
             lbl, lf = kit.fit_font(label, PX1 - 18 - x - 4, (17, 16, 15, 14), "cond")
             text(d, (x + 4, mid - 9), lbl, lf, fill=col, anchor="lm")
             text(
@@ -1145,7 +1128,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     _objective_claims(d, view, n)
     _legend_variants(d, view, lang)
     _draw_track_tokens(img, d, view, n)
-    y = HEADER_H + 8
+    y: float = HEADER_H + 8
     y = _draw_players(d, y, view, names, lang, n)
     if not view.get("over"):
         y = _draw_crew(d, y, view, names, lang, n)
@@ -1158,7 +1141,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is never read."""
     public = {k: v for k, v in view.items() if k != "private"}
     lang = _lang(lang)
-    with _LOCK:
+    with kit.LOCK:
         img = _draw_table(public, names, lang)
     return kit.to_png(img)
 
@@ -1186,14 +1169,16 @@ def _body_label(space: int, lang: str) -> tuple[str, str, RGB]:
             return b, _planet_name(b, lang), PLANET_RGB[b]
     if bodies:
         vals = "·".join(map(str, MOONS.get(bodies[0], [])))
-        return bodies[0], f"{space}: {i18n.t('render.mlem.moons', lang)} {vals}", MOON_RGB
+        return bodies[0], f"{space}: {i18n.t('mlem.render.moons', lang)} {vals}", MOON_RGB
     return "", "", MUTED
 
 
-def _has_private(priv: Any) -> bool:
+def _has_private(priv: Any) -> TypeGuard[dict]:
     if not isinstance(priv, dict):
         return False
-    hp = priv.get("hidden_points") if isinstance(priv.get("hidden_points"), dict) else {}
+    hp = priv.get("hidden_points")
+    if not isinstance(hp, dict):
+        hp = {}
     return bool(priv.get("missions") or priv.get("dealt") or any(hp.values()))
 
 
@@ -1204,7 +1189,7 @@ def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
     if not _has_private(priv):
         return None
     lang = _lang(lang)
-    with _LOCK:
+    with kit.LOCK:
         img = _draw_private(view, priv, names, lang)
     return kit.to_png(img)
 
@@ -1219,14 +1204,15 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     seat = view.get("seat", priv.get("seat"))
     n = int(view.get("players") or 5)
     has_seat = _seat_ok(seat, n)
+    seat_i = seat if _seat_ok(seat, n) else 0
 
     tiles: list[tuple[str, bool | None]]
     if dealt:
         tiles = [(m, None) for m in dealt]
-        heading = t("render.mlem.private.choose", lang)
+        heading = t("mlem.render.private.choose", lang)
     else:
         tiles = [(str(m.get("id", "?")), bool(m.get("done"))) for m in missions]
-        heading = t("render.mlem.private.missions", lang)
+        heading = t("mlem.render.private.missions", lang)
 
     pw = 1000
     tile_w, tile_h = 228, 150
@@ -1236,10 +1222,10 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
 
     # title
     kit.rounded_box(d, (8, 6, pw - 8, 58), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
-    who = _name(names, seat, lang) if has_seat else ""
+    who = _name(names, seat_i, lang) if has_seat else ""
     if has_seat:
-        kit.seat_token(d, (34, 32), 14, seat)
-    title = t("render.mlem.private.title" if who else "render.mlem.private.anon", lang, name=who)
+        kit.seat_token(d, (34, 32), 14, seat_i)
+    title = t("mlem.render.private.title" if who else "mlem.render.private.anon", lang, name=who)
     title, tf = kit.fit_font(title, pw - 120, (28, 24, 20))
     text(d, (58 if has_seat else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
 
@@ -1250,7 +1236,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         text(d, (24, y), heading, font(22), fill=GOLD)
         y += 36
         for k, (mid, done) in enumerate(tiles[:4]):
-            x = 24 + k * (tile_w + 14)
+            x: float = 24 + k * (tile_w + 14)
             if done is True:
                 edge, fill = GREEN_SOFT, (30, 66, 44)
             elif done is False:
@@ -1276,7 +1262,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
                 text(d, (x + 38, ly), lb, lf, fill=INK, anchor="lm")
                 ly += 24
             if done is not None:
-                status = t(f"render.mlem.private.{'done' if done else 'todo'}", lang)
+                status = t(f"mlem.render.private.{'done' if done else 'todo'}", lang)
                 mark = "✓ " if done else "… "
                 text(
                     d,
@@ -1290,11 +1276,13 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         if not dealt:
             done_n = sum(1 for _, dn in tiles if dn)
             pts = MISSION_POINTS[min(done_n, len(MISSION_POINTS) - 1)]
-            s = t("render.mlem.private.progress", lang, done=done_n, total=len(tiles), points=pts)
-            text(d, (24, y + 4), s, font(20), fill=INK)
+            line = t(
+                "mlem.render.private.progress", lang, done=done_n, total=len(tiles), points=pts
+            )
+            text(d, (24, y + 4), line, font(20), fill=INK)
         y += 34
     else:
-        text(d, (24, y + 8), t("render.mlem.private.none", lang), font(20), fill=FAINT)
+        text(d, (24, y + 8), t("mlem.render.private.none", lang), font(20), fill=FAINT)
         y += 40
 
     # mini track with the target spaces
@@ -1328,16 +1316,16 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     ufo_p = int(hp.get("ufo") or 0)
     rec_p = int(hp.get("recon") or 0)
     kit.rounded_box(d, (24, y, pw - 24, y + 92), radius=14, fill=kit.BG2, outline=PANEL_EDGE)
-    text(d, (40, y + 12), t("render.mlem.private.hidden", lang), font(20), fill=MUTED)
+    text(d, (40, y + 12), t("mlem.render.private.hidden", lang), font(20), fill=MUTED)
     x = 40
     iy = y + 60
     ufo(d, x + 18, iy, 36)
-    s = f"{t('render.mlem.private.ufo', lang)}: {ufo_p}"
-    text(d, (x + 44, iy), s, font(22), fill=INK, anchor="lm")
-    x += 44 + font(22).getlength(s) + 36
+    line = f"{t('mlem.render.private.ufo', lang)}: {ufo_p}"
+    text(d, (x + 44, iy), line, font(22), fill=INK, anchor="lm")
+    x += 44 + font(22).getlength(line) + 36
     recon_tile(d, x, iy - 14, 28, {"kind": "points", "value": ""})
-    s = f"{t('render.mlem.private.recon', lang)}: {rec_p}"
-    text(d, (x + 38, iy), s, font(22), fill=INK, anchor="lm")
-    s = f"{t('render.mlem.private.total', lang)}: {ufo_p + rec_p}"
-    text(d, (pw - 44, iy), s, font(26), fill=GOLD, anchor="rm", shadow=2)
+    line = f"{t('mlem.render.private.recon', lang)}: {rec_p}"
+    text(d, (x + 38, iy), line, font(22), fill=INK, anchor="lm")
+    line = f"{t('mlem.render.private.total', lang)}: {ufo_p + rec_p}"
+    text(d, (pw - 44, iy), line, font(26), fill=GOLD, anchor="rm", shadow=2)
     return img

@@ -19,8 +19,8 @@ def animate(frames: Sequence[bytes], *, width: int = 700) -> bytes:
         raise ValueError("no frames")
     images = []
     for data in frames:
-        with Image.open(io.BytesIO(data)) as im:
-            im = im.convert("RGB")
+        with Image.open(io.BytesIO(data)) as src:
+            im = src.convert("RGB")
             height = round(im.height * width / im.width)
             small = im.resize((width, height), Image.Resampling.LANCZOS)
             images.append(small.quantize(colors=128, method=Image.Quantize.MEDIANCUT))

@@ -178,3 +178,15 @@ def hex_round(fq: float, fr: float) -> Hex:
     elif dr > ds:
         r = -q - s
     return (q, r)
+
+
+#: Rings (distance from the Sun) of the solar danger sector and of the asteroid belt.
+DANGER_RINGS: frozenset[int] = frozenset(BOARD_DATA["danger_rings"])
+BELT_RINGS: frozenset[int] = frozenset(BOARD_DATA["belt_rings"])
+#: Every hex on the board, row by row.
+ALL_HEXES: tuple[Hex, ...] = tuple(
+    (q, r)
+    for q in range(-RADIUS, RADIUS + 1)
+    for r in range(-RADIUS, RADIUS + 1)
+    if dist((q, r)) <= RADIUS
+)

@@ -5,12 +5,12 @@ Nothing here changes after import; the engine only reads these tables.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-BOARD_PATH = Path(__file__).resolve().parents[2] / "data" / "mlem" / "board.json"
-BOARD: dict[str, Any] = json.loads(BOARD_PATH.read_text(encoding="utf-8"))
+from rules.kit import data_path, load_json
+
+BOARD_PATH = data_path("mlem", "board.json")
+BOARD: dict[str, Any] = load_json("mlem", "board.json")
 
 #: The deep-space position (one past the last numbered space).
 DEEP: int = BOARD["deep_space"]["index"]
@@ -38,6 +38,14 @@ for _sp in sorted(BODY):
 
 MOONS: dict[str, list[int]] = BOARD["moons"]
 PLANETS: dict[str, list[int]] = BOARD["planets"]
+#: The last numbered space (deep space is one past it).
+LAST: int = max(TRACK)
+#: Every space linked to each planet, in track order.
+PLANET_SPACES: dict[str, list[int]] = {
+    p: [sp for sp in sorted(BODY) if BODY[sp] == p] for p in PLANETS
+}
+#: Planet display names from the board file (fallback when no string exists).
+PLANET_NAMES: dict[str, str] = BOARD.get("planet_names", {})
 #: Planets from Earth outward (order of their first linked space): the scoring order.
 PLANET_ORDER: tuple[str, ...] = tuple(
     sorted(PLANETS, key=lambda p: min(sp for sp, b in BODY.items() if b == p))

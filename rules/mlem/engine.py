@@ -7,13 +7,13 @@ this engine follows are listed in the package docstring (:mod:`rules.mlem`).
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
+from rules.kit import Events, Options, clone, rng
 
 from .board import (
     ABILITIES,
@@ -76,31 +76,9 @@ RECON_POINTS = {"p1": 1, "p2": 2, "p3": 3}
 # --------------------------------------------------------------------------- helpers
 
 
-def _clone(s: dict[str, Any]) -> dict[str, Any]:
-    """Deep copy of a state made of dict/list/str/int/bool/None (fast, C-level)."""
-    return marshal.loads(marshal.dumps(s))
-
-
-def _rng(s: dict[str, Any]) -> random.Random:
-    """A fresh generator for the next random act; its position is stored in the state."""
-    rc = s["rc"]
-    s["rc"] = rc + 1
-    return random.Random(f"mlem:{s['seed']}:{rc}")
-
-
-def _ev(
-    code: str,
-    seat: int | None = None,
-    *,
-    private_to: int | None = None,
-    reveals: bool = False,
-    **args: Any,
-) -> Event:
-    if seat is not None:
-        args["seat"] = seat
-    return Event(
-        code=f"mlem.event.{code}", args=args, seat=seat, private_to=private_to, reveals=reveals
-    )
+#: Event and option builders (``mlem.event.<code>``, ``mlem.<label>``).
+EV = Events("mlem")
+OPT = Options("mlem")
 
 
 def _dice_text(faces: list[Any]) -> str:
@@ -201,7 +179,7 @@ def _start_voyage(s: dict[str, Any], ev: list[Event]) -> None:
     s["roll"] = []
     s["pool"] = DICE
     s["disc"] = 0
-    ev.append(_ev("voyage", s["start"], round=s["voyage"]))
+    ev.append(EV("voyage", s["start"], round=s["voyage"]))
     exp = s["exp"]
     if exp is not None:
         if exp["deck"]:
@@ -212,7 +190,7 @@ def _start_voyage(s: dict[str, Any], ev: list[Event]) -> None:
             s["pool"] = tile["dice"]
             s["disc"] = DICE - tile["dice"]
             ev.append(
-                _ev(
+                EV(
                     f"expedition.{tile['ability']}",
                     s["start"],
                     reveals=True,
@@ -226,11 +204,11 @@ def _start_voyage(s: dict[str, Any], ev: list[Event]) -> None:
             before = ufo["space"]
             ufo["space"] = max(UFO_FLOOR, before - tile["ufo"])
             if ufo["space"] != before:
-                ev.append(_ev("ufo_move", space=ufo["space"], steps=before - ufo["space"]))
+                ev.append(EV("ufo_move", space=ufo["space"], steps=before - ufo["space"]))
         else:
             exp["tile"] = None
             exp["avail"] = False
-            ev.append(_ev("expedition_none"))
+            ev.append(EV("expedition_none"))
 
 
 def _launch_seat(s: dict[str, Any]) -> int:
@@ -245,15 +223,15 @@ def _begin_explore(s: dict[str, Any], ev: list[Event]) -> None:
 
 def draw_faces(s: dict[str, Any], count: int) -> list[Any]:
     """Roll ``count`` dice with the state's generator (tests replace this to script rolls)."""
-    rng = _rng(s)
-    return [rng.choice(DICE_FACES) for _ in range(count)]
+    gen = rng(s, "mlem")
+    return [gen.choice(DICE_FACES) for _ in range(count)]
 
 
 def _roll(s: dict[str, Any], ev: list[Event]) -> None:
     roll = draw_faces(s, s["pool"])
     s["roll"] = roll
     ev.append(
-        _ev(
+        EV(
             "roll",
             _commander(s),
             reveals=True,
@@ -370,18 +348,18 @@ def _do_move(s: dict[str, Any], ev: list[Event], choice: str) -> None:
     start = s["space"]
     s["space"] = min(DEEP, start + steps)
     s["roll"] = []
-    ev.append(_ev("move", cmd, steps=steps, dice=text, space=s["space"], start=start))
+    ev.append(EV("move", cmd, steps=steps, dice=text, space=s["space"], start=start))
     for c in s["crew"]:
         if c[1] == "booster" and c[0] in owners:
             c[2] = 1
-            ev.append(_ev("booster", cmd, owner_seat=c[0]))
+            ev.append(EV("booster", cmd, owner_seat=c[0]))
     if extra or keep:
         s["exp"]["avail"] = False
-        ev.append(_ev("tile_used." + ("extra" if extra else "keep"), cmd))
+        ev.append(EV("tile_used." + ("extra" if extra else "keep"), cmd))
     if used_numbers and not keep:
         s["pool"] -= used_numbers
         s["disc"] += used_numbers
-        ev.append(_ev("discard", cmd, count=used_numbers, pool=s["pool"]))
+        ev.append(EV("discard", cmd, count=used_numbers, pool=s["pool"]))
     _min_one_die(s, ev)
     _after_move(s, ev)
 
@@ -390,7 +368,7 @@ def _min_one_die(s: dict[str, Any], ev: list[Event]) -> None:
     if s["pool"] < 1:
         s["pool"] = 1
         s["disc"] -= 1
-        ev.append(_ev("take_back", _commander(s)))
+        ev.append(EV("take_back", _commander(s)))
 
 
 def _after_move(s: dict[str, Any], ev: list[Event]) -> None:
@@ -402,10 +380,10 @@ def _after_move(s: dict[str, Any], ev: list[Event]) -> None:
         if ufo["tiles"]:
             value = ufo["tiles"].pop(0)
             ufo["taken"][cmd].append(value)
-            ev.append(_ev("ufo_encounter", cmd, reveals=True, left=len(ufo["tiles"])))
-            ev.append(_ev("ufo_tile", cmd, private_to=cmd, reveals=True, points=value))
+            ev.append(EV("ufo_encounter", cmd, reveals=True, left=len(ufo["tiles"])))
+            ev.append(EV("ufo_tile", cmd, private_to=cmd, reveals=True, points=value))
         else:
-            ev.append(_ev("ufo_empty", cmd))
+            ev.append(EV("ufo_empty", cmd))
     space = s["space"]
     if space >= DEEP:
         _deep_space(s, ev)
@@ -432,15 +410,15 @@ def _resolve_recon(s: dict[str, Any], ev: list[Event]) -> None:
         if tile in RECON_POINTS:
             value = RECON_POINTS[tile]
             recon["taken"][cmd].append(value)
-            ev.append(_ev("recon_points", cmd, space=s["space"]))
-            ev.append(_ev("recon_points_value", cmd, private_to=cmd, points=value))
+            ev.append(EV("recon_points", cmd, space=s["space"]))
+            ev.append(EV("recon_points_value", cmd, private_to=cmd, points=value))
         elif tile == "recover":
             if s["disc"] > 0:
                 s["disc"] -= 1
                 s["pool"] += 1
-                ev.append(_ev("recon_recover", cmd, pool=s["pool"]))
+                ev.append(EV("recon_recover", cmd, pool=s["pool"]))
             else:
-                ev.append(_ev("recon_recover_none", cmd))
+                ev.append(EV("recon_recover_none", cmd))
         else:
             wormhole = True
         if recon["stack"]:
@@ -448,7 +426,7 @@ def _resolve_recon(s: dict[str, Any], ev: list[Event]) -> None:
             slots[key] = new
             kind = "points" if new in RECON_POINTS else new
             ev.append(
-                _ev(
+                EV(
                     f"recon_reveal.{kind}",
                     reveals=True,
                     space=int(key),
@@ -459,7 +437,7 @@ def _resolve_recon(s: dict[str, Any], ev: list[Event]) -> None:
             return
         start = s["space"]
         s["space"] = min(DEEP, start + WORMHOLE)
-        ev.append(_ev("wormhole", cmd, start=start, space=s["space"]))
+        ev.append(EV("wormhole", cmd, start=start, space=s["space"]))
 
 
 def _deep_space(s: dict[str, Any], ev: list[Event]) -> None:
@@ -532,7 +510,7 @@ def _advance_queue(s: dict[str, Any], ev: list[Event]) -> None:
         if s["phase"] == "chute":
             _leave_crew(s, seat, ability)
             _return_to_board(s, seat, ability)
-            ev.append(_ev("chute_none", seat))
+            ev.append(EV("chute_none", seat))
     if s["queue"]:
         return
     if s["phase"] == "chute" or not s["crew"]:
@@ -559,28 +537,28 @@ def _do_land(s: dict[str, Any], ev: list[Event], seat: int, choice: str) -> None
         _leave_crew(s, seat, ability)
         if target is None:
             _return_to_board(s, seat, ability)
-            ev.append(_ev("chute_back", seat))
+            ev.append(EV("chute_back", seat))
         else:
-            ev.append(_ev("parachute", seat))
+            ev.append(EV("parachute", seat))
             _place(s, ev, seat, ability, target)
     elif target is None:
-        ev.append(_ev("stay", seat))
+        ev.append(EV("stay", seat))
     else:
         was_commander = _commander(s) == seat
         _leave_crew(s, seat, ability)
         if choice != "land":
-            ev.append(_ev("shift." + choice.split(".")[1], seat))
+            ev.append(EV("shift." + choice.split(".")[1], seat))
         _place(s, ev, seat, ability, target)
         if ability == "saboteur" and s["crew"]:
             victim = seat if was_commander else _commander(s)
             if s["pool"] > 1:
                 s["pool"] -= 1
                 s["disc"] += 1
-                ev.append(_ev("saboteur", seat, commander_seat=victim, pool=s["pool"]))
+                ev.append(EV("saboteur", seat, commander_seat=victim, pool=s["pool"]))
             else:
-                ev.append(_ev("saboteur_none", seat, commander_seat=victim))
+                ev.append(EV("saboteur_none", seat, commander_seat=victim))
         if was_commander and s["crew"]:
-            ev.append(_ev("commander", _commander(s), pool=s["pool"]))
+            ev.append(EV("commander", _commander(s), pool=s["pool"]))
     _advance_queue(s, ev)
 
 
@@ -592,7 +570,7 @@ def _place(
         s["moons"][body][idx] = [seat, ability]
         s["mpts"][seat] += points
         ev.append(
-            _ev(
+            EV(
                 "land_moon",
                 seat,
                 body=body,
@@ -603,16 +581,16 @@ def _place(
         )
     elif kind == "planet":
         s["planets"][body].append([seat, ability])
-        ev.append(_ev(f"land_planet.{body}", seat, body=body, astronaut=ability))
+        ev.append(EV(f"land_planet.{body}", seat, body=body, astronaut=ability))
     else:
         s["deep"][body].append([seat, ability])
         s["dpts"][seat] += points
-        ev.append(_ev(f"land_{body}", seat, points=points, astronaut=ability))
+        ev.append(EV(f"land_{body}", seat, points=points, astronaut=ability))
     s["placed"][seat] += 1
     _check_objectives(s, ev, seat)
     if s["placed"][seat] >= len(ABILITIES) and not s["final"]:
         s["final"] = True
-        ev.append(_ev("last_voyage", seat))
+        ev.append(EV("last_voyage", seat))
 
 
 def _counts(s: dict[str, Any], seat: int) -> dict[str, int]:
@@ -635,14 +613,14 @@ def _check_objectives(s: dict[str, Any], ev: list[Event], seat: int) -> None:
     for obj, need in OBJECTIVE_NEED.items():
         if s["obj"][obj] is None and counts[obj] >= need:
             s["obj"][obj] = seat
-            ev.append(_ev(f"objective.{obj}", seat, points=OBJECTIVES[obj]))
+            ev.append(EV(f"objective.{obj}", seat, points=OBJECTIVES[obj]))
 
 
 def _crash(s: dict[str, Any], ev: list[Event]) -> None:
     cmd = _commander(s)
     s["disasters"] += 1
     s["roll"] = []
-    ev.append(_ev("crash", cmd, disasters=s["disasters"], space=s["space"]))
+    ev.append(EV("crash", cmd, disasters=s["disasters"], space=s["space"]))
     if s["disasters"] >= DISASTERS:
         for seat, ability, _used in s["crew"]:
             _return_to_board(s, seat, ability)
@@ -684,9 +662,9 @@ def _game_over(s: dict[str, Any], ev: list[Event], reason: str) -> None:
     s["roll"] = []
     res = result_of(s)
     assert res is not None
-    ev.append(_ev(f"game_over.{reason}", scores=list(res.scores), winners=list(res.winners)))
+    ev.append(EV(f"game_over.{reason}", scores=list(res.scores), winners=list(res.winners)))
     for w in res.winners:
-        ev.append(_ev("winner", w, points=res.scores[w]))
+        ev.append(EV("winner", w, points=res.scores[w]))
 
 
 # --------------------------------------------------------------------------- decisions
@@ -701,10 +679,7 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
         for seat in range(s["n"]):
             if s["missions"]["kept"][seat] is None:
                 dealt = s["missions"]["dealt"][seat]
-                opts = tuple(
-                    Option(f"drop.{MISSION_OPT[m]}", "mlem.opt.drop", {"mission": m})
-                    for m in dealt
-                )
+                opts = tuple(OPT(f"drop.{MISSION_OPT[m]}", "opt.drop", mission=m) for m in dealt)
                 out.append(
                     Decision(
                         seat, "mlem.prompt.mission", opts, {"missions": ", ".join(dealt)}, True
@@ -713,9 +688,7 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
         return out
     if phase == "launch":
         seat = _launch_seat(s)
-        opts = tuple(
-            Option(f"board.{a}", f"mlem.ability.{a}", {}, "primary") for a in s["board"][seat]
-        )
+        opts = tuple(OPT(f"board.{a}", f"ability.{a}", "primary") for a in s["board"][seat])
         return [Decision(seat, "mlem.prompt.launch", opts, {"round": s["voyage"]})]
     if phase == "explore":
         cmd = _commander(s)
@@ -733,11 +706,11 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
                 oargs.update({f"b{i + 1}_seat": seat for i, seat in enumerate(sp[2])})
             opt_list.append(Option(oid, label, oargs, "primary"))
         if _reroll_available(s):
-            opt_list.append(Option("reroll", "mlem.opt.reroll", {}, "secondary"))
+            opt_list.append(OPT("reroll", "opt.reroll"))
         args = {"dice": _dice_text(s["roll"]), "space": s["space"]}
         prompt = "mlem.prompt.explore"
         if not any(f in ACCEPTS[s["space"]] for f in s["roll"]):
-            opt_list.append(Option("crash", "mlem.opt.crash", {}, "danger"))
+            opt_list.append(OPT("crash", "opt.crash", "danger"))
             prompt = "mlem.prompt.rescue"
         return [Decision(cmd, prompt, tuple(opt_list), args)]
     # land / chute
@@ -765,8 +738,8 @@ def _waiting(s: dict[str, Any]) -> list[int]:
 def _land_option(oid: str, target: tuple[Any, ...] | None) -> Option:
     if target is None:
         if oid == "stay":
-            return Option(oid, "mlem.opt.stay", {}, "secondary")
-        return Option(oid, "mlem.opt.chute_back", {}, "secondary")
+            return OPT(oid, "opt.stay")
+        return OPT(oid, "opt.chute_back")
     kind, body, _idx, points = target
     shift = {"land.up": "+1", "land.down": "-1"}.get(oid)
     label = ("mlem.opt.shift_" if shift else "mlem.opt.land_") + kind
@@ -789,7 +762,7 @@ def apply_move(
         raise IllegalMove("mlem.error.game_over")
     if not isinstance(choice, str):
         raise IllegalMove("mlem.error.not_offered", choice=str(choice))
-    s = _clone(state)
+    s = clone(state)
     ev: list[Event] = []
     if phase == "missions":
         kept = s["missions"]["kept"]
@@ -800,10 +773,10 @@ def apply_move(
         if mission is None or mission not in dealt:
             raise IllegalMove("mlem.error.not_offered", choice=choice)
         kept[seat] = [m for m in dealt if m != mission]
-        ev.append(_ev("mission_kept", seat))
-        ev.append(_ev("mission_private", seat, private_to=seat, missions=", ".join(kept[seat])))
+        ev.append(EV("mission_kept", seat))
+        ev.append(EV("mission_private", seat, private_to=seat, missions=", ".join(kept[seat])))
         if all(k is not None for k in kept):
-            ev.append(_ev("missions_ready"))
+            ev.append(EV("missions_ready"))
             _start_voyage(s, ev)
         return s, ev
     if phase == "launch":
@@ -814,11 +787,11 @@ def apply_move(
             raise IllegalMove("mlem.error.not_offered", choice=choice)
         s["board"][seat].remove(ability)
         s["crew"].append([seat, ability, 0])
-        ev.append(_ev(f"board.{ability}", seat))
+        ev.append(EV(f"board.{ability}", seat))
         if len(s["crew"]) == s["n"]:
             if any(c[1] == "satellite" for c in s["crew"]):
                 s["space"] = SATELLITE
-                ev.append(_ev("satellite", space=SATELLITE))
+                ev.append(EV("satellite", space=SATELLITE))
             _begin_explore(s, ev)
         return s, ev
     if phase == "explore":
@@ -828,7 +801,7 @@ def apply_move(
             if not _reroll_available(s):
                 raise IllegalMove("mlem.error.not_offered", choice=choice)
             s["exp"]["avail"] = False
-            ev.append(_ev("reroll", seat))
+            ev.append(EV("reroll", seat))
             _roll(s, ev)
         elif choice == "crash":
             if any(f in ACCEPTS[s["space"]] for f in s["roll"]):
@@ -1104,12 +1077,12 @@ _KEYS = {
 
 
 def dump_state(s: dict[str, Any]) -> dict[str, Any]:
-    return _clone(s)
+    return clone(s)
 
 
 def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        s = _clone(dict(data))
+        s = clone(dict(data))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not a mlem state: {exc}") from exc
     try:

@@ -322,7 +322,7 @@ def _private_states() -> dict[str, tuple[State, int]]:
             st = engine_state(name)
             s = composing_seat(st)
             try:
-                out[f"order_{kind}"] = (compose(st, s, _danger(kind)), s)  # type: ignore[arg-type]
+                out[f"order_{kind}"] = (compose(st, s, _danger(kind)), s)  # type: ignore[arg-type,assignment]
                 break
             except AssertionError:
                 continue

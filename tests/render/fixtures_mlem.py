@@ -289,7 +289,7 @@ def with_private(view: dict, seat: int, private: dict) -> dict:
     return v
 
 
-PRIVATE = {
+PRIVATE: dict[str, tuple[Any, int, dict]] = {
     "missions_progress": (
         "five_all_variants",
         0,

@@ -24,3 +24,110 @@ def test_both_games_draw_emoji_names() -> None:
     assert mlem.render_table(view, fancy, "en") == mlem.render_table(view, names, "en")
     png = mlem.render_table(view, fancy, "es")
     assert Image.open(io.BytesIO(png)).format == "PNG"
+
+
+# --------------------------------------------------------------------------- six seats
+
+# Machado, Oliveira & Fernandes (2009) simulation matrices at full severity, on linear RGB.
+_CVD = {
+    "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+    "protan": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deutan": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritan": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
+def _lab(rgb: tuple[int, int, int], vision: str) -> tuple[float, float, float]:
+    """CIELAB of ``rgb`` as seen with ``vision`` (sRGB, D65)."""
+
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    lrgb = [lin(c) for c in rgb]
+    m = _CVD[vision]
+    r, g, b = (max(0.0, min(1.0, sum(m[i][j] * lrgb[j] for j in range(3)))) for i in range(3))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def _six_seat_picture() -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """A toy table: the six seat tokens in a row, each in its own cell."""
+    from PIL import ImageDraw
+
+    cell = 80
+    img = Image.new("RGB", (cell * 6, cell), kit.BG)
+    d = ImageDraw.Draw(img)
+    boxes = []
+    for seat in range(6):
+        kit.seat_token(d, (seat * cell + cell / 2, cell / 2), 26, seat)
+        boxes.append((seat * cell, 0, (seat + 1) * cell, cell))
+    return img, boxes
+
+
+def test_six_seats_have_six_distinct_colours_and_shapes() -> None:
+    img, boxes = _six_seat_picture()
+    masks = []
+    for seat, box in enumerate(boxes):
+        tile = img.crop(box)
+        counts = tile.getcolors(tile.width * tile.height) or []
+        ink = [(n, c) for n, c in counts if c not in (kit.BG, kit.DARK, (0, 0, 0))]
+        n, main = max(ink)
+        assert main == kit.PALETTE[seat].rgb, (seat, main)  # the token is drawn in its colour
+        assert n > 600  # ... big enough to see
+        masks.append(
+            {
+                (x, y)
+                for x in range(tile.width)
+                for y in range(tile.height)
+                if tile.getpixel((x, y)) == main
+            }
+        )
+    assert len({kit.PALETTE[s].rgb for s in range(6)}) == 6
+    # six distinct shapes: any two tokens' silhouettes differ by a good share of their area
+    for a in range(6):
+        for b in range(a + 1, 6):
+            overlap = len(masks[a] & masks[b]) / len(masks[a] | masks[b])
+            assert overlap < 0.85, (kit.PALETTE[a].shape, kit.PALETTE[b].shape, overlap)
+
+
+def test_seat_colours_stay_apart_for_colour_blind_players() -> None:
+    import math
+
+    rgbs = [pc.rgb for pc in kit.PALETTE]
+    for vision in _CVD:
+        labs = [_lab(c, vision) for c in rgbs]
+        bg = _lab(kit.BG, vision)
+        for i in range(6):
+            assert math.dist(labs[i], bg) > 45, (vision, kit.PALETTE[i].name)
+            for j in range(i + 1, 6):
+                gap = math.dist(labs[i], labs[j])
+                # the five Okabe–Ito colours keep at least ΔE 11; the sixth keeps ΔE 35
+                assert gap > (35 if j == 5 else 11), (vision, i, j, gap)
+
+
+def test_seat_six_has_its_own_colour_name() -> None:
+    from core import i18n
+
+    assert kit.seat_color(5) == kit.PALETTE[5].rgb != kit.FAINT
+    for lang in i18n.LANGS:
+        names = {i18n.t(kit.color_key(s), lang) for s in range(6)}
+        assert len(names) == 6 and not any(n.startswith("render.") for n in names)

@@ -3,38 +3,26 @@
 from __future__ import annotations
 
 import copy
-import io
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from core import i18n
 from render import kit, kosmonavts
+from tests.kit import png_ok
 from tests.render import fixtures_kosmonavts as F
 
 LANGS = ("en", "es")
-MAX_BYTES = 400 * 1024
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _png(data: bytes | None) -> Image.Image:
-    assert isinstance(data, bytes)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(data) < MAX_BYTES, f"{len(data)} bytes"
-    Image.open(io.BytesIO(data)).verify()
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    return img
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", sorted(F.PUBLIC))
 def test_table_renders_every_fixture(name: str, lang: str) -> None:
     _, view, names = F.PUBLIC[name]()
-    img = _png(kosmonavts.render_table(view, names, lang))
+    img = png_ok(kosmonavts.render_table(view, names, lang))
     assert 1300 <= img.width <= 1400
     assert img.width > img.height  # landscape
 
@@ -98,7 +86,7 @@ PRIVATE = F.private_views()
 @pytest.mark.parametrize("idx", range(len(PRIVATE)), ids=[p[0] for p in PRIVATE])
 def test_private_renders(idx: int, lang: str) -> None:
     _, view, names, _ = PRIVATE[idx]
-    img = _png(kosmonavts.render_private(view, names, lang))
+    img = png_ok(kosmonavts.render_private(view, names, lang))
     assert img.width > img.height
 
 
@@ -110,7 +98,7 @@ def test_private_for_every_composing_seat() -> None:
         for seat in range(v["players"]):
             pv = F.GAME.view(state, seat)
             assert pv["private"]["preview"] is not None
-            img = _png(kosmonavts.render_private(pv, names, "es"))
+            img = png_ok(kosmonavts.render_private(pv, names, "es"))
             assert img.height > 600  # with the close-up of the flight
 
 
@@ -130,9 +118,9 @@ def test_off_board_preview() -> None:
     v = F.GAME.view(state, seat)
     prev = v["private"]["preview"]
     prev.update(danger="off_board", end_hex=[19, -3], path=[prev["path"][0], [19, -3]])
-    _png(kosmonavts.render_private(v, F.NAMES[:3], "en"))
+    png_ok(kosmonavts.render_private(v, F.NAMES[:3], "en"))
     prev.update(end_hex=[40, -40], path=[prev["path"][0], [40, -40]])  # far off the board
-    _png(kosmonavts.render_private(v, F.NAMES[:3], "es"))
+    png_ok(kosmonavts.render_private(v, F.NAMES[:3], "es"))
 
 
 def test_private_shows_the_secret() -> None:
@@ -166,7 +154,7 @@ def test_private_missions_only_outside_orders() -> None:
     state, seat = F.private_state("over_missions")
     v = F.GAME.view(state, seat)
     assert v["private"]["preview"] is None and v["private"]["missions"]
-    img = _png(kosmonavts.render_private(v, F.NAMES[:4], "en"))
+    img = png_ok(kosmonavts.render_private(v, F.NAMES[:4], "en"))
     assert img.height < 400  # no close-up, just the missions
 
 
@@ -181,8 +169,8 @@ def test_render_does_not_mutate_the_view() -> None:
 def test_odd_inputs() -> None:
     """Short name lists, blank or emoji-only names, an unknown language, missing keys."""
     _, view, _ = F.PUBLIC["orders_midgame_advanced_4"]()
-    _png(kosmonavts.render_table(view, ["Solo"], "fr"))
-    _png(kosmonavts.render_table(view, ["", " ", "x" * 200, "🚀🚀"], "es"))
+    png_ok(kosmonavts.render_table(view, ["Solo"], "fr"))
+    png_ok(kosmonavts.render_table(view, ["", " ", "x" * 200, "🚀🚀"], "es"))
     v = copy.deepcopy(view)
     v["ships"][0]["pos"] = None
     v["ships"][1]["velocity"] = None
@@ -191,11 +179,11 @@ def test_odd_inputs() -> None:
     v["events"] = {"face_up": [], "active": "gravity-1", "deck": 0, "discard": 29}
     v["scores"] = [0]
     v["waiting"] = None
-    _png(kosmonavts.render_table(v, ["a", "b", "c", "d"], "en"))
+    png_ok(kosmonavts.render_table(v, ["a", "b", "c", "d"], "en"))
     minimal = {"players": 2, "round": 3, "phase": "kosmonavts.phase.orders", "over": False}
-    _png(kosmonavts.render_table(minimal, [], "en"))
+    png_ok(kosmonavts.render_table(minimal, [], "en"))
     priv = dict(view, private={"seat": 7, "missions": [{"id": "m9.pluto"}], "preview": {}})
-    _png(kosmonavts.render_private(priv, [], "es"))
+    png_ok(kosmonavts.render_private(priv, [], "es"))
 
 
 def test_emoji_names_are_cleaned() -> None:
@@ -214,16 +202,16 @@ def test_threads_give_identical_pictures() -> None:
 
 
 def test_render_strings_exist_in_both_languages() -> None:
-    data = json.loads((ROOT / "data" / "render" / "strings.json").read_text(encoding="utf-8"))
-    en = {k for k in data["en"] if k.startswith("render.kosmonavts.")}
-    es = {k for k in data["es"] if k.startswith("render.kosmonavts.")}
+    data = json.loads((ROOT / "data" / "kosmonavts" / "strings.json").read_text(encoding="utf-8"))
+    en = {k for k in data["en"] if k.startswith("kosmonavts.render.")}
+    es = {k for k in data["es"] if k.startswith("kosmonavts.render.")}
     assert en and en == es
     src = (ROOT / "render" / "kosmonavts.py").read_text(encoding="utf-8")
     import re
 
-    used = set(re.findall(r'"(render\.kosmonavts\.[a-z_.0-9]+)"', src))
+    used = set(re.findall(r'"(kosmonavts\.render\.[a-z_.0-9]+)"', src))
     used |= {
-        f"render.kosmonavts.{p}{x}"
+        f"kosmonavts.render.{p}{x}"
         for p, xs in (
             ("dir.", ("e", "ne", "nw", "w", "sw", "se")),
             ("rules.", ("basic", "advanced")),
@@ -281,4 +269,4 @@ def test_geometry_matches_the_board_data() -> None:
 def test_reference_images_are_committed(name: str) -> None:
     path = ROOT / "docs" / name
     assert path.exists()
-    _png(path.read_bytes())
+    png_ok(path.read_bytes())

@@ -258,7 +258,7 @@ def test_commander_change_hands_over_the_dice(monkeypatch):
 
 def test_planet_rows_in_arrival_order(monkeypatch):
     s, _ = _to_space_6(monkeypatch, [(0, "shifter"), (1, "planet_doubler"), (2, "satellite")])
-    s = engine._clone(s)
+    s = engine.clone(s)
     place(s, 2, "booster", "P2")
     place(s, 0, "booster", "P2")
     place(s, 2, "moon_doubler", "P2")
@@ -270,7 +270,7 @@ def test_rulebook_planet_scoring_example_5_3_2():
     """Rulebook: blue has most astronauts (5); yellow, red and green have one each; yellow
     arrived first so takes 3; the others take 2 each. P2 is the 5/3/2 planet."""
     blue, yellow, red, green = 0, 1, 2, 3
-    s = engine._clone(fresh(4))
+    s = engine.clone(fresh(4))
     place(s, yellow, "booster", "P2")
     place(s, blue, "booster", "P2")
     place(s, red, "booster", "P2")
@@ -282,7 +282,7 @@ def test_rulebook_planet_scoring_example_5_3_2():
 
 
 def test_planet_tie_goes_to_the_earlier_arrival():
-    s = engine._clone(fresh(3))
+    s = engine.clone(fresh(3))
     place(s, 2, "booster", "P3")
     place(s, 1, "booster", "P3")
     place(s, 1, "shifter", "P3")
@@ -293,7 +293,7 @@ def test_planet_tie_goes_to_the_earlier_arrival():
 
 
 def test_planet_points_only_at_game_end():
-    s = engine._clone(fresh(2))
+    s = engine.clone(fresh(2))
     place(s, 0, "booster", "P5")
     assert GAME.view(s, None)["scores"] == [0, 0]
     s["phase"] = "over"
@@ -306,7 +306,7 @@ def test_planet_points_only_at_game_end():
 
 def test_objective_four_moons(monkeypatch):
     s, _ = _to_space_6(monkeypatch, [(0, "shifter"), (1, "planet_doubler")], n=2)
-    s = engine._clone(s)
+    s = engine.clone(s)
     place(s, 0, "booster", "M3", 2)
     place(s, 0, "moon_doubler", "M4", 1)
     place(s, 0, "satellite", "M9", 2)
@@ -330,7 +330,7 @@ def test_objectives_planets_and_deep_space(monkeypatch):
     assert s["obj"]["two_deep"] == 1
     assert s["obj"]["four_planets"] is None
     assert "objective.two_deep" in codes(ev)
-    s2 = engine._clone(s)
+    s2 = engine.clone(s)
     place(s2, 0, "shifter", "P1")
     engine._check_objectives(s2, [], 0)
     assert s2["obj"]["three_on_planet"] == 0
@@ -341,7 +341,7 @@ def test_objectives_planets_and_deep_space(monkeypatch):
 
 def test_objective_is_claimed_once(monkeypatch):
     s, _ = _to_space_6(monkeypatch, [(1, "shifter"), (0, "planet_doubler")], n=2)
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["obj"]["four_moons"] = 0
     for g, i, a in (("M3", 2, "booster"), ("M4", 1, "moon_doubler"), ("M9", 2, "satellite")):
         place(s, 1, a, g, i)
@@ -466,12 +466,12 @@ def test_moon_doubler_doubles_the_moon(monkeypatch):
 
 
 def test_planet_doubler_doubles_the_award_once():
-    s = engine._clone(fresh(2))
+    s = engine.clone(fresh(2))
     place(s, 0, "planet_doubler", "P4")
     place(s, 0, "booster", "P4")
     place(s, 1, "booster", "P4")
     assert engine.planet_awards(s, "P4") == [(0, 18), (1, 5)]
-    s2 = engine._clone(fresh(2))
+    s2 = engine.clone(fresh(2))
     place(s2, 1, "booster", "P4")
     place(s2, 0, "planet_doubler", "P4")
     assert engine.planet_awards(s2, "P4") == [(1, 9), (0, 10)]
@@ -533,7 +533,7 @@ def test_booster_is_a_die_of_value_1_once_per_voyage(monkeypatch):
     assert GAME.view(s, None)["rocket"]["crew"][1]["used"] is True
     assert GAME.view(s, None)["boards"][1]["boosters_used"] == 1
     # later in the same voyage, on a space showing a 1, the used booster is gone
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["space"], s["roll"], s["pool"], s["disc"] = 8, [1], 1, 5
     assert set(options(s)) == {"go.1"}
 
@@ -602,7 +602,7 @@ def test_all_eight_placed_finishes_the_voyage_first(monkeypatch):
 
 
 def test_result_shares_ties_and_breakdown_adds_up():
-    s = engine._clone(fresh(3))
+    s = engine.clone(fresh(3))
     s["mpts"] = [6, 6, 2]
     s["phase"] = "over"
     r = GAME.result(s)

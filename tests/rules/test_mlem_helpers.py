@@ -34,7 +34,7 @@ def explore_state(
     """A state in the exploration phase: ``crew`` (seat, ability) top first, on ``space``,
     with ``roll`` showing (the pool is the roll's size unless given)."""
     s = GAME.new(n, variants, seed)
-    s = engine._clone(s)
+    s = engine.clone(s)
     if s["missions"] is not None:
         for seat in range(n):
             s["missions"]["kept"][seat] = s["missions"]["dealt"][seat][:3]

@@ -63,7 +63,7 @@ def test_r04_boosters_alone_several_and_the_commander_picks_which(monkeypatch):
     s2, ev = act(s, 2, "go.b1")  # seat 1's booster (bottom seat), not the commander's own
     assert [c[2] for c in s2["crew"]] == [0, 0, 1]
     assert ev[1].args["owner_seat"] == 1
-    later = engine._clone(s2) | {"space": 0, "roll": [1]}
+    later = engine.clone(s2) | {"space": 0, "roll": [1]}
     assert set(options(later)) == {"go.1", "go.b2", "go.1+b2"}
     s = explore_state([(2, "booster"), (0, "shifter"), (1, "booster")], space=0, roll=[1])
     assert set(options(s)) == {
@@ -83,7 +83,7 @@ def test_r05_comet_goes_to_the_current_commander(monkeypatch):
     s, _ = act(s, 0, "go.1")  # space 6
     s, _ = act(s, 0, "land")  # seat 1 commands now
     s, _ = act(s, 1, "stay")
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["space"], s["roll"] = 25, ["A"]
     s, _ = act(s, 1, "go.A")
     assert s["deep"]["comet"] == [[1, "booster"]] and s["dpts"][1] == 7
@@ -142,7 +142,7 @@ def test_r10_first_in_rocket_order_claims_an_objective(monkeypatch):
 
 
 def test_r11_planet_doubler_once_per_planet():
-    s = engine._clone(fresh(2))
+    s = engine.clone(fresh(2))
     place(s, 0, "planet_doubler", "P2")
     place(s, 0, "booster", "P2")
     place(s, 0, "shifter", "P2")
@@ -301,7 +301,7 @@ def test_r26_recover_wasted_and_wormhole_to_deep_space(monkeypatch):
     s = explore_state([(0, "shifter"), (1, "booster")], n=2, space=19, roll=[1, 1], recon="on")
     s["recon"]["slots"]["21"] = "wormhole"
     s["recon"]["stack"] = []
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["space"] = 21
     s["roll"] = ["A", "A"]  # 21 accepts A worth 3: 21 + 6 = 27 -> deep space
     s, ev = act(s, 0, "go.A")
@@ -316,7 +316,7 @@ def test_r27_missions_before_the_first_voyage_deep_space_never_counts():
     s = fresh(2, missions="on")
     assert s["phase"] == "missions" and s["voyage"] == 0
     assert {d.seat for d in GAME.pending(s)} == {0, 1}
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["missions"]["kept"] = [["24/25", "22/23", "23"], ["6", "9", "10"]]
     place(s, 0, "booster", "comet")
     assert not any(done for _m, done in engine.missions_done(s, 0))
@@ -342,7 +342,7 @@ def test_r29_nobody_is_asked_without_a_choice(monkeypatch):
 
 
 def test_r30_ties_share_the_place():
-    s = engine._clone(fresh(4))
+    s = engine.clone(fresh(4))
     s["mpts"] = [3, 5, 5, 3]
     s["phase"] = "over"
     assert GAME.result(s).ranks == (3, 1, 1, 3)
@@ -352,7 +352,7 @@ def test_r31_crash_returns_boosters_unflipped(monkeypatch):
     ScriptedDice(monkeypatch, [3])
     s = explore_state([(0, "shifter"), (1, "booster")], n=2, space=0, roll=[4])
     s, _ = act(s, 0, "go.b1")  # space 1, then [3]? 1 accepts 3: no crash; force one
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["roll"] = [4]
     s, _ = act(s, 0, "crash")
     assert "booster" in s["board"][1]

@@ -138,7 +138,7 @@ def test_ufo_encounter_gives_the_commander_a_hidden_tile(monkeypatch):
     assert GAME.view(s, 1)["private"]["hidden_points"]["ufo"] == 5
     assert GAME.view(s, 0)["private"]["hidden_points"]["ufo"] == 0
     assert v["scores"] == [0, 0]  # hidden until the end
-    s = engine._clone(s)
+    s = engine.clone(s)
     s["phase"] = "over"
     assert GAME.result(s).breakdown[1]["ufo"] == 5
 
@@ -315,7 +315,7 @@ def test_mission_option_ids_are_valid():
 
 @pytest.mark.parametrize(("done", "points"), [(0, 0), (1, 2), (2, 5), (3, 10)])
 def test_mission_scoring_2_5_10(done, points):
-    s = engine._clone(fresh(2, missions="on"))
+    s = engine.clone(fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["6", "9", "10"]]
     bodies = [("P1", None, "booster"), ("M6", 0, "shifter"), ("M3", 0, "satellite")]
     for where, idx, ab in bodies[:done]:
@@ -326,7 +326,7 @@ def test_mission_scoring_2_5_10(done, points):
 
 
 def test_mission_targets():
-    s = engine._clone(fresh(2, missions="on"))
+    s = engine.clone(fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["24/25", "22/23", "11/12"]]
     place(s, 0, "booster", "M2", 1)  # space 9 moon group completes "9/10"
     place(s, 1, "booster", "galaxy")  # deep space completes nothing
@@ -337,7 +337,7 @@ def test_mission_targets():
 
 
 def test_missions_revealed_only_at_the_end():
-    s = engine._clone(fresh(2, missions="on"))
+    s = engine.clone(fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["6", "9", "10"]]
     assert "revealed" not in GAME.view(s, None)["missions"]
     s["phase"] = "over"

@@ -129,7 +129,7 @@ class MlemGame:
     name = "mlem.name"
     min_players = 2
     max_players = 5
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("ufo", "mlem.opt.ufo", ("off", "on"), "off"),
         OptionSpec("recon", "mlem.opt.recon", ("off", "on"), "off"),
         OptionSpec("missions", "mlem.opt.missions", ("off", "on"), "off"),

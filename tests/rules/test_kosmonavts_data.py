@@ -8,6 +8,7 @@ import re
 import string
 from pathlib import Path
 
+from core import i18n
 from core.contract import check_option_id
 from rules.kosmonavts import GAME
 from rules.kosmonavts.board import (
@@ -164,7 +165,7 @@ def test_button_labels_fit_discord() -> None:
     for lang in ("en", "es"):
         for key, text in STRINGS[lang].items():
             if re.match(r"kosmonavts\.(opt|body|mission|card)\.", key):
-                assert len(text.format(**sample)) <= 40, (lang, key)
+                assert len(i18n.fmt(text, lang, **sample)) <= 40, (lang, key)
 
 
 def test_rules_package_is_pure() -> None:

@@ -28,6 +28,8 @@ WANT = {
     "red_hold": 1.5,
     "structural": 1.0,
 }
+#: Kinds every ship should have at least one of.
+NEEDED = ("engine", "cannon", "cabin", "battery")
 #: A bot stops building after this many of its own moves (a guard; it normally fills up).
 MAX_STEPS = 160
 
@@ -42,7 +44,10 @@ def placement_score(
     sr, _ = start_cell(board_of(s))
     t = tile(tid)
     score = WANT.get(t.kind, 1.0)
+    if t.type in NEEDED and all(tile(other).type != t.type for other, _ in ship.values()):
+        score += 2.5  # the first one of a kind every ship needs
     growth = growth_of(ship, board)
+    no_engine = all(tile(other).type != "engine" for other, _ in ship.values())
     for d in range(4):
         other = sh.neighbour(cell, d)
         mine = sh.side(tid, rot, d)
@@ -55,6 +60,8 @@ def placement_score(
             if mine != sh.NONE:
                 growth += 1
                 score += 0.4  # room to grow
+                if d == sh.REAR and no_engine:
+                    score += 1.0  # somewhere to hang an engine
         elif mine != sh.NONE:
             score -= 1.0  # exposed for ever
     if growth <= 0 and len(ship) + 1 < len(board):
@@ -113,6 +120,10 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     if p["hand"] is not None:
         found = best_placement(s, ship, p["hand"])
         if found is None:
+            kind = tile(p["hand"]).type
+            have = {tile(t).type for t, _ in ship.values()}
+            if kind in NEEDED and kind not in have and "reserve" in ids:
+                return "reserve"  # keep it for when it fits
             for way in ("return", "back"):
                 if way in ids:
                     return way

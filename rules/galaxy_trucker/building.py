@@ -18,7 +18,7 @@ from core.contract import Decision, Event, IllegalMove, Option, Timer
 from rules.kit import Events, Options
 
 from . import ship as sh
-from .tiles import GAME, board_cells, board_frame, level, sides_now, tile
+from .tiles import GAME, board_cells, level, sides_now, tile
 
 ev = Events(GAME)
 opt = Options(GAME)
@@ -87,6 +87,29 @@ def tile_args(tid: int, rot: int = 0) -> dict[str, Any]:
     return {"tile": tid, "sides": sides_now(tid, rot)}
 
 
+def grid_options(
+    cells: list[sh.Cell],
+    prefix: str,
+    label: str,
+    style: str,
+    danger: set[sh.Cell] | frozenset[sh.Cell] = frozenset(),
+) -> tuple[tuple[int, int] | None, list[Option]]:
+    """Options ``<prefix>.<row>.<col>`` laid out as a grid of the ship board, cropped to the
+    rows and columns the cells span (fewer buttons and less paging on a phone; each label
+    names its row and column)."""
+    if not cells:
+        return None, []
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    rows = max(r for r, _ in cells) - r0 + 1
+    cols = max(c for _, c in cells) - c0 + 1
+    out = []
+    for r, c in cells:
+        o = opt(f"{prefix}.{r}.{c}", label, "danger" if (r, c) in danger else style, row=r, col=c)
+        out.append(Option(o.id, o.label, o.args, o.style, (r - r0, c - c0)))
+    return (rows, cols), out
+
+
 def build_decision(s: dict[str, Any], seat: int) -> Decision:
     p = s["players"][seat]
     options: list[Option] = []
@@ -101,11 +124,8 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         tid = p["hand"]
         prompt = "prompt.hand." + tile(tid).kind
         args = tile_args(tid, p["rot"])
-        r0, c0, rows, cols = board_frame(board_of(s))
-        grid = (rows, cols)
-        for r, c in sh.free_cells(sh.load(p["ship"]), board_cells(board_of(s))):
-            o = opt(f"place.{r}.{c}", "opt.place", "success", row=r, col=c)
-            options.append(Option(o.id, o.label, o.args, o.style, (r - r0, c - c0)))
+        free = sh.free_cells(sh.load(p["ship"]), board_cells(board_of(s)))
+        grid, options = grid_options(free, "place", "opt.place", "success")
         options.append(opt("rot", "opt.rot", "primary"))
         if p["src"] == "reserve":
             options.append(opt("back", "opt.back"))

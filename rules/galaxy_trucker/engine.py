@@ -105,44 +105,27 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     return []
 
 
-def _grid_options(
-    s: dict[str, Any],
-    cells: list[sh.Cell],
-    prefix: str,
-    label: str,
-    style: str,
-    danger: set[sh.Cell],
-) -> list[Option]:
-    r0, c0, _, _ = board_frame(bd.board_of(s))
-    out = []
-    for r, c in cells:
-        o = opt(f"{prefix}.{r}.{c}", label, "danger" if (r, c) in danger else style, row=r, col=c)
-        out.append(Option(o.id, o.label, o.args, o.style, (r - r0, c - c0)))
-    return out
-
-
 def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
     p = s["players"][seat]
     ship = sh.load(p["ship"])
     stage = p["stage"]
-    _, _, rows, cols = board_frame(bd.board_of(s))
     options: list[Option]
     args: dict[str, Any] = {}
     if stage == "split":
-        options = _grid_options(s, sorted(ship), "keep", "opt.keep", "primary", set())
+        grid, options = bd.grid_options(sorted(ship), "keep", "opt.keep", "primary")
         options.append(opt("fix", "opt.fix", "success"))
         args = {"parts": len(sh.parts(ship))}
     elif stage == "fix":
         probs = sh.problems(ship)
         bad = {c for _, cells in probs for c in cells}
-        options = _grid_options(s, sorted(ship), "rm", "opt.rm", "secondary", bad)
+        grid, options = bd.grid_options(sorted(ship), "rm", "opt.rm", "secondary", bad)
         options.append(opt("fix", "opt.fix", "success"))
         args = {"problems": len(probs)}
     else:  # alien.<colour>
         colour = stage.split(".")[1]
         cabins = _alien_cabins(s, seat, colour)
-        options = _grid_options(
-            s, cabins, f"alien.{colour}", f"opt.alien_{colour}", "primary", set()
+        grid, options = bd.grid_options(
+            cabins, f"alien.{colour}", f"opt.alien_{colour}", "primary"
         )
         options.append(opt("noalien", f"opt.noalien_{colour}"))
     return Decision(
@@ -152,7 +135,7 @@ def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
         args=args,
         private=True,
         key=f"pre.{seat}.{p['step']}",
-        grid=(rows, cols),
+        grid=grid,
     )
 
 

@@ -134,13 +134,13 @@ def test_r5_place_next_to_the_ship_on_the_grid():
     s = top(new(), STRUCT_UU01)
     s = play(s, 0, "draw")
     d = decision(s, 0)
-    assert d.grid == (5, 5)  # level I board: rows 5-9, columns 5-9
+    assert d.grid == (3, 3)  # cropped to the rows and columns of the free cells
     cells = {o.id: o.cell for o in d.options if o.id.startswith("place.")}
     assert cells == {
-        "place.6.7": (1, 2),
-        "place.7.6": (2, 1),
-        "place.7.8": (2, 3),
-        "place.8.7": (3, 2),
+        "place.6.7": (0, 1),
+        "place.7.6": (1, 0),
+        "place.7.8": (1, 2),
+        "place.8.7": (2, 1),
     }
     with pytest.raises(IllegalMove):
         GAME.apply(s, 0, "place.5.7")  # not next to the ship
@@ -225,7 +225,7 @@ def test_r10_split_ship_chooses_the_part_then_fixes():
     assert s["phase"] == "prelaunch" and p is not s["players"][0]
     assert s["players"][0]["stage"] == "split"
     d = decision(s, 0)
-    assert d.private and d.grid == (5, 5)
+    assert d.private and d.grid == (2, 2)
     assert {o.id for o in d.options} == {"keep.6.7", "keep.7.7", "keep.7.8", "fix"}
     s = play(s, 0, "keep.7.7")
     assert s["players"][0]["lost"] == [ENGINE_1000]

@@ -7,10 +7,10 @@ with the counter kept in the state. Tiles, boards and cards come from ``data/gal
 each level's ``designed`` key in ``boards.json``.
 
 What is built: set-up, the building phase (simultaneous and private, with the hourglass),
-pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries). The
-flight (adventure cards) is NOT built yet: once every ship is ready the game ends with the
-end-of-flight table as if the deck were empty (finish-order reward, best-looking ship, lost
-components). ``ship.keep_part`` is the split-ship mechanism the flight will reuse.
+pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
+flight (``adventure.py``: every card type of the 2nd edition, with the automatic choices of
+R14-R22) and the end-of-flight table. Not built: the Travesía (three flights in a row) and
+the "Un viaje accidentado" mini-expansion; voluntary retirement.
 
 Decisions and option ids
 ------------------------
@@ -32,6 +32,10 @@ rides on it as ``Timer("hourglass.<run>", seconds, "hg.out")``):
 Pre-launch (private, ``key = pre.<seat>.<step>``, grid of the board): ``keep.<row>.<col>``
 (split ship: keep the part holding that tile), ``rm.<row>.<col>`` (remove a tile), ``fix``
 (fix it for me), ``alien.<colour>.<row>.<col>`` / ``noalien``.
+
+Flight (public, one seat at a time, ``key = fl.<cards done>.<answers>``): ``pow.<k>`` (power
+k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship/station),
+``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit).
 
 Rulings (where the rules leave a choice to us; tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``)
@@ -74,9 +78,33 @@ R11. "Fix it for me" keeps the largest valid part reachable by removing tiles (f
 R12. Aliens (not in the learning flight): first brown, then purple, each optional, in a
     cabin (never the starting cabin) joined by a legal joint to a life support of that
     colour; one per colour. Every other cabin gets 2 humans; batteries start full.
-R13. Stub end (until the flight exists): finish reward by start order, best-looking ship
-    bonus to every ship with the fewest exposed connectors, minus 1 per lost tile, never
-    below 0. Equal credits share a place.
+R13. The deck is the four piles shuffled together, reshuffled until the top card is of the
+    flight's level (the learning flight: its 8 cards). Rockets start on the start spaces
+    in finishing order. Retirements (lapped, no humans left, no engine power in open
+    space) are checked before each card and at the end of the flight's last card.
+R14. Batteries are spent from the fullest battery tile. Shields and double cannons fire by
+    themselves against a hazard when a battery is left (a single cannon first, for free).
+R15. Crew losses take humans first (from the fullest cabin), then aliens (brown first).
+R16. Goods are loaded for the player: most valuable first, red only in red holds, normal
+    holds before red ones; when full, a cheaper good aboard goes back to the bank to make
+    room; what the bank lacks is not loaded. Goods losses take the most valuable first,
+    then batteries.
+R17. Double engines/cannons: the player only says how many to power (``pow.k``); for
+    cannons the best ones are powered (facing the front first).
+R18. Abandoned ship: a seat may accept with at least as many crew as the card asks (it may
+    then have to retire for lack of humans). Abandoned station: crew at least as asked,
+    none lost. Only the first to accept takes it.
+R19. Planets: seats choose in flight order among free planets and load at once; the days
+    are lost afterwards, the rearmost first.
+R20. Enemies meet seats in flight order until one beats them (who may take the reward,
+    paying the days); a tie passes them on; pirates' shots are rolled once for all losers.
+R21. Combat zone: lines top to bottom, order recomputed for each line; the lowest value
+    takes the penalty, ties against the seat furthest ahead; skipped with one ship flying.
+    Sabotage: fewest crew (ties: furthest ahead), up to 3 tries at a random cell.
+R22. End table: finish reward by arrival order and best-looking ship (fewest exposed
+    connectors) for ships still flying, plus credits won on cards, goods sold (half price,
+    rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
+    Equal credits share a place.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 from . import ship as sh
 from .building import board_of
 from .engine import pending_of
-from .tiles import board_cells, start_cell, tile
+from .tiles import board_cells, cards, start_cell, tile
 
 #: How much each kind of tile is worth having (the bot skips face-up tiles worth little).
 WANT = {
@@ -106,6 +106,8 @@ def best_placement(
 def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     decision = next(d for d in pending_of(s) if d.seat == seat)
     ids = [o.id for o in decision.options]
+    if s["phase"] == "flight":
+        return _flight(s, seat, ids)
     if s["phase"] == "prelaunch":
         if "fix" in ids:
             return "fix"
@@ -151,3 +153,30 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     if "draw" in ids:
         return "draw"
     return "done"
+
+
+def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
+    """Full power, every reward except a crew trade that would leave fewer than 3 aboard,
+    the richest free planet, and the biggest part of a broken ship."""
+    f = s["flight"]
+    kind = f["ask"]["kind"]
+    if kind in ("engines", "cannons"):
+        return max((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+    if kind == "keep":
+        biggest = sh.parts(sh.load(s["players"][seat]["ship"]))[0]
+        cell = min(biggest)
+        return f"keep.{cell[0]}.{cell[1]}"
+    card = cards()[f["card"]]
+    if kind == "take":
+        p = s["players"][seat]
+        crew = sum(p["crew"].values()) + sum(1 for v in p["aliens"].values() if v)
+        if card["type"] == "abandoned_ship" and crew - card["crew_lost"] < 3:
+            return "pass"
+        return "take"
+    if kind == "reward":
+        return "take"
+    planets = [i for i in ids if i.startswith("planet.")]
+    if not planets:
+        return "pass"
+    values = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
+    return max(planets, key=lambda i: sum(values[g] for g in card["planets"][int(i[7:])]))

@@ -9,6 +9,7 @@ from typing import Any
 from core.contract import Decision, Event, Option, Result
 from rules.kit import check, clone, rng
 
+from . import adventure as adv
 from . import building as bd
 from . import ship as sh
 from .building import GAME, err, ev, opt
@@ -17,7 +18,6 @@ from .tiles import (
     board_cells,
     board_frame,
     cards,
-    data,
     level,
     regular_tile_ids,
     side,
@@ -96,6 +96,8 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     phase = s["phase"]
     if phase == "build":
         return bd.decisions(s)
+    if phase == "flight":
+        return adv.decisions(s)
     if phase == "prelaunch":
         return [
             _prelaunch_decision(s, seat)
@@ -284,47 +286,13 @@ def _cell(text: str) -> sh.Cell:
 def _maybe_launch(s: dict[str, Any]) -> list[Event]:
     if s["phase"] != "prelaunch" or any(p["stage"] != "ready" for p in s["players"]):
         return []
-    return _end_flight(s)
-
-
-# --------------------------------------------------------------------------- end (stub)
-
-
-def breakdown_of(s: dict[str, Any]) -> list[dict[str, int]]:
-    """The end-of-flight table with no adventure cards flown (the flight is not built yet):
-    finish-order reward, best-looking ship, goods (none), lost components; floor 0."""
-    info = level(s["level"])
-    exposed = [sh.exposed(sh.load(p["ship"])) for p in s["players"]]
-    best = min(exposed)
-    out = []
-    for seat, p in enumerate(s["players"]):
-        place = s["order"].index(seat)
-        b = {
-            "reward": info["rewards"][place],
-            "best_ship": info["best_ship_bonus"] if exposed[seat] == best else 0,
-            "lost": -len(p["lost"]) * int(data()["lost_tile_penalty"]),
-        }
-        total = sum(b.values())
-        if total < 0:
-            b["lost"] -= total  # credits never go below 0
-        out.append(b)
-    return out
-
-
-def _end_flight(s: dict[str, Any]) -> list[Event]:
-    s["phase"] = "over"
-    parts = breakdown_of(s)
-    events = [ev("launch")]
-    for seat, (p, b) in enumerate(zip(s["players"], parts, strict=True)):
-        p["credits"] = sum(b.values())
-        events.append(ev("credits", seat, credits=p["credits"]))
-    return events
+    return adv.start_flight(s)
 
 
 def result_of(s: dict[str, Any]) -> Result | None:
     if s["phase"] != "over":
         return None
-    parts = breakdown_of(s)
+    parts = adv.breakdown_of(s)
     scores = tuple(sum(b.values()) for b in parts)
     ranks = tuple(1 + sum(1 for o in scores if o > sc) for sc in scores)
     return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
@@ -346,6 +314,8 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
         if choice != bd.HG_OUT and not any(d.seat == seat for d in bd.decisions(s)):
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
+    elif phase == "flight":
+        events = adv.apply_flight(new, seat, choice)
     else:
         events = _apply_prelaunch(new, seat, choice)
     return new, events
@@ -387,6 +357,7 @@ def _ship_view(s: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
         "crew": p["crew"],
         "batteries": p["batteries"],
         "credits": p["credits"],
+        "goods": p.get("goods", {}),
     }
     if s["phase"] == "prelaunch":
         out["problems"] = [[code, [list(c) for c in cells]] for code, cells in sh.problems(ship)]
@@ -425,6 +396,20 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "ships": [_ship_view(s, p) for p in s["players"]],
         "waiting": sorted({d.seat for d in pending_of(s)}),
     }
+    f = s.get("flight")
+    if f is not None:
+        v["flight"] = {
+            "positions": list(f["pos"]),
+            "spaces": [None if q is None else q % f["track"] for q in f["pos"]],
+            "order": adv.flying(s),
+            "retired": list(f["retired"]),
+            "card": cards()[f["card"]] if f["card"] else None,
+            "cards_left": len(f["deck"]),
+            "cards_done": f["cards_done"],
+            "bank": dict(f["bank"]),
+            "asking": f["ask"]["seat"] if f["ask"] else None,
+        }
+        v["round"] = f["cards_done"] + (1 if f["card"] else 0)
     if s["phase"] == "over":
         res = result_of(s)
         assert res is not None
@@ -486,7 +471,7 @@ def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
         check(s["schema"] == SCHEMA, "schema version")
         check(s["game"] == GAME, "game id")
         check(s["level"] in LEVELS, "level")
-        check(s["phase"] in ("build", "prelaunch", "over"), "phase")
+        check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")
         check(2 <= s["n"] <= 4 and len(s["players"]) == s["n"], "players")
         _check_tiles(s)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:

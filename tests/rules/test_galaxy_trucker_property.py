@@ -76,10 +76,16 @@ def test_manual_repair_ends_legal_with_tiles_conserved(seed, size):
         if tid != 33:
             s["facedown"].remove(tid)
     p["ship"] = sh.dump(ship)
+    # seat 1 has a misplaced engine, so pre-launch waits for it while seat 0 repairs
+    used = {tid for tid, _ in ship.values()}
+    engine_tile = next(t for t in (73, 74, 75) if t not in used)
+    s["facedown"].remove(engine_tile)
+    s["players"][1]["ship"]["7.6"] = [engine_tile, 1]
     s = GAME.apply(s, 1, "done")[0]
     s = GAME.apply(s, 0, "done")[0]
     r = random.Random(seed)
-    while s["phase"] == "prelaunch" and s["players"][0]["stage"] != "ready":
+    while s["players"][0]["stage"] != "ready":
+        assert s["phase"] == "prelaunch"
         d = next(d for d in GAME.pending(s) if d.seat == 0)
         s, _ = GAME.apply(s, 0, r.choice([o.id for o in d.options if o.id != "fix"] or ["fix"]))
         assert sorted(engine.all_tiles(s)) == sorted(engine.all_tiles(GAME.new(2, {}, 0)))

@@ -1,6 +1,5 @@
-"""Flight helpers: the pure pieces the adventure cards are resolved with. NOT wired into
-``GAME`` yet (the game still ends at launch, see the package docstring); each helper is
-tested in ``tests/rules/test_galaxy_trucker_flight.py`` so the flight can be built on them.
+"""Flight helpers: the pure pieces the adventure cards are resolved with (``adventure.py``
+plays the cards with them); tested in ``tests/rules/test_galaxy_trucker_flight.py``.
 
 Positions are absolute spaces on the flight track (they may pass the track's length; the
 physical space is ``position % track``). Ships are ``{(row, col): (tile, rot)}`` as in

@@ -101,3 +101,219 @@ def test_goods_value_and_half_price_rounded_up():
     assert fl.goods_value(goods, retired=False) == 8
     assert fl.goods_value(goods, retired=True) == 4
     assert fl.goods_value({(7, 7): ["yellow"]}, retired=True) == 2
+
+
+# --------------------------------------------------------------------------- cards in play
+
+import pytest  # noqa: E402
+
+from core.contract import IllegalMove, apply_checked  # noqa: E402
+from rules.galaxy_trucker import GAME  # noqa: E402
+from rules.galaxy_trucker import adventure as adv  # noqa: E402
+from rules.galaxy_trucker import ship as sh  # noqa: E402
+from rules.galaxy_trucker.tiles import cards as real_cards  # noqa: E402
+
+BATT = 8  # battery 000U
+BATT_B = 9  # the same
+ENGINE_B = 74  # single engine 1000, like 73
+RED_HOLD = 67  # red hold, 1 space, U00U
+HOLD = 26  # normal hold, 2 spaces, U00U
+CABIN = 47  # cabin 020U
+
+TEST_CARDS = {
+    "T-slavers": {
+        "id": "T-slavers",
+        "level": 1,
+        "type": "slavers",
+        "firepower": 0,
+        "penalty": {"crew_lost": 1},
+        "reward": {"credits": 5},
+        "days_lost": 1,
+    },
+    "T-smugglers": {
+        "id": "T-smugglers",
+        "level": 1,
+        "type": "smugglers",
+        "firepower": 9,
+        "penalty": {"goods_lost": 2},
+        "reward": {"goods": ["red"]},
+        "days_lost": 1,
+    },
+    "T-small": {
+        "id": "T-small",
+        "level": 1,
+        "type": "meteor_swarm",
+        "meteors": [{"size": "small", "from": "front"}],
+    },
+    "T-large": {
+        "id": "T-large",
+        "level": 1,
+        "type": "meteor_swarm",
+        "meteors": [{"size": "large", "from": "front"}],
+    },
+    "T-ship": {
+        "id": "T-ship",
+        "level": 1,
+        "type": "abandoned_ship",
+        "crew_lost": 1,
+        "reward": {"credits": 3},
+        "days_lost": 1,
+    },
+}
+
+
+@pytest.fixture
+def flying(monkeypatch):
+    """Make a two-seat game in flight with the given ships and deck (seat 0 leads)."""
+    merged = {**real_cards(), **TEST_CARDS}
+    monkeypatch.setattr(adv, "cards", lambda: merged)
+
+    def make(ships, deck, level="I"):
+        s = GAME.new(len(ships), {"level": level}, 5)
+        for seat, extra in enumerate(ships):
+            for cell, (tid, rot) in extra.items():
+                s["facedown"].remove(tid)
+                s["players"][seat]["ship"][sh.key(cell)] = [tid, rot]
+        with monkeypatch.context() as m:
+            m.setattr(adv, "advance", lambda s: [])
+            for seat in range(len(ships)):
+                s, _ = GAME.apply(s, seat, "done")
+        assert s["phase"] == "flight", s["players"][0]["stage"]
+        s["flight"]["deck"] = list(deck)
+        events = adv.advance(s)
+        return s, events
+
+    return make
+
+
+def codes(events):
+    return [e.code.rsplit(".", 1)[1] for e in events]
+
+
+def test_flight_starts_on_the_start_spaces_with_a_card_of_the_level():
+    s = GAME.new(3, {"level": "II"}, 11)
+    for seat in (2, 0, 1):
+        s, events = GAME.apply(s, seat, "done")
+    assert s["phase"] in ("flight", "over")
+    first = next(e for e in events if ".card_" in e.code)
+    assert real_cards()[first.args["card"]]["level"] == 2
+    assert first.reveals
+
+
+def test_open_space_asks_for_double_engines_and_moves(flying):
+    s, _ = flying([{(8, 7): (ENGINE2, 0), (7, 8): (BATT, 0)}, {(8, 7): (ENGINE, 0)}], ["2E-I-05"])
+    d = GAME.pending(s)
+    assert [x.seat for x in d] == [0]
+    assert [(o.id, o.args["power"]) for o in d[0].options] == [("pow.0", "0"), ("pow.1", "2")]
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "pow.0")
+    s, _events = apply_checked(GAME, s, 0, "pow.1")
+    assert s["flight"]["pos"] == [6, 3]  # 4 + 2 and 2 + 1
+    assert s["players"][0]["batteries"] == {"7.8": 1}
+    assert s["phase"] == "over"
+    res = GAME.result(s)
+    assert res.breakdown[0]["reward"] == 4 and res.breakdown[1]["reward"] == 3
+
+
+def test_no_engine_power_in_open_space_retires(flying):
+    s, events = flying([{(8, 7): (ENGINE, 0)}, {}], ["2E-I-05"])
+    assert "retired" in codes(events)
+    assert s["flight"]["retired"] == [1] and s["flight"]["pos"][1] is None
+    res = GAME.result(s)
+    assert res.breakdown[1]["reward"] == 0 and res.breakdown[1]["best_ship"] == 0
+
+
+def test_planets_load_goods_and_lose_days_rearmost_first(flying):
+    s, _ = flying(
+        [{(7, 8): (RED_HOLD, 0), (7, 6): (HOLD, 2), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE2, 0)}],
+        ["2E-I-13"],  # RR / RBB / Y, 2 days
+    )
+    d = GAME.pending(s)[0]
+    assert d.seat == 0 and [o.id for o in d.options] == [
+        "planet.0",
+        "planet.1",
+        "planet.2",
+        "pass",
+    ]
+    s, _ = GAME.apply(s, 0, "planet.1")
+    assert s["players"][0]["goods"] == {"7.8": ["red"], "7.6": ["blue", "blue"]}
+    d = GAME.pending(s)[0]
+    assert d.seat == 1 and "planet.1" not in [o.id for o in d.options]
+    s, events = GAME.apply(s, 1, "planet.2")
+    moves = [e for e in events if e.code.endswith(".move")]
+    assert [e.args["seat"] for e in moves] == [1, 0]
+    assert s["flight"]["bank"]["red"] == 11
+    res = GAME.result(s)
+    assert res.breakdown[0]["goods"] == 6
+
+
+def test_enemies_beaten_pay_the_reward_for_days(flying):
+    s, _ = flying([{(6, 7): (CANNON, 0)}, {}], ["T-slavers"])
+    d = GAME.pending(s)[0]
+    assert d.seat == 0 and [o.id for o in d.options] == ["take", "pass"]
+    s, events = GAME.apply(s, 0, "take")
+    assert "credits_won" in codes(events) and s["flight"]["pos"][0] == 3
+    assert s["players"][1]["crew"] == {"7.7": 2}  # the enemy stopped at seat 0
+    assert GAME.result(s).breakdown[0]["cards"] == 5
+
+
+def test_smugglers_take_goods_then_batteries(flying):
+    _s, events = flying(
+        [{(7, 8): (BATT, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-smugglers"]
+    )
+    lost = [e for e in events if e.code.endswith(".goods_lost")]
+    assert [(e.args["seat"], e.args["goods"], e.args["batteries"]) for e in lost] == [
+        (0, 0, 2),
+        (1, 0, 0),
+    ]
+
+
+def test_small_meteor_bounces_or_destroys_and_a_split_ship_chooses(flying, monkeypatch):
+    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    # seat 0: a cannon's smooth front in column 7; seat 1: batteries either side of the cabin
+    s, events = flying(
+        [{(6, 7): (CANNON, 0)}, {(7, 8): (BATT, 0), (7, 6): (BATT_B, 2)}], ["T-small"]
+    )
+    assert "bounced" in codes(events) and "destroyed" in codes(events)
+    d = GAME.pending(s)[0]
+    assert d.seat == 1 and {o.id for o in d.options} == {"keep.7.6", "keep.7.8"}
+    s, events = GAME.apply(s, 1, "keep.7.8")
+    assert sorted(s["players"][1]["lost"]) == sorted([34, BATT_B])  # the green cabin, 34
+    assert "retired" in codes(events)  # no humans left
+
+
+def test_large_meteor_is_shot_down_by_a_cannon_in_its_column(flying, monkeypatch):
+    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    s, events = flying([{(6, 7): (CANNON, 0)}, {(8, 7): (ENGINE, 0)}], ["T-large"])
+    assert "shot_down" in codes(events)
+    assert s["players"][0]["lost"] == [] and len(s["players"][1]["lost"]) == 1
+
+
+def test_abandoned_ship_first_to_accept(flying):
+    s, _ = flying([{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE2, 0)}], ["T-ship"])
+    s, _ = GAME.apply(s, 0, "pass")
+    s, _events = GAME.apply(s, 1, "take")
+    assert s["players"][1]["crew"] == {"7.7": 1} and s["players"][1]["won"] == 3
+
+
+def test_stardust_and_epidemic(flying):
+    s, events = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        ["2E-II-05", "2E-I-04"],  # epidemic, then stardust
+    )
+    assert s["players"][0]["crew"] == {"7.7": 1, "7.8": 1}
+    assert s["players"][1]["crew"] == {"7.7": 2}
+    moved = [e.args["seat"] for e in events if e.code.endswith(".move")]
+    assert moved == [1, 0]  # rearmost first
+
+
+def test_end_table_half_price_for_retired_and_never_negative():
+    s = GAME.new(2, {"level": "I"}, 1)
+    s["flight"] = {"pos": [5, None], "track": 18}
+    s["order"] = [0, 1]
+    s["players"][1]["goods"] = {"7.8": ["yellow", "blue"]}
+    s["players"][0]["lost"] = list(range(1, 10))
+    s["players"][0]["won"] = 2
+    parts = adv.breakdown_of(s)
+    assert parts[1] == {"reward": 0, "best_ship": 0, "cards": 0, "goods": 2, "lost": 0}
+    assert sum(parts[0].values()) == 0 and parts[0]["reward"] == 4

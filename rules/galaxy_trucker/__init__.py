@@ -132,8 +132,9 @@ class GalaxyTruckerGame:
         OptionSpec("level", "galaxy_trucker.opt.level", engine.LEVELS, "I"),
         OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
     )
-    #: An absent builder is skipped by finishing; at pre-launch "fix it for me".
-    skip_options = ("done", "unpeek", "fix", "noalien")
+    #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
+    #: passing and powering nothing.
+    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0")
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

@@ -98,7 +98,11 @@ def move(s: dict[str, Any], seat: int, days: int, events: list[Event]) -> None:
     f = s["flight"]
     pos = {i: q for i, q in enumerate(f["pos"]) if q is not None}
     f["pos"][seat] = fl.move(pos, seat, days, f["track"])
-    events.append(ev("move", seat, days=days, space=f["pos"][seat] % f["track"] + 1))
+    space = f["pos"][seat] % f["track"] + 1
+    if days >= 0:
+        events.append(ev("move", seat, days=days, space=space))
+    else:
+        events.append(ev("move_back", seat, days=-days, space=space))
 
 
 def drain(p: dict[str, Any], k: int) -> None:
@@ -181,7 +185,10 @@ def lose_goods(s: dict[str, Any], seat: int, n: int, events: list[Event]) -> Non
         elif batteries(p):
             drain(p, 1)
             cells += 1
-    events.append(ev("goods_lost", seat, goods=goods, batteries=cells))
+    if goods or cells:
+        events.append(ev("goods_lost", seat, goods=goods, batteries=cells))
+    else:
+        events.append(ev("nothing_to_lose", seat))
 
 
 def _prune(s: dict[str, Any], seat: int, events: list[Event]) -> None:

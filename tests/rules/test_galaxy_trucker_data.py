@@ -183,3 +183,32 @@ def test_error_codes_are_translated():
     for c in codes:
         assert f"galaxy_trucker.error.{c}" in STRINGS["en"], c
     assert "galaxy_trucker.error.not_your_turn" in STRINGS["en"]
+
+
+def test_every_event_and_prompt_family_is_translated():
+    en = STRINGS["en"]
+    p = "galaxy_trucker."
+    for kind in {c["type"] for c in cards().values()}:
+        assert f"{p}event.card_{kind}" in en and f"{p}card.{kind}" in en
+    for size in ("small", "large", "light", "heavy"):
+        for side in ("front", "rear", "left", "right"):
+            assert f"{p}event.hazard_{size}_{side}" in en
+    for colour in ("brown", "purple"):
+        for key in (
+            "event.alien_",
+            "event.alien_lost_",
+            "prompt.alien_",
+            "opt.alien_",
+            "opt.noalien_",
+        ):
+            assert f"{p}{key}{colour}" in en
+    for crit in ("crew", "engine_power", "firepower"):
+        assert f"{p}event.combat_{crit}" in en
+    for kind in ("abandoned_ship", "abandoned_station", "slavers", "smugglers", "pirates"):
+        assert f"{p}prompt.{kind}" in en
+    src = (ROOT / "rules" / "galaxy_trucker").glob("*.py")
+    import re
+
+    for f in src:
+        for code in re.findall(r'\bev\(\s*"([a-z_]+)"', f.read_text()):
+            assert f"{p}event.{code}" in en, code

@@ -97,6 +97,15 @@ def _check_state(s, expected_tiles):
     assert sorted(engine.all_tiles(s)) == expected_tiles
     for p in s["players"]:
         assert len(p["reserve"]) <= 2
+    if "flight" in s:
+        from rules.galaxy_trucker.tiles import data
+
+        supply = data()["goods_supply"]
+        for colour, n in supply.items():
+            aboard = sum(
+                gs.count(colour) for p in s["players"] for gs in p.get("goods", {}).values()
+            )
+            assert s["flight"]["bank"][colour] + aboard == n
     pending = GAME.pending(s)
     for d in pending:
         assert d.options, d
@@ -188,3 +197,22 @@ def test_bot_builds_legal_sensible_ships_quickly():
             mean_engine = sum(engines) / len(engines)
             assert mean_engine >= start_row  # engines in the back half
             assert sum(cannons) / len(cannons) < mean_engine  # cannons ahead of them
+
+
+def test_bot_games_fly_to_the_end_keeping_the_contract():
+    for seed, level, players in ((5, "I", 4), (6, "II", 3), (7, "III", 2), (8, "learning", 4)):
+        s = GAME.new(players, {"level": level}, seed)
+        expected = sorted(engine.all_tiles(s))
+        r = random.Random(seed)
+        flight_moves = 0
+        while GAME.pending(s):
+            d = r.choice(GAME.pending(s))
+            s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+            if s["phase"] in ("flight", "over"):
+                _check_state(s, expected)
+                flight_moves += 1
+        assert flight_moves > 0 and s["flight"]["cards_done"] > 0
+        res = GAME.result(s)
+        assert res is not None
+        for b, sc in zip(res.breakdown, res.scores, strict=True):
+            assert sum(b.values()) == sc >= 0

@@ -35,7 +35,8 @@ Pre-launch (private, ``key = pre.<seat>.<step>``, grid of the board): ``keep.<ro
 
 Flight (public, one seat at a time, ``key = fl.<cards done>.<answers>``): ``pow.<k>`` (power
 k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship/station),
-``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit).
+``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit), ``crew.<row>.<col>``
+(the cabin a lost crew member leaves).
 
 Rulings (where the rules leave a choice to us; tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``)
@@ -84,7 +85,9 @@ R13. The deck is the four piles shuffled together, reshuffled until the top card
     space) are checked before each card and at the end of the flight's last card.
 R14. Batteries are spent from the fullest battery tile. Shields and double cannons fire by
     themselves against a hazard when a battery is left (a single cannon first, for free).
-R15. Crew losses take humans first (from the fullest cabin), then aliens (brown first).
+R15. Crew losses (abandoned ship, slavers, combat zone): the player picks the cabin of each
+    member lost (``crew.<row>.<col>``, one question per member) unless there is no real
+    choice (a single occupied cabin, or everyone aboard goes). The epidemic is automatic.
 R16. Goods are loaded for the player: most valuable first, red only in red holds, normal
     holds before red ones; when full, a cheaper good aboard goes back to the bank to make
     room; what the bank lacks is not loaded. Goods losses take the most valuable first,

@@ -52,6 +52,7 @@ def start_flight(s: dict[str, Any]) -> list[Event]:
         "r": {},
         "ask": None,
         "splits": [],
+        "losses": [],
         "bank": dict(data()["goods_supply"]),
         "retired": [],
         "doomed": [],
@@ -112,21 +113,39 @@ def drain(p: dict[str, Any], k: int) -> None:
         p["batteries"][cell] -= 1
 
 
+def occupied(p: dict[str, Any]) -> list[str]:
+    """Cabins with crew (humans or an alien), by cell."""
+    cells = {k for k, n in p["crew"].items() if n > 0} | {v for v in p["aliens"].values() if v}
+    return sorted(cells, key=sh.unkey)
+
+
 def lose_crew(s: dict[str, Any], seat: int, n: int, events: list[Event]) -> None:
-    """Humans first (from the fullest cabin), then aliens (brown, then purple)."""
+    """``seat`` loses ``n`` crew. When it matters (several occupied cabins and some crew
+    left afterwards) the player picks the cabins one by one (a ``crew`` question);
+    otherwise everyone aboard goes."""
     p = s["players"][seat]
+    if n <= 0:
+        return
+    if len(occupied(p)) > 1 and n < crew_total(p):
+        s["flight"]["losses"].append([seat, n])
+        return
     lost = 0
-    for _ in range(n):
-        if humans(p):
-            cell = max(sorted(p["crew"]), key=lambda c: p["crew"][c])
-            p["crew"][cell] -= 1
-        else:
-            colour = next((c for c in ("brown", "purple") if p["aliens"].get(c)), None)
-            if colour is None:
-                break
-            p["aliens"][colour] = None
-        lost += 1
+    for k in occupied(p):
+        while lost < n and _remove_one(p, k):
+            lost += 1
     events.append(ev("crew_lost", seat, count=lost))
+
+
+def _remove_one(p: dict[str, Any], k: str) -> bool:
+    """One crew member leaves cabin ``k`` (its alien, or a human)."""
+    for colour, where in p["aliens"].items():
+        if where == k:
+            p["aliens"][colour] = None
+            return True
+    if p["crew"].get(k, 0) > 0:
+        p["crew"][k] -= 1
+        return True
+    return False
 
 
 def _holds(ship: sh.Ship) -> list[tuple[str, int, bool]]:
@@ -286,6 +305,10 @@ def advance(s: dict[str, Any]) -> list[Event]:
         if f["splits"]:
             seat = f["splits"][0]
             f["ask"] = {"seat": seat, "kind": "keep"}
+            return events
+        if f["losses"]:
+            seat, n = f["losses"][0]
+            f["ask"] = {"seat": seat, "kind": "crew", "left": n}
             return events
         if f["card"] is None:
             events += _end_of_card(s)
@@ -623,6 +646,17 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
         args = {"parts": len(sh.parts(ship))}
         prompt = "prompt.split"
         return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key, grid=grid)]
+    if kind == "crew":
+        p = s["players"][seat]
+        alien_at = {v: c for c, v in p["aliens"].items() if v}
+        cells = [sh.unkey(k) for k in occupied(p)]
+        grid, options = grid_options(cells, "crew", "opt.crew", "danger")
+        options = [
+            Option(o.id, o.label, {**o.args, "who": _who(p, alien_at, o.id[5:])}, o.style, o.cell)
+            for o in options
+        ]
+        args = {"count": a["left"]}
+        return [Decision(seat, f"{GAME}.prompt.crew", tuple(options), args, key=key, grid=grid)]
     if kind in ("engines", "cannons"):
         ship, aliens = ship_of(s, seat), aliens_of(s, seat)
         for k in range(a["most"] + 1):
@@ -647,6 +681,12 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
             options.append(opt(f"planet.{i}", "opt.planet", planet=i + 1, goods=icons))
         options.append(opt("pass", "opt.pass"))
     return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key)]
+
+
+def _who(p: dict[str, Any], alien_at: dict[str, str], k: str) -> str:
+    if k in alien_at:
+        return "👽"
+    return "👤" * int(p["crew"].get(k, 0))
 
 
 def _card_args(card: dict[str, Any]) -> dict[str, Any]:
@@ -679,6 +719,18 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
         events = [ev("kept", seat, row=cell[0], col=cell[1], count=len(lost))]
         _prune(s, seat, events)
         f["splits"].remove(seat)
+    elif kind == "crew":
+        p = s["players"][seat]
+        if head != "crew" or rest not in occupied(p):
+            raise err("not_offered")
+        _remove_one(p, rest)
+        events = [ev("crew_lost", seat, count=1)]
+        left = a["left"] - 1
+        f["losses"].pop(0)
+        if left:
+            lose_crew(s, seat, left, events)  # asks again, or takes the rest
+            if f["losses"] and f["losses"][-1][0] == seat:  # keep the queue order
+                f["losses"].insert(0, f["losses"].pop())
     elif kind in ("engines", "cannons"):
         if head != "pow" or not rest.isdigit() or int(rest) > a["most"]:
             raise err("not_offered")

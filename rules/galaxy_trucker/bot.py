@@ -162,6 +162,13 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     kind = f["ask"]["kind"]
     if kind in ("engines", "cannons"):
         return max((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+    if kind == "crew":  # humans from the fullest cabin; aliens last
+        p = s["players"][seat]
+        aliens = {v for v in p["aliens"].values() if v}
+        cells = [i[5:] for i in ids]
+        humans = [k for k in cells if k not in aliens]
+        pick = max(humans, key=lambda k: p["crew"].get(k, 0)) if humans else cells[0]
+        return f"crew.{pick}"
     if kind == "keep":
         biggest = sh.parts(sh.load(s["players"][seat]["ship"]))[0]
         cell = min(biggest)

@@ -151,6 +151,15 @@ TEST_CARDS = {
         "type": "meteor_swarm",
         "meteors": [{"size": "large", "from": "front"}],
     },
+    "T-raid": {
+        "id": "T-raid",
+        "level": 1,
+        "type": "slavers",
+        "firepower": 9,
+        "penalty": {"crew_lost": 3},
+        "reward": {"credits": 5},
+        "days_lost": 1,
+    },
     "T-ship": {
         "id": "T-ship",
         "level": 1,
@@ -315,3 +324,26 @@ def test_end_table_half_price_for_retired_and_never_negative():
     parts = adv.breakdown_of(s)
     assert parts[1] == {"reward": 0, "best_ship": 0, "cards": 0, "goods": 2, "lost": 0}
     assert sum(parts[0].values()) == 0 and parts[0]["reward"] == 4
+
+
+def test_crew_losses_are_picked_cabin_by_cabin(flying):
+    s, events = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-raid"]
+    )
+    # seat 1 has one cabin: it loses its 2 humans at once; seat 0 chooses
+    assert [e.args for e in events if e.code.endswith(".crew_lost")] == [{"seat": 1, "count": 2}]
+    d = GAME.pending(s)[0]
+    assert d.seat == 0 and d.args == {"count": 3}
+    assert {o.id: o.args["who"] for o in d.options} == {"crew.7.7": "👤👤", "crew.7.8": "👤👤"}
+    s, _ = GAME.apply(s, 0, "crew.7.8")
+    d = GAME.pending(s)[0]
+    assert d.args == {"count": 2} and {o.id: o.args["who"] for o in d.options} == {
+        "crew.7.7": "👤👤",
+        "crew.7.8": "👤",
+    }
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 0, "crew.9.9")
+    s, events = GAME.apply(s, 0, "crew.7.8")  # the last one: only one cabin is left
+    assert s["players"][0]["crew"] == {"7.7": 1, "7.8": 0}
+    assert "retired" in codes(events)  # seat 1 has no humans left
+    assert s["flight"]["retired"] == [1]

@@ -4,7 +4,7 @@
 random act draws from ``random.Random(f"galaxy_trucker:{seed}:{counter}")`` (``rules.kit.rng``)
 with the counter kept in the state. Tiles, boards and cards come from ``data/galaxy_trucker/``
 (``tiles.json``, ``boards.json``, ``cards.json``); values we had to invent are listed under
-each level's ``designed`` key in ``boards.json``.
+each level's ``designed`` key in ``boards.json`` (level III cards carry ``provisional``).
 
 What is built: set-up, the building phase (simultaneous and private, with the hourglass),
 pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
@@ -20,9 +20,10 @@ rides on it as ``Timer("hourglass.<run>", seconds, "hg.out")``):
 * empty hand: ``draw`` (face down), ``take.<tile>`` (open pool), ``use.<tile>`` (reserve),
   ``lrot`` / ``lift`` (turn or pick up again the last placed tile), ``peek.<0-2>`` (look at
   a card pile), ``done``;
-* tile in hand: ``place.<row>.<col>`` (a grid of the ship board: ``grid`` = printed rows x
-  columns, ``cell`` = position in it), ``rot`` (a quarter turn clockwise), ``reserve``,
-  ``return`` (face up to the pool) or ``back`` (a reserve tile goes back to the reserve);
+* tile in hand: ``place.<row>.<col>`` (a grid of the ship board, cropped to the rows and
+  columns of the free cells; ``cell`` = position in it), ``rot`` (a quarter turn
+  clockwise), ``reserve``, ``return`` (face up to the pool) or ``back`` (a reserve tile goes
+  back to the reserve);
 * looking at a pile: ``unpeek``;
 * ``flip`` (turn the hourglass) when allowed, also offered to finished players
   (public decision ``key = flip.<run>``).
@@ -38,8 +39,8 @@ k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship
 ``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit), ``crew.<row>.<col>``
 (the cabin a lost crew member leaves).
 
-Rulings (where the rules leave a choice to us; tested in
-``tests/rules/test_galaxy_trucker_rulings.py``)
+Rulings (where the rules leave a choice to us; R1-R13 are tested in
+``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``)
 -----------------------------------------------------------------------------------------
 R1. Edition: 2nd edition tiles (152 + 4 starting cabins), boards and level I/II cards;
     level III cards are the original edition's (provisional). Seat i has the starting cabin

@@ -347,3 +347,48 @@ def test_crew_losses_are_picked_cabin_by_cabin(flying):
     assert s["players"][0]["crew"] == {"7.7": 1, "7.8": 0}
     assert "retired" in codes(events)  # seat 1 has no humans left
     assert s["flight"]["retired"] == [1]
+
+
+def test_r14_a_shield_stops_a_small_meteor_for_a_battery(flying, monkeypatch):
+    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    s, events = flying(
+        [{(7, 8): (SHIELD, 0), (7, 6): (BATT, 2), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        ["T-small"],
+    )
+    assert "shielded" in codes(events)
+    assert s["players"][0]["batteries"] == {"7.6": 1} and s["players"][0]["lost"] == []
+
+
+def test_r16_goods_make_room_for_better_ones(flying):
+    s, _ = flying([{(7, 8): (RED_HOLD, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], [])
+    events: list = []
+    adv.load_goods(s, 0, ["blue"], events)
+    adv.load_goods(s, 0, ["yellow", "green"], events)  # one space: yellow replaces blue
+    assert s["players"][0]["goods"] == {"7.8": ["yellow"]}
+    assert s["flight"]["bank"]["blue"] == 14 and s["flight"]["bank"]["yellow"] == 16
+    adv.load_goods(s, 0, ["red"], events)  # red only fits a red hold: this one
+    assert s["players"][0]["goods"] == {"7.8": ["red"]}
+    adv.lose_goods(s, 0, 1, events)
+    assert s["players"][0]["goods"] == {"7.8": []}
+
+
+def test_r21_combat_zone_lowest_loses_ties_against_the_leader(flying, monkeypatch):
+    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    _s, events = flying(
+        [{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE2, 0)}],
+        ["2E-I-16"],  # crew -> 3 days; engines -> 2 crew; firepower -> 2 rear shots
+    )
+    lines = [(e.code.rsplit(".", 1)[1], e.args["seat"]) for e in events if ".combat_" in e.code]
+    assert lines[0] == ("combat_crew", 0)  # 2 against 2: the leader pays
+    assert lines[1] == ("combat_engine_power", 1)  # a double engine without a battery: 0
+    assert "retired" in codes(events)  # seat 1 lost both humans
+    assert lines[2][0] == "combat_firepower"
+
+
+def test_r21_sabotage_hits_the_smallest_crew(flying, monkeypatch):
+    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    _s, events = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["OE-III-09"]
+    )
+    destroyed = [e.args for e in events if e.code.endswith(".destroyed")]
+    assert destroyed == [{"seat": 1, "row": 7, "col": 7, "tile": 34}]

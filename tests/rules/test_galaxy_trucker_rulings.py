@@ -1,4 +1,5 @@
-"""Galaxy Trucker rulings R1-R13 (see rules/galaxy_trucker/__init__.py), one test or more each."""
+"""Galaxy Trucker rulings R1-R12 (see rules/galaxy_trucker/__init__.py); the flight's are in
+test_galaxy_trucker_flight.py."""
 
 from __future__ import annotations
 

@@ -115,9 +115,9 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
         return aliens[0] if aliens else ids[0]
     if "flip" in ids:
         return "flip"
-    if ids == ["unpeek"]:
-        return "unpeek"
     p = s["players"][seat]
+    if p["peek"] is not None:
+        return "unpeek"
     ship = sh.load(p["ship"])
     if p["hand"] is not None:
         found = best_placement(s, ship, p["hand"])

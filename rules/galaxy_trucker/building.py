@@ -23,7 +23,8 @@ from .tiles import GAME, board_cells, level, sides_now, tile
 ev = Events(GAME)
 opt = Options(GAME)
 
-#: The option the hourglass timer applies when the sand runs out (never offered as a button).
+#: The option the hourglass timer applies when the sand runs out. It is offered (the contract
+#: wants a timer's option among the decision's options) but meant for the host's timer only.
 HG_OUT = "hg.out"
 
 
@@ -149,6 +150,9 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
             options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
+    timer = timer_of(s)
+    if timer is not None:  # the contract wants the timer's option among the options
+        options.append(opt(HG_OUT, "opt.hg_out"))
     return Decision(
         seat=seat,
         prompt=f"{GAME}.{prompt}",
@@ -157,7 +161,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         private=True,
         key=f"build.{seat}.{p['step']}",
         grid=grid,
-        timer=timer_of(s),
+        timer=timer,
     )
 
 

@@ -1,0 +1,179 @@
+"""Galaxy Trucker (Vlaada Chvátil, CGE; 2nd edition) — the pure rules engine, 2 to 4 players.
+
+``GAME`` is the object the host registers. The state is a plain JSON-compatible dict; every
+random act draws from ``random.Random(f"galaxy_trucker:{seed}:{counter}")`` (``rules.kit.rng``)
+with the counter kept in the state. Tiles, boards and cards come from ``data/galaxy_trucker/``
+(``tiles.json``, ``boards.json``, ``cards.json``); values we had to invent are listed under
+each level's ``designed`` key in ``boards.json`` (level III cards carry ``provisional``).
+
+What is built: set-up, the building phase (simultaneous and private, with the hourglass),
+pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
+flight (``adventure.py``: every card type of the 2nd edition, with the automatic choices of
+R14-R22) and the end-of-flight table. Not built: the Travesía (three flights in a row) and
+the "Un viaje accidentado" mini-expansion; voluntary retirement.
+
+Decisions and option ids
+------------------------
+Building (one private decision per builder, ``key = build.<seat>.<step>``; the hourglass
+rides on it as ``Timer("hourglass.<run>", seconds, "hg.out")``):
+
+* empty hand: ``draw`` (face down), ``take.<tile>`` (open pool), ``use.<tile>`` (reserve),
+  ``lrot`` / ``lift`` (turn or pick up again the last placed tile), ``peek.<0-2>`` (look at
+  a card pile), ``done``;
+* tile in hand: ``place.<row>.<col>`` (a grid of the ship board, cropped to the rows and
+  columns of the free cells; ``cell`` = position in it), ``rot`` (a quarter turn
+  clockwise), ``reserve``, ``return`` (face up to the pool) or ``back`` (a reserve tile goes
+  back to the reserve);
+* looking at a pile: ``unpeek``;
+* ``flip`` (turn the hourglass) when allowed, also offered to finished players
+  (public decision ``key = flip.<run>``).
+
+``hg.out`` is the hourglass timer's option: it is among the options while the sand runs
+(the contract requires it) but is meant for the host's timer, not for a button.
+
+Pre-launch (private, ``key = pre.<seat>.<step>``, grid of the board): ``keep.<row>.<col>``
+(split ship: keep the part holding that tile), ``rm.<row>.<col>`` (remove a tile), ``fix``
+(fix it for me), ``alien.<colour>.<row>.<col>`` / ``noalien``.
+
+Flight (public, one seat at a time, ``key = fl.<cards done>.<answers>``): ``pow.<k>`` (power
+k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship/station),
+``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit), ``crew.<row>.<col>``
+(the cabin a lost crew member leaves).
+
+Rulings (where the rules leave a choice to us; R1-R13 are tested in
+``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``)
+-----------------------------------------------------------------------------------------
+R1. Edition: 2nd edition tiles (152 + 4 starting cabins), boards and level I/II cards;
+    level III cards are the original edition's (provisional). Seat i has the starting cabin
+    of colour i (blue, green, red, yellow); unused starting cabins stay in the box.
+R2. Levels: ``learning`` (board I, learning-flight cards, no aliens, no hourglass), I, II, III.
+    Hourglass runs per level: learning 0, I 2, II 3, III 4 (II is sourced, the others
+    DESIGNED); the lobby sets the length of one run of the sand.
+R3. The sand starts running with the game (run 1). When it runs out (``hg.out``) anybody may
+    flip it to the next run; only a finished player may flip it onto the last run. When the
+    last run runs out, everyone still building stops at once: a tile in hand goes back face
+    up to the pool (or to the reserve if it came from there) and their rockets take the
+    free start spaces in seat order.
+R4. A tile drawn face down is seen by its drawer only (private event and view); taking,
+    returning and reserving are public. A face-up tile goes to the first click; a later
+    click is told who took it (``gone_reason``).
+R5. A tile may be placed on any empty cell of the board next to a tile already placed
+    (orthogonally). Connectors, engines, cannons and splits are checked at pre-launch only,
+    as in the real game.
+R6. The last placed tile can be turned (``lrot``) or picked up again (``lift``, back to the
+    hand with its origin: a lifted pool tile may still go back to the pool) until the seat
+    takes another tile (draw, take, use) or looks at a card pile.
+R7. A seat must be holding no tile to finish (``done``) or look at cards; card piles may be
+    looked at only after the first tile is attached, one at a time, never the 4th pile.
+R8. ``done`` takes the best free start space: the k-th finisher gets the k-th start space.
+R9. Two neighbouring tiles are joined when both facing sides carry a connector; the joint
+    is legal for single-single, double-double and universal-any. A connector against a
+    smooth side is illegal; two smooth sides are fine. Parts of a ship are its groups of
+    joined tiles.
+R10. Pre-launch order per seat: a split ship first chooses the part to keep (``keep``), then
+    illegal joints and misplaced engines/cannons are fixed by removing tiles one at a time
+    (a removal that splits the ship asks again which part to keep). Reserved tiles are lost
+    when building ends. Every removed or fallen tile is a lost component (-1 credit).
+R11. "Fix it for me" keeps the largest valid part reachable by removing tiles (fewest tiles
+    lost, counting the ones that fall off), preferring the part with the starting cabin,
+    then the front-most, left-most cells. The search is exact within a node budget
+    (``ship.FIX_BUDGET``), else the best valid plan found so far.
+R12. Aliens (not in the learning flight): first brown, then purple, each optional, in a
+    cabin (never the starting cabin) joined by a legal joint to a life support of that
+    colour; one per colour. Every other cabin gets 2 humans; batteries start full.
+R13. The deck is the four piles shuffled together, reshuffled until the top card is of the
+    flight's level (the learning flight: its 8 cards). Rockets start on the start spaces
+    in finishing order. Retirements (lapped, no humans left, no engine power in open
+    space) are checked before each card and at the end of the flight's last card.
+R14. Batteries are spent from the fullest battery tile. Shields and double cannons fire by
+    themselves against a hazard when a battery is left (a single cannon first, for free).
+R15. Crew losses (abandoned ship, slavers, combat zone): the player picks the cabin of each
+    member lost (``crew.<row>.<col>``, one question per member) unless there is no real
+    choice (a single occupied cabin, or everyone aboard goes). The epidemic is automatic.
+R16. Goods are loaded for the player: most valuable first, red only in red holds, normal
+    holds before red ones; when full, a cheaper good aboard goes back to the bank to make
+    room; what the bank lacks is not loaded. Goods losses take the most valuable first,
+    then batteries.
+R17. Double engines/cannons: the player only says how many to power (``pow.k``); for
+    cannons the best ones are powered (facing the front first).
+R18. Abandoned ship: a seat may accept with at least as many crew as the card asks (it may
+    then have to retire for lack of humans). Abandoned station: crew at least as asked,
+    none lost. Only the first to accept takes it.
+R19. Planets: seats choose in flight order among free planets and load at once; the days
+    are lost afterwards, the rearmost first.
+R20. Enemies meet seats in flight order until one beats them (who may take the reward,
+    paying the days); a tie passes them on; pirates' shots are rolled once for all losers.
+R21. Combat zone: lines top to bottom, order recomputed for each line; the lowest value
+    takes the penalty, ties against the seat furthest ahead; skipped with one ship flying.
+    Sabotage: fewest crew (ties: furthest ahead), up to 3 tries at a random cell.
+R22. End table: finish reward by arrival order and best-looking ship (fewest exposed
+    connectors) for ships still flying, plus credits won on cards, goods sold (half price,
+    rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
+    Equal credits share a place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
+
+from . import engine
+from .bot import choose as _bot_choose
+
+__all__ = ["GAME", "GalaxyTruckerGame"]
+
+
+class GalaxyTruckerGame:
+    """The Galaxy Trucker game object registered with the host (see :mod:`core.contract`)."""
+
+    id = "galaxy_trucker"
+    name = "galaxy_trucker.name"
+    min_players = 2
+    max_players = 4
+    options = (
+        OptionSpec("level", "galaxy_trucker.opt.level", engine.LEVELS, "I"),
+        OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
+    )
+    #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
+    #: passing and powering nothing.
+    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0")
+
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
+        return engine.new_state(players, options, seed)
+
+    def pending(self, state: dict[str, Any]) -> list[Decision]:
+        return engine.pending_of(state)
+
+    def apply(
+        self, state: dict[str, Any], seat: int, choice: str
+    ) -> tuple[dict[str, Any], list[Event]]:
+        return engine.apply_move(state, seat, choice)
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return engine.view_of(state, seat)
+
+    def result(self, state: dict[str, Any]) -> Result | None:
+        return engine.result_of(state)
+
+    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
+        return engine.dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return engine.load_state(data)
+
+    def gone_reason(
+        self, state: dict[str, Any], seat: int, option_id: str
+    ) -> tuple[str, dict[str, Any]] | None:
+        return engine.gone_reason(state, seat, option_id)
+
+    def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
+        """A sensible pick for a bot seat (see :mod:`rules.galaxy_trucker.bot`)."""
+        if not any(d.seat == seat for d in engine.pending_of(state)):
+            raise IllegalMove("galaxy_trucker.error.not_your_turn")
+        return _bot_choose(state, seat, rng)
+
+
+GAME = GalaxyTruckerGame()

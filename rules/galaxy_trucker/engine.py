@@ -1,0 +1,499 @@
+"""The contract glue of Galaxy Trucker: set-up, pending decisions, moves, pre-launch, views,
+the (stub) end of the flight, dump and load. See the package docstring for the rulings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.contract import Decision, Event, Option, Result
+from rules.kit import check, clone, rng
+
+from . import adventure as adv
+from . import building as bd
+from . import ship as sh
+from .building import GAME, err, ev, opt
+from .tiles import (
+    START_CABINS,
+    board_cells,
+    board_frame,
+    cards,
+    level,
+    regular_tile_ids,
+    side,
+    sides_now,
+    start_cell,
+    tile,
+)
+
+SCHEMA = 1
+LEVELS = ("learning", "I", "II", "III")
+#: Lobby hourglass lengths (seconds per run of the sand).
+HOURGLASS = {"90s": 90, "3m": 180, "10m": 600, "1h": 3600, "4h": 14400, "12h": 43200}
+ALIENS = ("brown", "purple")
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
+    if not 2 <= players <= 4:
+        raise ValueError("galaxy_trucker needs 2 to 4 players")
+    lv = options.get("level", "I")
+    if lv not in LEVELS:
+        raise ValueError(f"unknown level {lv!r}")
+    hg = options.get("hourglass", "3m")
+    if hg not in HOURGLASS:
+        raise ValueError(f"unknown hourglass {hg!r}")
+    info = level(lv)
+    board = info["board"]
+    s: dict[str, Any] = {
+        "schema": SCHEMA,
+        "game": GAME,
+        "seed": seed,
+        "rc": 0,
+        "n": players,
+        "level": lv,
+        "hg_seconds": HOURGLASS[hg],
+        "phase": "build",
+        "facedown": [],
+        "faceup": [],
+        "taken": {},
+        "piles": [],
+        "hg": {"run": 1, "runs": info["hourglass_runs"], "out": False},
+        "order": [],
+        "players": [bd.new_player(START_CABINS[i], start_cell(board)) for i in range(players)],
+    }
+    r = rng(s, GAME)
+    pool = regular_tile_ids()
+    r.shuffle(pool)
+    s["facedown"] = pool
+    s["piles"] = _deal_piles(info["piles"], r)
+    return s
+
+
+def _deal_piles(spec: Mapping[str, int], r: Any) -> list[list[str]]:
+    by_level: dict[str, list[str]] = {}
+    for cid, c in sorted(cards().items()):
+        if c["level"] == 1 and c["learning_flight"]:
+            by_level.setdefault("learning", []).append(cid)
+        by_level.setdefault(str(c["level"]), []).append(cid)
+    for deck in by_level.values():
+        r.shuffle(deck)
+    piles: list[list[str]] = [[] for _ in range(4)]
+    for lv, count in spec.items():
+        deck = by_level[lv]
+        for pile in piles:
+            for _ in range(count):
+                pile.append(deck.pop())
+    return piles
+
+
+# --------------------------------------------------------------------------- pending
+
+
+def pending_of(s: dict[str, Any]) -> list[Decision]:
+    phase = s["phase"]
+    if phase == "build":
+        return bd.decisions(s)
+    if phase == "flight":
+        return adv.decisions(s)
+    if phase == "prelaunch":
+        return [
+            _prelaunch_decision(s, seat)
+            for seat, p in enumerate(s["players"])
+            if p["stage"] != "ready"
+        ]
+    return []
+
+
+def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
+    p = s["players"][seat]
+    ship = sh.load(p["ship"])
+    stage = p["stage"]
+    options: list[Option]
+    args: dict[str, Any] = {}
+    if stage == "split":
+        grid, options = bd.grid_options(sorted(ship), "keep", "opt.keep", "primary")
+        options.append(opt("fix", "opt.fix", "success"))
+        args = {"parts": len(sh.parts(ship))}
+    elif stage == "fix":
+        probs = sh.problems(ship)
+        bad = {c for _, cells in probs for c in cells}
+        grid, options = bd.grid_options(sorted(ship), "rm", "opt.rm", "secondary", bad)
+        options.append(opt("fix", "opt.fix", "success"))
+        args = {"problems": len(probs)}
+    else:  # alien.<colour>
+        colour = stage.split(".")[1]
+        cabins = _alien_cabins(s, seat, colour)
+        grid, options = bd.grid_options(
+            cabins, f"alien.{colour}", f"opt.alien_{colour}", "primary"
+        )
+        options.append(opt("noalien", f"opt.noalien_{colour}"))
+    return Decision(
+        seat=seat,
+        prompt=f"{GAME}.prompt.{stage.replace('.', '_')}",
+        options=tuple(options),
+        args=args,
+        private=True,
+        key=f"pre.{seat}.{p['step']}",
+        grid=grid,
+    )
+
+
+# --------------------------------------------------------------------------- pre-launch
+
+
+def start_prelaunch(s: dict[str, Any]) -> list[Event]:
+    """Building is over: reserves are lost, every ship is checked."""
+    s["phase"] = "prelaunch"
+    events = [ev("build_over")]
+    for seat, p in enumerate(s["players"]):
+        if p["reserve"]:
+            p["lost"] += p["reserve"]
+            events.append(ev("reserve_lost", seat, count=len(p["reserve"])))
+            p["reserve"] = []
+        events += _advance(s, seat)
+    events += _maybe_launch(s)
+    return events
+
+
+def _advance(s: dict[str, Any], seat: int) -> list[Event]:
+    """Move ``seat`` to its next pre-launch stage."""
+    p = s["players"][seat]
+    ship = sh.load(p["ship"])
+    if len(sh.parts(ship)) > 1:
+        p["stage"] = "split"
+        return [ev("split", seat, private_to=seat, parts=len(sh.parts(ship)))]
+    probs = sh.problems(ship)
+    if probs:
+        p["stage"] = "fix"
+        return [ev("problems", seat, private_to=seat, count=len(probs))]
+    if level(s["level"])["aliens"]:
+        for colour in ALIENS:
+            if colour not in p["aliens"] and _alien_cabins(s, seat, colour):
+                p["stage"] = f"alien.{colour}"
+                return []
+    return _board_crew(s, seat)
+
+
+def _alien_cabins(s: dict[str, Any], seat: int, colour: str) -> list[sh.Cell]:
+    """Cabins (not the starting one) joined to a life support of ``colour`` and free."""
+    p = s["players"][seat]
+    if p["aliens"].get(colour):
+        return []
+    taken = {sh.unkey(k) for k in p["aliens"].values() if k}
+    ship = sh.load(p["ship"])
+    out = []
+    for cell, (tid, rot) in sorted(ship.items()):
+        if tile(tid).type != "cabin" or cell in taken:
+            continue
+        for d in range(4):
+            other = sh.neighbour(cell, d)
+            if other in ship:
+                t2, r2 = ship[other]
+                if (
+                    tile(t2).alien == colour
+                    and sh.joint(side(tid, rot, d), side(t2, r2, (d + 2) % 4)) == "ok"
+                ):
+                    out.append(cell)
+                    break
+    return out
+
+
+def _board_crew(s: dict[str, Any], seat: int) -> list[Event]:
+    """Crew in every cabin (2 humans, or the chosen alien), batteries full."""
+    p = s["players"][seat]
+    alien_at = {k: colour for colour, k in p["aliens"].items() if k}
+    crew: dict[str, int] = {}
+    batteries: dict[str, int] = {}
+    for k, (tid, _) in sorted(p["ship"].items()):
+        t = tile(tid)
+        if t.type in ("cabin", "starting_cabin") and k not in alien_at:
+            crew[k] = 2
+        elif t.type == "battery":
+            batteries[k] = t.capacity
+    p["crew"], p["batteries"] = crew, batteries
+    p["stage"] = "ready"
+    return [
+        ev(
+            "ready",
+            seat,
+            humans=sum(crew.values()),
+            aliens=len(alien_at),
+            batteries=sum(batteries.values()),
+            lost=len(p["lost"]),
+        )
+    ]
+
+
+def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
+    p = s["players"][seat]
+    stage = p["stage"]
+    if stage == "ready":
+        raise err("ready")
+    ship = sh.load(p["ship"])
+    head, _, rest = choice.partition(".")
+    events: list[Event]
+    if choice == "fix" and stage in ("fix", "split"):
+        keep = sh.fix_plan(ship, start_cell(bd.board_of(s)))
+        lost = [v[0] for c, v in sorted(ship.items()) if c not in keep]
+        p["ship"] = sh.dump({c: v for c, v in ship.items() if c in keep})
+        p["lost"] += lost
+        events = [ev("fixed", seat, count=len(lost))]
+    elif head == "rm" and stage == "fix":
+        cell = _cell(rest)
+        if cell not in ship:
+            raise err("bad_cell")
+        tid = ship.pop(cell)[0]
+        p["ship"] = sh.dump(ship)
+        p["lost"].append(tid)
+        events = [ev("removed", seat, row=cell[0], col=cell[1], tile=tid)]
+    elif head == "keep" and stage == "split":
+        cell = _cell(rest)
+        if cell not in ship:
+            raise err("bad_cell")
+        kept, lost = sh.keep_part(ship, cell)
+        p["ship"] = sh.dump(kept)
+        p["lost"] += lost
+        events = [ev("kept", seat, row=cell[0], col=cell[1], count=len(lost))]
+    elif head == "alien" and stage.startswith("alien."):
+        colour = stage.split(".")[1]
+        c, _, cellkey = rest.partition(".")
+        cell = _cell(cellkey)
+        if c != colour or cell not in _alien_cabins(s, seat, colour):
+            raise err("no_alien_here")
+        p["aliens"][colour] = sh.key(cell)
+        events = [ev(f"alien_{colour}", seat, row=cell[0], col=cell[1])]
+    elif choice == "noalien" and stage.startswith("alien."):
+        p["aliens"][stage.split(".")[1]] = None
+        events = []
+    else:
+        raise err("not_offered")
+    p["step"] += 1
+    events += _advance(s, seat)
+    events += _maybe_launch(s)
+    return events
+
+
+def _cell(text: str) -> sh.Cell:
+    try:
+        return sh.unkey(text)
+    except ValueError:
+        raise err("bad_cell") from None
+
+
+def _maybe_launch(s: dict[str, Any]) -> list[Event]:
+    if s["phase"] != "prelaunch" or any(p["stage"] != "ready" for p in s["players"]):
+        return []
+    return adv.start_flight(s)
+
+
+def result_of(s: dict[str, Any]) -> Result | None:
+    if s["phase"] != "over":
+        return None
+    parts = adv.breakdown_of(s)
+    scores = tuple(sum(b.values()) for b in parts)
+    ranks = tuple(1 + sum(1 for o in scores if o > sc) for sc in scores)
+    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any], list[Event]]:
+    if not isinstance(seat, int) or not 0 <= seat < s["n"]:
+        raise err("bad_seat")
+    if not isinstance(choice, str):
+        raise err("not_offered")
+    phase = s["phase"]
+    if phase == "over":
+        raise err("over")
+    new = clone(s)
+    if phase == "build":
+        if choice != bd.HG_OUT and not any(d.seat == seat for d in bd.decisions(s)):
+            raise err("finished")
+        events = bd.apply_build(new, seat, choice)
+    elif phase == "flight":
+        events = adv.apply_flight(new, seat, choice)
+    else:
+        events = _apply_prelaunch(new, seat, choice)
+    return new, events
+
+
+def gone_reason(s: dict[str, Any], seat: int, option_id: str) -> tuple[str, dict[str, Any]] | None:
+    """Why an option a seat clicked is no longer offered, when another player caused it."""
+    if option_id.startswith("take."):
+        tid = option_id[5:]
+        if s["phase"] == "build" and tid.isdigit() and int(tid) not in s["faceup"]:
+            by = s["taken"].get(tid)
+            if by is not None and by != seat:
+                return f"{GAME}.gone.taken", {"by_seat": by, "tile": int(tid)}
+            return f"{GAME}.gone.tile", {"tile": int(tid)}
+    if option_id == "flip" and s["phase"] == "build" and not s["hg"]["out"]:
+        return f"{GAME}.gone.flipped", {"run": s["hg"]["run"]}
+    return None
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _tile_view(tid: int, rot: int = 0) -> dict[str, Any]:
+    return {"id": tid, "kind": tile(tid).kind, "rot": rot, "sides": sides_now(tid, rot)}
+
+
+def _ship_view(s: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+    ship = sh.load(p["ship"])
+    out: dict[str, Any] = {
+        "tiles": [
+            {"cell": [r, c], **_tile_view(t, rot)} for (r, c), (t, rot) in sorted(ship.items())
+        ],
+        "reserve": [_tile_view(t) for t in p["reserve"]],
+        "done": p["done"],
+        "stage": p["stage"],
+        "lost": len(p["lost"]),
+        "exposed": sh.exposed(ship),
+        "aliens": {k: sh.unkey(v) if v else None for k, v in p["aliens"].items()},
+        "crew": p["crew"],
+        "batteries": p["batteries"],
+        "credits": p["credits"],
+        "goods": p.get("goods", {}),
+    }
+    if s["phase"] == "prelaunch":
+        out["problems"] = [[code, [list(c) for c in cells]] for code, cells in sh.problems(ship)]
+        out["parts"] = len(sh.parts(ship))
+    if p["last"] is not None:
+        out["last"] = list(sh.unkey(p["last"]))
+    return out
+
+
+def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    board = bd.board_of(s)
+    r0, c0, rows, cols = board_frame(board)
+    info = level(s["level"])
+    v: dict[str, Any] = {
+        "game": GAME,
+        "round": None,
+        "phase": f"{GAME}.phase.{s['phase']}",
+        "step": s["phase"],
+        "over": s["phase"] == "over",
+        "scores": [p["credits"] for p in s["players"]],
+        "players": s["n"],
+        "level": s["level"],
+        "board": {
+            "name": board,
+            "frame": [r0, c0, rows, cols],
+            "cells": [list(c) for c in sorted(board_cells(board))],
+            "start": list(start_cell(board)),
+        },
+        "hourglass": {**s["hg"], "seconds": s["hg_seconds"]},
+        "facedown": len(s["facedown"]),
+        "faceup": [_tile_view(t) for t in s["faceup"]],
+        "order": list(s["order"]),
+        "start_spaces": info["start_spaces"],
+        "track": info["track"],
+        "piles": [len(p) for p in s["piles"]],
+        "ships": [_ship_view(s, p) for p in s["players"]],
+        "waiting": sorted({d.seat for d in pending_of(s)}),
+    }
+    f = s.get("flight")
+    if f is not None:
+        v["flight"] = {
+            "positions": list(f["pos"]),
+            "spaces": [None if q is None else q % f["track"] for q in f["pos"]],
+            "order": adv.flying(s),
+            "retired": list(f["retired"]),
+            "card": cards()[f["card"]] if f["card"] else None,
+            "cards_left": len(f["deck"]),
+            "cards_done": f["cards_done"],
+            "bank": dict(f["bank"]),
+            "asking": f["ask"]["seat"] if f["ask"] else None,
+        }
+        v["round"] = f["cards_done"] + (1 if f["card"] else 0)
+    if s["phase"] == "over":
+        res = result_of(s)
+        assert res is not None
+        v["result"] = {
+            "scores": list(res.scores),
+            "ranks": list(res.ranks),
+            "breakdown": [dict(b) for b in res.breakdown],
+        }
+    if seat is not None and 0 <= seat < s["n"]:
+        p = s["players"][seat]
+        priv: dict[str, Any] = {"seat": seat}
+        if p["hand"] is not None:
+            priv["hand"] = {**_tile_view(p["hand"], p["rot"]), "src": p["src"]}
+            priv["free"] = [list(c) for c in sh.free_cells(sh.load(p["ship"]), board_cells(board))]
+        if p["peek"] is not None:
+            allc = cards()
+            priv["peek"] = {
+                "pile": p["peek"] + 1,
+                "cards": [allc[c] for c in s["piles"][p["peek"]]],
+            }
+        v["private"] = priv
+    return v
+
+
+# --------------------------------------------------------------------------- dump / load
+
+
+_KEYS = {
+    "schema": int,
+    "game": str,
+    "seed": int,
+    "rc": int,
+    "n": int,
+    "level": str,
+    "hg_seconds": int,
+    "phase": str,
+    "facedown": list,
+    "faceup": list,
+    "taken": dict,
+    "piles": list,
+    "hg": dict,
+    "order": list,
+    "players": list,
+}
+
+
+def dump_state(s: dict[str, Any]) -> dict[str, Any]:
+    return clone(s)
+
+
+def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        s = clone(dict(data))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not a galaxy_trucker state: {exc}") from exc
+    try:
+        for k, typ in _KEYS.items():
+            check(isinstance(s[k], typ), f"{k} is not {typ.__name__}")
+        check(s["schema"] == SCHEMA, "schema version")
+        check(s["game"] == GAME, "game id")
+        check(s["level"] in LEVELS, "level")
+        check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")
+        check(2 <= s["n"] <= 4 and len(s["players"]) == s["n"], "players")
+        _check_tiles(s)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ValueError(f"malformed galaxy_trucker state: {exc!r}") from exc
+    return s
+
+
+def all_tiles(s: dict[str, Any]) -> list[int]:
+    """Every tile wherever it is: pool, ships, hands, reserves, losses."""
+    out = list(s["facedown"]) + list(s["faceup"])
+    for p in s["players"]:
+        out += [v[0] for v in p["ship"].values()]
+        out += list(p["reserve"]) + list(p["lost"])
+        if p["hand"] is not None:
+            out.append(p["hand"])
+    return out
+
+
+def _check_tiles(s: dict[str, Any]) -> None:
+    expected = sorted(regular_tile_ids() + list(START_CABINS[: s["n"]]))
+    check(sorted(all_tiles(s)) == expected, "tiles are not conserved")
+    for p in s["players"]:
+        check(len(p["reserve"]) <= 2, "reserve over 2")
+        for k in p["ship"]:
+            check(sh.unkey(k) in board_cells(bd.board_of(s)), "tile outside the board")

@@ -1,0 +1,214 @@
+"""Galaxy Trucker data files: tiles, boards and cards are coherent, and strings.json covers
+every key the engine uses, in English and Spanish, with the same placeholders."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from collections import Counter
+from pathlib import Path
+
+from rules.galaxy_trucker import GAME, engine
+from rules.galaxy_trucker.tiles import START_CABINS, board_cells, cards, data, start_cell, tiles
+
+ROOT = Path(__file__).resolve().parents[2]
+STRINGS = json.loads(
+    (ROOT / "data" / "galaxy_trucker" / "strings.json").read_text(encoding="utf-8")
+)
+SOURCE = json.loads(
+    (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").read_text()
+    if (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").exists()
+    else "{}"
+)
+
+
+def test_tiles_schema_and_counts():
+    ts = tiles()
+    assert sorted(ts) == list(range(1, 157))
+    counts = Counter(
+        t.kind if t.type != "battery" else f"battery_{t.capacity}" for t in ts.values()
+    )
+    assert counts["starting_cabin"] == 4
+    assert counts["cabin"] == 17
+    assert counts["battery_2"] == 11 and counts["battery_3"] == 6
+    assert counts["engine"] == 21 and counts["engine2"] == 9
+    assert counts["cannon"] == 25 and counts["cannon2"] == 11
+    assert counts["shield"] == 8 and counts["structural"] == 8
+    assert counts["life_brown"] == 6 and counts["life_purple"] == 6
+    assert counts["hold"] == 15 and counts["red_hold"] == 9
+    for t in ts.values():
+        assert len(t.sides) == 4 and set(t.sides) <= set("012U"), t
+        if t.type == "cannon":
+            assert t.sides[0] == "0", t  # barrel at the printed top
+        if t.type == "engine":
+            assert t.sides[2] == "0", t  # exhaust at the printed bottom
+        if t.type == "starting_cabin":
+            assert t.sides == "UUUU" and t.id in START_CABINS
+        if t.type in ("battery", "cargo_hold"):
+            assert t.capacity in (1, 2, 3)
+        assert any(c != "0" for c in t.sides), t
+
+
+def test_tiles_match_the_shared_fact_sheet():
+    if not SOURCE:
+        return  # the shared folder is not there (e.g. a packaged checkout)
+    names = {"none": "0", "single": "1", "double": "2", "universal": "U"}
+    for src in SOURCE["second_edition"]["tiles"]:
+        sides = "".join(names[src["sides"][k]] for k in ("top", "right", "bottom", "left"))
+        assert tiles()[src["id"]].sides == sides
+
+
+def test_boards_and_levels():
+    d = data()
+    sizes = {"I": 18, "II": 27, "III": 36}
+    for name, size in sizes.items():
+        cells = board_cells(name)
+        assert len(cells) == size
+        assert start_cell(name) in cells
+        r0, r1 = d["boards"][name]["printed_rows"]
+        c0, c1 = d["boards"][name]["printed_columns"]
+        assert all(r0 <= r <= r1 and c0 <= c <= c1 for r, c in cells)
+    for lv in engine.LEVELS:
+        info = d["levels"][lv]
+        assert info["board"] in sizes
+        assert len(info["start_spaces"]) == 4 == len(info["rewards"])
+        assert info["start_spaces"] == sorted(info["start_spaces"], reverse=True)
+        assert isinstance(info["designed"], list)  # DESIGNED values are named
+    assert d["levels"]["learning"]["aliens"] is False
+    assert d["levels"]["learning"]["hourglass_runs"] == 0
+    assert d["levels"]["II"]["hourglass_runs"] == 3
+    assert "start_spaces" in d["levels"]["III"]["designed"]
+
+
+def test_cards_schema():
+    cs = cards()
+    assert len(cs) == 60
+    by_level = Counter(c["level"] for c in cs.values())
+    assert by_level == {1: 20, 2: 20, 3: 20}
+    assert sum(1 for c in cs.values() if c["learning_flight"]) == 8
+    assert all(c.get("provisional") for c in cs.values() if c["level"] == 3)
+    for c in cs.values():
+        assert c["type"] in {
+            "slavers",
+            "smugglers",
+            "pirates",
+            "stardust",
+            "epidemic",
+            "open_space",
+            "meteor_swarm",
+            "planets",
+            "combat_zone",
+            "abandoned_ship",
+            "abandoned_station",
+            "sabotage",
+        }
+
+
+def test_piles_have_the_level_mix():
+    for lv, size in (("learning", 2), ("I", 2), ("II", 3), ("III", 4)):
+        s = GAME.new(2, {"level": lv}, 3)
+        assert [len(p) for p in s["piles"]] == [size] * 4
+        ids = [c for p in s["piles"] for c in p]
+        assert len(set(ids)) == len(ids)
+        if lv == "learning":
+            assert all(cards()[c]["learning_flight"] for c in ids)
+
+
+# --------------------------------------------------------------------------- strings
+
+
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_strings_have_both_languages_with_the_same_placeholders():
+    en, es = STRINGS["en"], STRINGS["es"]
+    assert set(en) == set(es)
+    for k in en:
+        assert en[k].strip() and es[k].strip(), k
+        assert _fields(en[k]) == _fields(es[k]), k
+    assert "galaxy_trucker.name" in en and "galaxy_trucker.rules_summary" in en
+
+
+def _check_key(key: str, args: dict) -> None:
+    assert key in STRINGS["en"], key
+    fields = _fields(STRINGS["en"][key])
+    assert fields <= set(args), (key, fields, args)
+
+
+def test_every_key_the_engine_uses_is_translated():
+    for spec in GAME.options:
+        assert spec.label in STRINGS["en"]
+        for v in spec.choices:
+            assert f"{spec.label}.{v}" in STRINGS["en"]
+    for lv in engine.LEVELS:
+        for seed in range(2):
+            s = GAME.new(3, {"level": lv}, seed)
+            rng = random.Random(seed)
+            while True:
+                v = GAME.view(s, None)
+                assert v["phase"] in STRINGS["en"]
+                ds = GAME.pending(s)
+                if not ds:
+                    break
+                for d in ds:
+                    _check_key(d.prompt, dict(d.args))
+                    for o in d.options:
+                        _check_key(o.label, dict(o.args))
+                d = rng.choice(ds)
+                choice = GAME.bot_choice(s, d.seat, rng)
+                if rng.random() < 0.1 and "hg.out" not in choice and s["phase"] == "build":
+                    choice = rng.choice(d.options).id
+                s, events = GAME.apply(s, d.seat, choice)
+                for e in events:
+                    _check_key(e.code, dict(e.args))
+            res = GAME.result(s)
+            assert res is not None
+            for b in res.breakdown:
+                for part in b:
+                    assert f"galaxy_trucker.{part}" in STRINGS["en"]
+    for code in ("joint", "engine_dir", "engine_blocked", "cannon_blocked"):
+        assert f"galaxy_trucker.problem.{code}" in STRINGS["en"]
+    for key in ("gone.taken", "gone.tile", "gone.flipped"):
+        assert f"galaxy_trucker.{key}" in STRINGS["en"]
+
+
+def test_error_codes_are_translated():
+    src = (ROOT / "rules" / "galaxy_trucker").glob("*.py")
+    import re
+
+    codes = {m for f in src for m in re.findall(r'err\("([a-z_]+)"', f.read_text())}
+    assert codes
+    for c in codes:
+        assert f"galaxy_trucker.error.{c}" in STRINGS["en"], c
+    assert "galaxy_trucker.error.not_your_turn" in STRINGS["en"]
+
+
+def test_every_event_and_prompt_family_is_translated():
+    en = STRINGS["en"]
+    p = "galaxy_trucker."
+    for kind in {c["type"] for c in cards().values()}:
+        assert f"{p}event.card_{kind}" in en and f"{p}card.{kind}" in en
+    for size in ("small", "large", "light", "heavy"):
+        for side in ("front", "rear", "left", "right"):
+            assert f"{p}event.hazard_{size}_{side}" in en
+    for colour in ("brown", "purple"):
+        for key in (
+            "event.alien_",
+            "event.alien_lost_",
+            "prompt.alien_",
+            "opt.alien_",
+            "opt.noalien_",
+        ):
+            assert f"{p}{key}{colour}" in en
+    for crit in ("crew", "engine_power", "firepower"):
+        assert f"{p}event.combat_{crit}" in en
+    for kind in ("abandoned_ship", "abandoned_station", "slavers", "smugglers", "pirates"):
+        assert f"{p}prompt.{kind}" in en
+    src = (ROOT / "rules" / "galaxy_trucker").glob("*.py")
+    import re
+
+    for f in src:
+        for code in re.findall(r'\bev\(\s*"([a-z_]+)"', f.read_text()):
+            assert f"{p}event.{code}" in en, code

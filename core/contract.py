@@ -90,9 +90,10 @@ class Timer:
     ``key`` names this run of the timer (e.g. ``"turn.12"``): the host starts counting the
     first time it sees the key open (on any seat's decision) and fires it once, even across
     restarts; the key keeps its start while it closes and opens again (a move taken back),
-    and a rollback starts it afresh. ``option`` must be one of the decision's options; the
-    host applies it through ``apply`` as an ordinary action of that seat, logged with its
-    time and marked as the timer's, so replay from the seed stays exact. ``seconds`` comes
+    and a rollback starts it afresh. ``option`` need not be among the decision's options
+    (then no player can pick it: only the clock can — e.g. the sand running out); the host
+    applies it through ``apply`` as an ordinary action of that seat, logged with its time
+    and marked as the timer's, so replay from the seed stays exact. ``seconds`` comes
     from the state (e.g. a lobby option such as "live: 2 minutes, days: 12 hours").
 
     * **A seat's timer**: one key per seat (``"guess.3.1"``); when several run out together,
@@ -299,9 +300,13 @@ def answers(decision: Decision, choice: str) -> bool:
     return True
 
 
-def apply_checked(game: Game, state: State, seat: int, choice: str) -> tuple[State, list[Event]]:
+def apply_checked(
+    game: Game, state: State, seat: int, choice: str, *, timer: bool = False
+) -> tuple[State, list[Event]]:
     """Apply ``choice`` after checking it answers one of ``seat``'s decisions in ``pending``
-    (see :func:`check_picks`: offered ids, distinct, as many as allowed).
+    (see :func:`check_picks`: offered ids, distinct, as many as allowed). With ``timer``
+    (the host applying a timer's expiry) the expiry option of one of the seat's decisions
+    is accepted too, offered or not.
 
     Games check their own input too; this guard makes the host's promise independent of
     each game's diligence: nothing that was not offered is ever applied.
@@ -309,6 +314,8 @@ def apply_checked(game: Game, state: State, seat: int, choice: str) -> tuple[Sta
     offered = [d for d in game.pending(state) if d.seat == seat]
     if not offered:
         raise IllegalMove("host.error.not_your_turn")
+    if timer and any(d.timer is not None and d.timer.option == choice for d in offered):
+        return game.apply(state, seat, choice)
     if not any(answers(d, choice) for d in offered):
         if len(offered) == 1:
             check_picks(offered[0], choice)  # raises the precise reason

@@ -445,7 +445,7 @@ class Host:
         steps: list[Step],
         timer: str | None = None,
     ) -> Snapshot:
-        state, events = apply_checked(snap.game, snap.state, seat, choice)
+        state, events = apply_checked(snap.game, snap.state, seat, choice, timer=timer is not None)
         if timer is not None:  # the log tells whose time ran out, before what it did
             events = [Event(TIMER_EVENT, seat=seat), *events]
         over = snap.game.result(state) is not None
@@ -618,10 +618,6 @@ class Host:
             if decision is None or decision.timer is None:
                 break
             timer = decision.timer
-            if decision.option(timer.option) is None:
-                log.warning("game %s: timer %s expires to an option not offered", game_id, timer)
-                await self.store.drop_timer(game_id, timer.key, now)
-                continue
             steps: list[Step] = []
             try:
                 after = await self._commit(

@@ -28,8 +28,8 @@ rides on it as ``Timer("hourglass.<run>", seconds, "hg.out")``):
 * ``flip`` (turn the hourglass) when allowed, also offered to finished players
   (public decision ``key = flip.<run>``).
 
-``hg.out`` is the hourglass timer's option: it is among the options while the sand runs
-(the contract requires it) but is meant for the host's timer, not for a button.
+``hg.out`` is the hourglass timer's option: it is never among the options (no button can
+end the sand); the host applies it when the timer runs out.
 
 Pre-launch (private, ``key = pre.<seat>.<step>``, grid of the board): ``keep.<row>.<col>``
 (split ship: keep the part holding that tile), ``rm.<row>.<col>`` (remove a tile), ``fix``

@@ -150,9 +150,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
             options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
-    timer = timer_of(s)
-    if timer is not None:  # the contract wants the timer's option among the options
-        options.append(opt(HG_OUT, "opt.hg_out"))
+    timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button
     return Decision(
         seat=seat,
         prompt=f"{GAME}.{prompt}",

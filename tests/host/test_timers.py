@@ -238,7 +238,7 @@ async def test_rollback_restarts_the_clocks(host, clock):
     assert (await host.pace(gid)).timed == []
 
 
-async def test_an_expiry_that_is_not_offered_is_dropped(host, clock):
+async def test_an_expiry_the_game_refuses_is_dropped(host, clock):
     class Odd(timedgame.Timed):
         def pending(self, s):
             from dataclasses import replace
@@ -253,7 +253,7 @@ async def test_an_expiry_that_is_not_offered_is_dropped(host, clock):
     host._games = lambda: {"timed": Odd()}
     gid = await started(host, ANA, BEN)
     clock.advance(10)
-    assert (await host.pace(gid)).timed == []
+    assert (await host.pace(gid)).timed == []  # "nope" is not a move of the game
     assert await host.store.count_actions(gid) == 0
     assert not (await host.store.timers(gid))["turn.0"].running
     assert await host.next_timer() is None
@@ -265,3 +265,36 @@ def test_the_tick_wakes_up_for_the_next_timer():
     assert tick_wait(60, 1000.2, 1000) == 1.0  # never a busy loop
     assert tick_wait(60, 5000, 1000) == 60
     assert tick_wait(60, 990, 1000) == 60  # overdue after a tick: stuck, no hurry
+
+
+async def test_an_expiry_option_need_not_be_a_button(host, clock):
+    """Only the clock may pick a timer's option when the decision does not offer it: a
+    player's click on it is refused, the timer applies it."""
+
+    class Hidden(timedgame.Timed):
+        def pending(self, s):
+            from dataclasses import replace
+
+            return [
+                replace(d, options=tuple(o for o in d.options if o.id != d.timer.option))
+                if d.timer
+                else d
+                for d in super().pending(s)
+            ]
+
+        def apply(self, s, seat, choice):
+            return timedgame.Timed().apply(s, seat, choice)  # the game itself accepts it
+
+    host._games = lambda: {"timed": Hidden()}
+    gid = await started(host, ANA, BEN)
+    snap = await host.by_id(gid)
+    (decision,) = snap.decisions
+    assert decision.timer is not None and decision.option(decision.timer.option) is None
+    user = snap.seats[decision.seat].user_id
+    assert user is not None
+    with pytest.raises(HostError):
+        await host.play(gid, user, decision.seat, snap.token(decision), decision.timer.option)
+    clock.advance(decision.timer.seconds + 1)
+    assert (await host.pace(gid)).timed == [(decision.seat, decision.timer.key)]
+    assert await host.store.count_actions(gid) == 1
+    assert await host.replay(gid) == (await host.by_id(gid)).row.state

@@ -56,9 +56,9 @@ def test_r2_levels_and_hourglass_lengths():
     s = new(level="II", hourglass="4h")
     t = decision(s, 0).timer
     assert t is not None and t.key == "hourglass.1" and t.seconds == 14400 and t.option == HG_OUT
-    assert HG_OUT in ids(s, 0)  # the host fires a timer only through an offered option
-    s = play(s, 1, HG_OUT)
-    assert HG_OUT not in ids(s, 0) and decision(s, 0).timer is None
+    assert HG_OUT not in ids(s, 0)  # the clock's option, never a button (the host fires it)
+    s, _ = apply_checked(GAME, s, 1, HG_OUT, timer=True)  # as the host does
+    assert decision(s, 0).timer is None
     with pytest.raises(ValueError):
         GAME.new(2, {"level": "IV"}, 1)
 
@@ -190,7 +190,7 @@ def test_r7_cards_after_a_tile_one_pile_at_a_time_and_done_with_empty_hands():
     s = play(s, 0, "place.7.8")
     assert {"peek.0", "peek.1", "peek.2"} <= set(ids(s, 0)) and "peek.3" not in ids(s, 0)
     s, _events = GAME.apply(s, 0, "peek.1")
-    assert ids(s, 0) == ["unpeek", HG_OUT]
+    assert ids(s, 0) == ["unpeek"]
     assert "lrot" not in ids(play(s, 0, "unpeek"), 0)  # looking at cards fixes the last tile
     peek = GAME.view(s, 0)["private"]["peek"]
     assert peek["pile"] == 2 and len(peek["cards"]) == 2

@@ -25,6 +25,7 @@ from core.contract import (
     apply_checked,
     check_picks,
     join_picks,
+    seats_pending,
     split_picks,
 )
 from host import pacing, registry
@@ -450,7 +451,12 @@ class Host:
             events = [Event(TIMER_EVENT, seat=seat), *events]
         over = snap.game.result(state) is not None
         now = self.clock.now()
-        since = (await self.store.waits(snap.id)).get(seat)
+        waits = await self.store.waits(snap.id)
+        since = waits.get(seat)
+        # Whom the game waits for after this move, written in the move's own transaction
+        # (one commit, one disk sync per move).
+        waiting = [] if over else seats_pending(snap.game.pending(state))
+        keep = self._waits_after(snap, waits, waiting, acted=seat, now=now)
         try:
             await self.store.commit_action(
                 snap.id,
@@ -467,12 +473,13 @@ class Host:
                 if by_bot or timer is not None or since is None
                 else max(0.0, now - since[0]),
                 timer=timer,
+                waits=None if keep == waits else keep,
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
         steps.append(Step(seat, choice, by_bot, tuple(events)))
         after = await self.by_id(snap.id)
-        await self.sync_waits(after, acted=seat)
+        await self.sync_timers(after)  # (the waits were written with the move)
         if over:
             await self._save_results(after)
         return after
@@ -517,14 +524,29 @@ class Host:
         is still to move) starts a new wait: reminders are counted per turn."""
         await self.sync_timers(snap)
         waits = await self.store.waits(snap.id)
-        now = self.clock.now()
-        keep: dict[int, tuple[float, int, int]] = {}
-        if snap.row.status == "active":
-            for seat in snap.human_to_move():
-                row = waits.get(seat)
-                keep[seat] = (now, 0, 0) if row is None or seat == acted else row
+        waiting = snap.to_move() if snap.row.status == "active" else []
+        keep = self._waits_after(snap, waits, waiting, acted=acted, now=self.clock.now())
         if keep != waits:
             await self.store.set_waits(snap.id, keep)
+
+    @staticmethod
+    def _waits_after(
+        snap: Snapshot,
+        waits: dict[int, tuple[float, int, int]],
+        waiting: list[int],
+        *,
+        acted: int | None,
+        now: float,
+    ) -> dict[int, tuple[float, int, int]]:
+        """The waits table for the people among ``waiting``: kept as they are, started now
+        for a new wait or for the seat that just acted."""
+        keep: dict[int, tuple[float, int, int]] = {}
+        for seat in waiting:
+            if not snap.human(seat):
+                continue
+            row = waits.get(seat)
+            keep[seat] = (now, 0, 0) if row is None or seat == acted else row
+        return keep
 
     async def paced_games(self) -> list[int]:
         """Active games with someone to wait for: what the pacing tick looks at."""

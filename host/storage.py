@@ -370,8 +370,12 @@ class Store:
         now: float,
         think: float | None = None,
         timer: str | None = None,
+        waits: dict[int, tuple[float, int, int]] | None = None,
     ) -> int:
         """Append the action, store the state and bump the version: one transaction.
+
+        ``waits`` (when the move changes whom the game waits for) replaces the game's waits
+        in the same transaction.
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
@@ -415,6 +419,8 @@ class Store:
                 )
                 if cur.rowcount != 1:
                     raise VersionConflict(game_id)
+            if waits is not None:
+                await self._write_waits(db, game_id, waits)
         return version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:
@@ -619,12 +625,17 @@ class Store:
 
     async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None:
         async with self.transaction() as db:
-            await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
-            await db.executemany(
-                "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seat, *row) for seat, row in keep.items()],
-            )
+            await self._write_waits(db, game_id, keep)
+
+    @staticmethod
+    async def _write_waits(
+        db: aiosqlite.Connection, game_id: int, keep: dict[int, tuple[float, int, int]]
+    ) -> None:
+        await db.execute("DELETE FROM waits WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO waits (game_id, seat, since, nudges, deadline) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, seat, *row) for seat, row in keep.items()],
+        )
 
     async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
         allowed = {"nudges", "deadline"}

@@ -8,10 +8,8 @@ calls except the locks, so a restarted process continues every game from the dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -30,6 +28,7 @@ from core.contract import (
 )
 from host import pacing, registry
 from host.clock import Clock
+from host.locks import KeyedLocks
 from host.storage import ChannelBusy, GameRow, SeatRow, Store, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -200,7 +199,7 @@ class Host:
         self.clock = clock or Clock()
         self.seeds = seeds or random.SystemRandom()
         self._games = games
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.locks = KeyedLocks()
 
     def game(self, game_id: str) -> Game:
         try:

@@ -7,10 +7,8 @@ ephemeral sentence (see :func:`cogs.present.refusal`) and change nothing.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +23,7 @@ from cogs.pacing import PacingMixin, jump, ts
 from core import i18n
 from core.i18n import t
 from host import registry
+from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     def __init__(self, bot: Cosmodrome) -> None:
         self.bot = bot
         self.host: Host = bot.host
-        self.publish_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.publish_locks = KeyedLocks()  # dropped when the game is at rest
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)

@@ -21,6 +21,7 @@ from cogs.common import CogBase, cmd, game_choices, guarded
 from cogs.history import HistoryMixin
 from cogs.pacing import PacingMixin, jump, ts
 from core import i18n
+from core.contract import Decision
 from core.i18n import t
 from host import registry
 from host.locks import KeyedLocks
@@ -360,17 +361,25 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         except discord.HTTPException:
             log.warning("game %s: could not refresh the panel of seat %s", gid, seat)
 
+    async def open_decision(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str
+    ) -> tuple[Snapshot, Decision]:
+        """The game and the still-open decision a helper button (more options, another
+        block of a grid) belongs to, or the refusal (which can name whom the game waits
+        for)."""
+        snap = await self.host.by_id(gid)
+        try:
+            return snap, self.host.check_turn(snap, interaction.user.id, seat, tok)
+        except HostError as err:
+            err.snap = snap  # type: ignore[attr-defined]
+            raise
+
     @guarded
     async def on_more(
         self, interaction: discord.Interaction, gid: int, seat: int, tok: str, start: int
     ) -> None:
         """The next page of a long list of options, shown only to the player deciding."""
-        snap = await self.host.by_id(gid)
-        try:
-            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
-        except HostError as err:
-            err.snap = snap  # type: ignore[attr-defined]
-            raise
+        snap, decision = await self.open_decision(interaction, gid, seat, tok)
         lang = self.lang(interaction)
         view = discord.ui.View(timeout=None)
         ui.add_selects(
@@ -395,12 +404,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     ) -> None:
         """Another block of a large grid: the panel it was clicked on is edited in place
         when it is the player's own (DM or ephemeral), else the block is shown privately."""
-        snap = await self.host.by_id(gid)
-        try:
-            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
-        except HostError as err:
-            err.snap = snap  # type: ignore[attr-defined]
-            raise
+        snap, decision = await self.open_decision(interaction, gid, seat, tok)
         lang = self.lang(interaction)
         view = discord.ui.View(timeout=None)
         ui.add_grid(

@@ -161,7 +161,7 @@ def _zone_name(z: str, lang: str) -> str:
 
 
 def _build_base(lang: str) -> Image.Image:
-    img = kit.star_field((W, 1000), seed=11)
+    img = kit.star_field((W, 1320), seed=11)
     d = ImageDraw.Draw(img)
     # Mars
     cx, cy = MARS_C
@@ -750,8 +750,8 @@ def _draw_private(
         ):
             items.append(
                 (
-                    f"{_zone_name(z, lang)}: {i18n.t(f'red_planet.card.{cid}', lang)}",
-                    i18n.t(f"red_planet.card.{cid}.desc", lang),
+                    i18n.t(f"red_planet.card.{cid}", lang),
+                    f"{_zone_name(z, lang)} · {i18n.t(f'red_planet.card.{cid}.desc', lang)}",
                     "",
                     (120, 150, 220),
                 )

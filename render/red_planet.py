@@ -349,7 +349,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang:
     text(d, (x + pw / 2, HEADER_H / 2 + 1), phase, font(20), fill=INK, anchor="mm")
     x += pw + 20
     res = view.get("resolving")
-    if isinstance(res, list) and len(res) == 2 and not view.get("over"):
+    if isinstance(res, list) and len(res) == 2 and res[1] in CHAR_NUMS and not view.get("over"):
         c, num = int(res[0]), int(res[1])
         who = _name(names, c, view, lang)
         char = i18n.t(f"red_planet.char.{num}", lang)

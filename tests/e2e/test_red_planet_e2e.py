@@ -44,7 +44,7 @@ RAW_KEY = re.compile(r"\b(?:red_planet|host|render|cmd)\.[a-z0-9_]+\.[a-zA-Z0-9_
 
 
 def game_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[attr-defined]
+    return h.bot.host  # type: ignore[union-attr]
 
 
 async def snapshot(h: Harness) -> Any:
@@ -204,6 +204,7 @@ async def play_game(
 async def open_game(h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int = 0) -> Any:
     lang = pick(owner.locale)
     lobby = (await h.slash(owner, "game new", game="red_planet")).message
+    assert lobby is not None
     for u in others:
         await h.click(u, lobby, label=t("host.lobby.join", lang))
     for _ in range(bots):

@@ -97,7 +97,7 @@ def test_seat_colours_are_six_distinct_colours_and_shapes() -> None:
 def test_every_colour_is_drawn_in_a_six_player_game() -> None:
     s = sample(6, 61, 4)[2]
     img = _png(R.render_table(GAME.view(s, None), NAMES, "en")).convert("RGB")
-    colours = {c for _, c in img.getcolors(1 << 20) or []}
+    colours: list[tuple[int, int, int]] = [c for _, c in img.getcolors(1 << 20) or []]  # type: ignore[misc]
     for c in range(6):  # the PNG palette may shift a colour by a few steps
         want = R.seat_rgb(c)
         near = [k for k in colours if sum(abs(a - b) for a, b in zip(k, want, strict=True)) < 24]
@@ -159,7 +159,7 @@ def test_private_picture_shows_the_secrets() -> None:
 def test_private_none_when_nothing_private() -> None:
     s = game_states(3, 5)[3]
     assert R.render_private(GAME.view(s, None), NAMES[:3], "en") is None
-    empty = {
+    empty: dict[str, Any] = {
         "hand": [],
         "chosen": None,
         "missions": [],

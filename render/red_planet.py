@@ -789,8 +789,13 @@ def _draw_private(
             )
             text(d, (x + cw / 2, y + 36), str(num), font(40), fill=kit.DARK, anchor="mm")
             name = i18n.t(f"red_planet.char.{num}", lang).split(" ", 1)[-1]
-            nm, f = kit.fit_font(name, cw - 10, (15, 13, 12), "cond")
-            text(d, (x + cw / 2, y + 74), nm, f, fill=kit.DARK, anchor="mm")
+            nm, f = kit.fit_font(name, cw - 10, (15, 14), "cond")
+            if nm != name:  # two lines rather than a cut word
+                f = font(13, "cond")
+                for k, line in enumerate(kit.wrap(name, f, cw - 8, max_lines=2)):
+                    text(d, (x + cw / 2, y + 68 + k * 14), line, f, fill=kit.DARK, anchor="mm")
+            else:
+                text(d, (x + cw / 2, y + 74), nm, f, fill=kit.DARK, anchor="mm")
             if is_chosen:
                 s, f = kit.fit_font(t("private.chosen", lang), cw - 8, (14, 12), "cond")
                 text(d, (x + cw / 2, y + 93), s, f, fill=(140, 40, 20), anchor="mm")

@@ -329,3 +329,16 @@ async def test_two_players_with_the_neutral_colour(harness: Harness, caplog: Any
     public = h.all_public_text()
     assert "neutral" in public.lower()
     print(f"\n2p: {played.clicks} clicks, {played.seconds:.1f} s")
+
+
+async def test_rules_summary_in_both_languages(harness: Harness) -> None:
+    h = harness
+    eng, esp = h.user("Eng", "en-US"), h.user("Esp", "es-ES")
+    for user, lang, words in ((eng, "en", "countdown"), (esp, "es", "cuenta hacia atrás")):
+        reply = await h.slash(user, "game rules", game="red_planet")
+        assert reply.ephemeral
+        body = reply.text()
+        assert words in body and t("red_planet.name", lang) in body
+        assert "2" in body and "6" in body  # the footer: 2–6 players
+        summary = t("red_planet.rules_summary", lang)
+        assert len(summary) < 4000 and summary.split(".")[0] in body

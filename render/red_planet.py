@@ -372,7 +372,13 @@ def _ship_row(
         d, (x0, y, x1, y + row_h - 6), radius=10, fill=SHIP_RGB if not dim else PANEL, width=2
     )
     cy = y + (row_h - 6) / 2
-    text(d, (x0 + 22, cy), label, font(24), fill=GOLD, anchor="mm")
+    if dim:  # in flight: a small saucer and its number, as the buttons name it (🛸1)
+        sx = x0 + 13
+        d.ellipse((sx - 6, cy - 11, sx + 6, cy - 1), fill=(150, 220, 255))
+        d.ellipse((sx - 12, cy - 5, sx + 12, cy + 4), fill=MUTED, outline=kit.DARK)
+        text(d, (x0 + 32, cy), label, font(20), fill=GOLD, anchor="mm")
+    else:
+        text(d, (x0 + 22, cy), label, font(24), fill=GOLD, anchor="mm")
     if ship is None:
         text(d, (x0 + 48, cy), t("empty_dock", lang), font(18), fill=FAINT, anchor="lm")
         return
@@ -422,9 +428,9 @@ def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> floa
         text(d, (COL_X + 10, y + 12), t("in_flight", lang), font(20), fill=GOLD, anchor="lm")
         y += 28
         lh = 46 if len(launched) <= 3 else 40
-        for ship in launched:
+        for j, ship in enumerate(launched):
             if isinstance(ship, dict):
-                _ship_row(d, y, "↑", ship, lang, lh, dim=True)
+                _ship_row(d, y, str(j + 1), ship, lang, lh, dim=True)
                 y += lh
     return y + 6
 

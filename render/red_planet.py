@@ -53,8 +53,7 @@ COL_W = W - COL_X - 10
 
 MARS_C = (400.0, HEADER_H + 380.0)
 RING_R = 292.0
-NODE_W, NODE_H = 214, 142
-VM_W, VM_H = 214, 142
+NODE_W, NODE_H = 214, 150
 
 RES_RGB: dict[str, RGB] = {
     "ice": (170, 222, 252),
@@ -192,7 +191,7 @@ def _build_base(lang: str) -> Image.Image:
         else:
             edge = GOLD if z not in OUTER else ZONE_EDGE
             kit.rounded_box(d, box, radius=16, fill=ZONE_RGB, outline=edge, width=3)
-        name, f = kit.fit_font(_zone_name(z, lang), box[2] - box[0] - 54, (22, 20, 18), "bold")
+        name, f = kit.fit_font(_zone_name(z, lang), box[2] - box[0] - 54, (24, 22, 20, 18), "bold")
         text(d, (box[0] + 12, box[1] + 20), name, f, fill=INK, anchor="lm", shadow=2)
     # the Memorial
     kit.rounded_box(d, MEMORIAL_BOX, radius=14, fill=MEMORIAL_RGB, outline=(140, 120, 170))
@@ -291,10 +290,10 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
     top = max(counts) if counts else 0
     leaders = [c for c, k in enumerate(counts) if k == top and k > 0]
     per_row = 3 if z == PHOBOS or len(present) <= 3 else 4
-    rr = 19
-    gap = 48
+    rr = 22
+    gap = 50
     rows = [present[i : i + per_row] for i in range(0, len(present), per_row)]
-    ty = y0 + (66 if len(rows) < 2 else 58)
+    ty = y0 + (70 if len(rows) < 2 else 60)
     for row in rows:
         width = gap * (len(row) - 1)
         x = (x0 + x1) / 2 - width / 2
@@ -305,7 +304,7 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
                 )
             token(d, (x, ty), rr, c, str(k))
             x += gap
-        ty += 44
+        ty += 48
     if not present:
         text(d, ((x0 + x1) / 2, y0 + 68), "—", font(22), fill=FAINT, anchor="mm")
     # point tokens waiting in the zone (bottom)
@@ -330,7 +329,7 @@ def _draw_memorial(d: ImageDraw.ImageDraw, memorial: list[int], nc: int) -> None
     for i, (c, k) in enumerate(dead[:6]):
         x = x0 + 32 + (i % per_row) * 48
         y = y0 + 60 + (i // per_row) * 44
-        token(d, (x, y), 17, c, str(k))
+        token(d, (x, y), 19, c, str(k))
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang: str) -> None:

@@ -41,7 +41,7 @@ from rules.red_planet.data import (
     ZONES,
 )
 
-__all__ = ["render_private", "render_table", "seat_rgb"]
+__all__ = ["render_private", "render_table", "seat_rgb", "seat_shape"]
 
 _LOCK = threading.Lock()
 
@@ -70,7 +70,8 @@ MEMORIAL_RGB: RGB = (54, 46, 70)
 SHIP_RGB: RGB = (40, 48, 88)
 
 #: A sixth colour and shape for when the shared kit has fewer than six (drawn here).
-_SIXTH = kit.PlayerColor("red", (255, 92, 72), "star")
+_SIXTH_RGB: RGB = (255, 92, 72)
+_SIXTH_SHAPE = "star"
 
 
 def _lang(lang: str | None) -> str:
@@ -84,15 +85,18 @@ def t(key: str, lang: str, **args: Any) -> str:
 # --------------------------------------------------------------------------- seats
 
 
-def _colour(c: int) -> kit.PlayerColor:
+def seat_shape(c: int) -> str:
+    """The shape of colour ``c``'s tokens."""
     if 0 <= c < len(kit.PALETTE):
-        return kit.PALETTE[c]
-    return _SIXTH
+        return str(kit.PALETTE[c].shape)
+    return _SIXTH_SHAPE
 
 
 def seat_rgb(c: int) -> RGB:
     """The RGB of colour ``c`` (seats, and the neutral's colour index with two players)."""
-    return _colour(c).rgb
+    if 0 <= c < len(kit.PALETTE):
+        return kit.PALETTE[c].rgb
+    return _SIXTH_RGB
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -113,7 +117,7 @@ def token(
         return
     cx, cy = center
     d.polygon(_star(cx + 1, cy + 2, r), fill=(0, 0, 0))
-    d.polygon(_star(cx, cy, r), fill=_SIXTH.rgb, outline=kit.DARK, width=max(1, round(r / 9)))
+    d.polygon(_star(cx, cy, r), fill=_SIXTH_RGB, outline=kit.DARK, width=max(1, round(r / 9)))
     if label:
         size = max(10, round(r * (0.85 if len(label) < 2 else 0.7)))
         text(d, (cx, cy + 1), label, font(size), fill=kit.DARK, anchor="mm")

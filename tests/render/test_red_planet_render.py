@@ -85,7 +85,7 @@ def test_table_and_private_pictures_of_random_games(n: int) -> None:
 def test_seat_colours_are_six_distinct_colours_and_shapes() -> None:
     rgbs = [R.seat_rgb(c) for c in range(6)]
     assert len(set(rgbs)) == 6
-    shapes = [R._colour(c).shape for c in range(6)]
+    shapes = [R.seat_shape(c) for c in range(6)]
     assert len(set(shapes)) == 6
     # distinct enough to tell apart: no two closer than a clear step in RGB space
     for i in range(6):

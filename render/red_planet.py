@@ -139,7 +139,7 @@ _ANGLE.update({"OM": 292.5, "TH": 337.5})
 
 def _zone_center(z: str) -> tuple[float, float]:
     if z == PHOBOS:
-        return (92.0, HEADER_H + 80.0)
+        return (92.0, HEADER_H + 93.0)
     if z not in _ANGLE:
         return MARS_C
     a = math.radians(_ANGLE[z])
@@ -148,7 +148,7 @@ def _zone_center(z: str) -> tuple[float, float]:
 
 def _zone_box(z: str) -> tuple[float, float, float, float]:
     cx, cy = _zone_center(z)
-    w, h = (160, 136) if z == PHOBOS else (NODE_W, NODE_H)
+    w, h = (160, 170) if z == PHOBOS else (NODE_W, NODE_H)
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
@@ -190,7 +190,7 @@ def _build_base(lang: str) -> Image.Image:
         if z == PHOBOS:
             # the moon: a grey disc behind the frame
             pcx, pcy = _zone_center(z)
-            d.ellipse((pcx - 88, pcy - 80, pcx + 88, pcy + 80), fill=(54, 54, 70))
+            d.ellipse((pcx - 90, pcy - 94, pcx + 90, pcy + 94), fill=(54, 54, 70))
             kit.rounded_box(d, box, radius=16, fill=PHOBOS_RGB, outline=(170, 170, 196), width=3)
         else:
             edge = GOLD if z not in OUTER else ZONE_EDGE
@@ -245,6 +245,18 @@ def _card_back(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -
 
 
 _base = kit.per_language(_build_base)
+#: The table's colours, fixed once: its static layer's plus every colour drawn on top (a
+#: fixed palette makes the PNG twice as fast to encode as quantizing each picture).
+_TABLE_PALETTE = kit.palette_for(
+    _base(i18n.DEFAULT),
+    [
+        *(seat_rgb(c) for c in range(6)),
+        *RES_RGB.values(),
+        *(GOLD, INK, MUTED, FAINT, kit.DARK, PANEL, PANEL_EDGE, kit.BG2, kit.GREEN, SHIP_RGB),
+        *((200, 84, 56), (192, 80, 56), (226, 216, 190), (40, 110, 64), (110, 90, 20)),
+        *((70, 44, 50), (0, 0, 0), (24, 22, 38), (150, 220, 255), (150, 150, 166)),
+    ],
+)
 
 
 # --------------------------------------------------------------------------- dynamic parts
@@ -480,9 +492,12 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
         )
         text(d, (bx + 15, y + 23), str(num), font(20), fill=INK if current else MUTED, anchor="mm")
         who = by_num.get(num, [])
-        step = min(20.0, (cw - 48) / max(1, len(who) - 1))
-        for j, c in enumerate(who):
-            token(d, (bx + 36 + j * step, y + 23), 9, c, "")
+        if len(who) <= 2:
+            for j, c in enumerate(who):
+                token(d, (bx + 37 + j * 20, y + 23), 9, c, "")
+        else:  # up to six players on one number: two rows of three
+            for j, c in enumerate(who[:6]):
+                token(d, (bx + 34 + (j % 3) * 14, y + 14 + (j // 3) * 18), 7, c, "")
 
 
 def _player_row_h(nc: int) -> int:
@@ -628,7 +643,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     lang = _lang(lang)
     with _LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png(img)
+    return kit.to_png_palette(img, _TABLE_PALETTE)
 
 
 # ----------------------------------------------------------------------------- private

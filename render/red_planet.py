@@ -201,6 +201,13 @@ def _build_base(lang: str) -> Image.Image:
     kit.rounded_box(d, MEMORIAL_BOX, radius=14, fill=MEMORIAL_RGB, outline=(140, 120, 170))
     title, f = kit.fit_font(t("memorial", lang), 140, (20, 18, 16))
     text(d, (MEMORIAL_BOX[0] + 12, MEMORIAL_BOX[1] + 18), title, f, fill=INK, anchor="lm")
+    # a compass (bottom right of the map): the missions speak of north, south, east, west
+    cx, cy = MAP_W - 62.0, TRACK_Y - 92.0
+    d.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=kit.BG2, outline=PANEL_EDGE, width=2)
+    for k, (dx, dy) in zip("nesw", ((0, -1), (1, 0), (0, 1), (-1, 0)), strict=True):
+        d.line((cx, cy, cx + dx * 18, cy + dy * 18), fill=MUTED, width=3)
+        label = t(f"compass.{k}", lang)
+        text(d, (cx + dx * 29, cy + dy * 29), label, font(16), fill=INK, anchor="mm")
     # resource legend (bottom left of the map)
     y = TRACK_Y - 46
     x = 16.0

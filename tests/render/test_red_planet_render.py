@@ -232,6 +232,7 @@ def test_render_strings_exist_in_both_languages() -> None:
     src = (ROOT / "render" / "red_planet.py").read_text(encoding="utf-8")
     used = {f"red_planet.render.{k}" for k in re.findall(r'\bt\(\s*"([a-z_.]+)"', src)}
     used |= {f"red_planet.render.zone.{z}" for z in ZONES}
+    used |= {f"red_planet.render.compass.{k}" for k in "nesw"}
     assert used <= en, used - en
     for lang in LANGS:
         assert i18n.t("red_planet.render.zone.PH", lang) in ("Phobos", "Fobos")

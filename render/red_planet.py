@@ -69,10 +69,6 @@ LINK_RGB: RGB = (236, 170, 120)
 MEMORIAL_RGB: RGB = (54, 46, 70)
 SHIP_RGB: RGB = (40, 48, 88)
 
-#: A sixth colour and shape for when the shared kit has fewer than six (drawn here).
-_SIXTH_RGB: RGB = (255, 92, 72)
-_SIXTH_SHAPE = "star"
-
 
 def _lang(lang: str | None) -> str:
     return kit.lang_or_default(lang)
@@ -86,41 +82,20 @@ def t(key: str, lang: str, **args: Any) -> str:
 
 
 def seat_shape(c: int) -> str:
-    """The shape of colour ``c``'s tokens."""
-    if 0 <= c < len(kit.PALETTE):
-        return str(kit.PALETTE[c].shape)
-    return _SIXTH_SHAPE
+    """The shape of colour ``c``'s tokens (the kit's six)."""
+    return str(kit.PALETTE[c].shape)
 
 
 def seat_rgb(c: int) -> RGB:
     """The RGB of colour ``c`` (seats, and the neutral's colour index with two players)."""
-    if 0 <= c < len(kit.PALETTE):
-        return kit.PALETTE[c].rgb
-    return _SIXTH_RGB
-
-
-def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    pts = []
-    for i in range(10):
-        rr = r * 1.18 if i % 2 == 0 else r * 0.62
-        a = -math.pi / 2 + i * math.pi / 5
-        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    return pts
+    return kit.PALETTE[c].rgb
 
 
 def token(
     d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, c: int, label: str = ""
 ) -> None:
-    """Colour ``c``'s token with a number on it (the kit's token for the kit's colours)."""
-    if c < len(kit.PALETTE):
-        kit.seat_token(d, center, r, c, label or None)
-        return
-    cx, cy = center
-    d.polygon(_star(cx + 1, cy + 2, r), fill=(0, 0, 0))
-    d.polygon(_star(cx, cy, r), fill=_SIXTH_RGB, outline=kit.DARK, width=max(1, round(r / 9)))
-    if label:
-        size = max(10, round(r * (0.85 if len(label) < 2 else 0.7)))
-        text(d, (cx, cy + 1), label, font(size), fill=kit.DARK, anchor="mm")
+    """Colour ``c``'s token (the kit's shape and colour) with a number on it."""
+    kit.seat_token(d, center, r, c, label or None)
 
 
 def _name(names: Sequence[str], c: int, view: dict, lang: str) -> str:
@@ -204,10 +179,10 @@ def _build_base(lang: str) -> Image.Image:
     # a compass (bottom right of the map): the missions speak of north, south, east, west
     cx, cy = MAP_W - 62.0, TRACK_Y - 92.0
     d.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=kit.BG2, outline=PANEL_EDGE, width=2)
-    for k, (dx, dy) in zip("nesw", ((0, -1), (1, 0), (0, 1), (-1, 0)), strict=True):
+    for side, (dx, dy) in zip("nesw", ((0, -1), (1, 0), (0, 1), (-1, 0)), strict=True):
         d.line((cx, cy, cx + dx * 18, cy + dy * 18), fill=MUTED, width=3)
-        label = t(f"compass.{k}", lang)
-        text(d, (cx + dx * 29, cy + dy * 29), label, font(16), fill=INK, anchor="mm")
+        word = t(f"compass.{side}", lang)
+        text(d, (cx + dx * 29, cy + dy * 29), word, font(16), fill=INK, anchor="mm")
     # resource legend (bottom left of the map)
     y = TRACK_Y - 46
     x = 16.0

@@ -126,3 +126,13 @@ async def test_lobby_explains_options_and_says_who_set_them(harness: Harness) ->
     cal = h.user("Cal", "en-US")
     await h.click(cal, lobby, label="Join")
     assert "set by Ana" in lobby.content and "3. Cal" in lobby.text()
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_lobby_option_buttons_fit_discord(lang: str) -> None:
+    """A lobby button reads "<option>: <value>" within Discord's 80 characters."""
+    for game in GAMES:
+        for spec in (*registry.get(game).options, *pacing.HOST_OPTIONS):
+            for value in spec.choices:
+                label = f"{t(spec.label, lang)}: {t(f'{spec.label}.{value}', lang)}"
+                assert len(label) <= 80, label

@@ -197,7 +197,8 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
 
 #: The sections a game's rules may have, in reading order. A game provides each as the
 #: string ``<game>.rules.<section>``; a game with none of them falls back to its one-block
-#: ``<game>.rules_summary``. Each lobby option adds ``<label>.help`` (one line, also shown
+#: ``<game>.rules_summary``. Each lobby option adds ``<owner>.rules.help.<id>`` (one line,
+#: also shown
 #: in the lobby) and may add ``<game>.rules.option.<id>`` (what each value changes).
 RULE_SECTIONS = ("goal", "turn", "scoring", "end")
 #: Values of the ``topic`` option of ``/game rules`` (none: everything).
@@ -227,7 +228,7 @@ def option_rules(game_id: str, lang: str) -> list[tuple[str, str]]:
                 for v in spec.choices
             )
             parts = [values]
-            about = option_help(spec, lang)
+            about = option_help(spec, "host" if host_level else game_id, lang)
             if about:
                 parts.append(about)
             key = f"{game_id}.rules.option.{spec.id}"
@@ -291,13 +292,13 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    game_lines = [option_line(o, option_value(snap, o, lang), lang) for o in g.options]
+    game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
     if game_lines:
         embed.add_field(
             name=t("host.lobby.options", lang), value=fit("\n".join(game_lines)), inline=False
         )
     host_lines = [
-        option_line(o, host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
+        option_line(o, "host", host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
     ]
     embed.add_field(
         name=t("host.lobby.pacing", lang), value=fit("\n".join(host_lines)), inline=False
@@ -328,16 +329,22 @@ def host_option_value(snap: Snapshot, spec: Any, lang: str) -> str:
     return t(f"{spec.label}.{snap.row.host_options.get(spec.id, spec.default)}", lang)
 
 
-def option_help(spec: Any, lang: str) -> str | None:
-    """The one-line explanation of a lobby option (``<label>.help``), if it has one."""
-    key = f"{spec.label}.help"
+def help_key(spec: Any, owner: str) -> str:
+    """The key of a lobby option's one-line explanation: ``<game>.rules.help.<id>`` for a
+    game's option, ``host.rules.help.<id>`` for the host's pacing options."""
+    return f"{owner}.rules.help.{spec.id}"
+
+
+def option_help(spec: Any, owner: str, lang: str) -> str | None:
+    """The one-line explanation of a lobby option (see :func:`help_key`), if it has one."""
+    key = help_key(spec, owner)
     return t(key, lang) if i18n.has(key, lang) else None
 
 
-def option_line(spec: Any, value: str, lang: str) -> str:
+def option_line(spec: Any, owner: str, value: str, lang: str) -> str:
     """A lobby option as the lobby shows it: its name, its value, and what it means."""
     line = f"{t(spec.label, lang)}: **{value}**"
-    about = option_help(spec, lang)
+    about = option_help(spec, owner, lang)
     return f"{line}\n> {about}" if about else line
 
 

@@ -34,12 +34,14 @@ async def test_rules_mention_every_lobby_option_and_value(
     text = _norm(reply.text())
     assert reply.ephemeral
     g = registry.get(game)
-    for spec in (*g.options, *pacing.HOST_OPTIONS):
+    owned = [(game, o) for o in g.options] + [("host", o) for o in pacing.HOST_OPTIONS]
+    for owner, spec in owned:
         assert _norm(t(spec.label, lang)) in text, (game, lang, spec.id)
         for value in spec.choices:
             assert _norm(t(f"{spec.label}.{value}", lang)) in text, (game, lang, spec.id, value)
-        assert i18n.has(f"{spec.label}.help", lang), (lang, spec.label)
-        assert _norm(t(f"{spec.label}.help", lang)) in text
+        key = present.help_key(spec, owner)
+        assert key in i18n.catalog()[lang], (lang, key)
+        assert _norm(t(key, lang)) in text
     for spec in g.options:
         key = f"{game}.rules.option.{spec.id}"
         assert key in i18n.catalog()[lang], (lang, key)
@@ -108,8 +110,10 @@ async def test_lobby_explains_options_and_says_who_set_them(harness: Harness) ->
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     lobby = (await h.slash(ana, "game new", game="mlem")).posted
     text = lobby.text()
-    for spec in (*registry.get("mlem").options, *pacing.HOST_OPTIONS):
-        assert t(f"{spec.label}.help", "en") in text
+    for spec in registry.get("mlem").options:
+        assert t(present.help_key(spec, "mlem"), "en") in text
+    for spec in pacing.HOST_OPTIONS:
+        assert t(present.help_key(spec, "host"), "en") in text
     assert "anyone seated may switch an option" in text.lower()
     await h.click(ben, lobby, label="Join")
     await h.click(ben, lobby, label="UFO variant: No UFO")

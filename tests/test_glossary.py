@@ -74,3 +74,13 @@ def test_a_game_without_a_round_word_gets_the_hosts() -> None:
 def test_the_turn_line_agrees_with_how_many_are_to_move(lang: str, n: int, start: str) -> None:
     who = " ".join(f"<@{i}>" for i in range(n))
     assert t("host.table.turn_of", lang, n=n, who=who) == start + who
+
+
+def test_spanish_contracts_a_el_and_de_el() -> None:
+    """ "al cometa", "del cometa": Spanish never writes "a el" / "de el" before a noun."""
+    bad = [
+        k
+        for k, v in i18n.catalog()["es"].items()
+        if any(f" {w} el " in f" {v.lower()} " for w in ("a", "de"))
+    ]
+    assert not bad, bad

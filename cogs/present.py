@@ -198,8 +198,8 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
 #: The sections a game's rules may have, in reading order. A game provides each as the
 #: string ``<game>.rules.<section>``; a game with none of them falls back to its one-block
 #: ``<game>.rules_summary``. Each lobby option adds ``<owner>.rules.help.<id>`` (one line,
-#: also shown
-#: in the lobby) and may add ``<game>.rules.option.<id>`` (what each value changes).
+#: also shown in the lobby; see :func:`help_key`) and a game's option may add
+#: ``<game>.rules.option.<id>`` (what each value changes, naming each value).
 RULE_SECTIONS = ("goal", "turn", "scoring", "end")
 #: Values of the ``topic`` option of ``/game rules`` (none: everything).
 RULE_TOPICS = (*RULE_SECTIONS, "options")
@@ -357,7 +357,8 @@ def option_change_notes(
 ) -> str | None:
     """The lobby message's text after ``name`` switched ``option_id`` (``h.`` prefix: a
     host option): one line per option, naming who set it last, newest last. ``previous``
-    is the message's text before (the earlier lines); None if the option is unknown."""
+    is the message's text before (the earlier lines), returned as it was if the option is
+    unknown."""
     host_level = option_id.startswith("h.")
     specs = pacing.HOST_OPTIONS if host_level else snap.game.options
     spec = next((o for o in specs if o.id == option_id.removeprefix("h.")), None)

@@ -119,6 +119,17 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+def topic_choices() -> list[app_commands.Choice[str]]:
+    """The parts of ``/game rules`` (see :data:`cogs.present.RULE_TOPICS`), localized."""
+    return [
+        app_commands.Choice(
+            name=_(i18n.t(f"host.rules.topic.{topic}", "en"), key=f"host.rules.topic.{topic}"),
+            value=topic,
+        )
+        for topic in present.RULE_TOPICS
+    ]
+
+
 class CogBase:
     """Helpers for cogs that talk to the host."""
 

@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from cogs import present, ui
-from cogs.common import CogBase, cmd, game_choices, guarded
+from cogs.common import CogBase, cmd, game_choices, guarded, topic_choices
 from cogs.history import HistoryMixin
 from cogs.pacing import PacingMixin, jump, ts
 from core import i18n
@@ -170,20 +170,29 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         await self.show_log(interaction, await self.host.snapshot(row))
 
     @game.command(**cmd("rules"))
-    @app_commands.rename(game=_("game", key="cmd.new.game"))
-    @app_commands.describe(game=_("Which game", key="cmd.rules.game.desc"))
-    @app_commands.choices(game=game_choices())
+    @app_commands.rename(
+        game=_("game", key="cmd.new.game"), topic=_("topic", key="cmd.rules.topic")
+    )
+    @app_commands.describe(
+        game=_("Which game", key="cmd.rules.game.desc"),
+        topic=_("Only one part of the rules", key="cmd.rules.topic.desc"),
+    )
+    @app_commands.choices(game=game_choices(), topic=topic_choices())
     @guarded
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(
+        self, interaction: discord.Interaction, game: str, topic: str | None = None
+    ) -> None:
+        """The rules of a game in short sections (goal, a turn, scoring, the end, every
+        lobby option), or only the section ``topic``."""
         lang = self.lang(interaction)
-        g = registry.get(game)
-        embed = discord.Embed(
-            title=present.game_name(game, lang),
-            colour=present.COLOUR,
-            description=t(f"{game}.rules_summary", lang)[:4000],
-        )
-        embed.set_footer(text=t("host.rules.players", lang, min=g.min_players, max=g.max_players))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if game not in registry.GAME_MODULES:
+            raise HostError("host.error.unknown_game", game=game)
+        if topic is not None and topic not in present.RULE_TOPICS:
+            topic = None
+        embeds = present.rules_embeds(game, topic, lang)
+        await interaction.response.send_message(embed=embeds[0], ephemeral=True)
+        for more in embeds[1:]:
+            await interaction.followup.send(embed=more, ephemeral=True)
 
     @game.command(**cmd("abandon"))
     @guarded
@@ -298,7 +307,17 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         elif act == "bot":
             snap = await self.host.add_bot(gid, who)
         else:
-            snap = await self.host.cycle_option(gid, act.removeprefix("o."), who, ver)
+            option_id = act.removeprefix("o.")
+            snap = await self.host.cycle_option(gid, option_id, who, ver)
+            # The lobby says who set which option last (one line per option).
+            before = interaction.message.content if interaction.message else None
+            notes = present.option_change_notes(snap, option_id, who.name, before, snap.row.lang)
+            await interaction.response.edit_message(
+                content=notes,
+                allowed_mentions=discord.AllowedMentions.none(),
+                **present.lobby_message(snap),
+            )
+            return
         await interaction.response.edit_message(**present.lobby_message(snap))
 
     @guarded
@@ -575,12 +594,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 return
             file = await present.table_file(snap, lang)
             if not force_new and same_movers:
-                movers_now = " ".join(present.mention(snap, s) for s in to_move)
+                movers_now = present.turn_of(snap, to_move, lang)
                 try:
                     await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
-                        content=t("host.table.your_move", lang, who=movers_now)
-                        if movers_now
-                        else None,
+                        content=movers_now or None,
                         embed=embed,
                         view=view,
                         attachments=[file],
@@ -596,9 +613,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     return
                 except discord.NotFound:
                     pass
-            content = " ".join(present.mention(snap, s) for s in to_move)
-            if content:
-                content = t("host.table.your_move", lang, who=content)
+            content = present.turn_of(snap, to_move, lang)
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             msg = await channel.send(
                 content=content or None,

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from cogs import ui
+from core import i18n
 from core.contract import IllegalMove
 from core.i18n import t
 from host import pacing, registry
@@ -80,6 +81,22 @@ def scores_text(snap: Snapshot, view: Mapping[str, Any], lang: str) -> str:
     return "\n".join(lines) or "—"
 
 
+def round_text(game_id: str, n: Any, lang: str) -> str:
+    """ "voyage 8" / "round 8": the game's own word for a round (``<game>.round``, the
+    same word its board uses), else the host's."""
+    key = f"{game_id}.round" if i18n.has(f"{game_id}.round", lang) else "host.table.round"
+    return t(key, lang, n=n)
+
+
+def turn_of(snap: Snapshot, seats: Sequence[int], lang: str) -> str:
+    """ "Your move: @Ana" / "Os toca: @Ana @Bea" — the line that mentions whom the game
+    waits for, in the singular or the plural; empty when nobody is to move."""
+    if not seats:
+        return ""
+    who_ = " ".join(mention(snap, s) for s in seats)
+    return t("host.table.turn_of", lang, n=len(seats), who=who_)
+
+
 def to_move_text(snap: Snapshot, lang: str) -> str:
     parts = []
     for seat in snap.to_move():
@@ -112,7 +129,7 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
     view = snap.view(None)
     title = game_name(snap.row.game, lang)
     if view.get("round"):
-        title += " — " + t("host.table.round", lang, n=view["round"])
+        title += " — " + round_text(snap.row.game, view["round"], lang)
     embed = discord.Embed(title=title, colour=COLOUR)
     recent = "\n".join(f"• {line}" for line in lines[-RECENT_LINES:])
     embed.description = recent[-4000:] if recent else t("host.table.started", lang)
@@ -176,6 +193,93 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
     return "\n".join(lines)[:1024]
 
 
+# -- /game rules --------------------------------------------------------------------------
+
+#: The sections a game's rules may have, in reading order. A game provides each as the
+#: string ``<game>.rules.<section>``; a game with none of them falls back to its one-block
+#: ``<game>.rules_summary``. Each lobby option adds ``<owner>.rules.help.<id>`` (one line,
+#: also shown in the lobby; see :func:`help_key`) and a game's option may add
+#: ``<game>.rules.option.<id>`` (what each value changes, naming each value).
+RULE_SECTIONS = ("goal", "turn", "scoring", "end")
+#: Values of the ``topic`` option of ``/game rules`` (none: everything).
+RULE_TOPICS = (*RULE_SECTIONS, "options")
+
+
+def rules_sections(game_id: str, lang: str) -> list[tuple[str, str]]:
+    """(title, text) of each rules section the game has, or of its summary."""
+    out = [
+        (t(f"host.rules.section.{s}", lang), t(f"{game_id}.rules.{s}", lang))
+        for s in RULE_SECTIONS
+        if i18n.has(f"{game_id}.rules.{s}", lang)
+    ]
+    return out or [(t("host.rules.section.summary", lang), t(f"{game_id}.rules_summary", lang))]
+
+
+def option_rules(game_id: str, lang: str) -> list[tuple[str, str]]:
+    """(title, text) for every lobby option of the game, then the host's pacing options:
+    its values (the default marked), its one-line help and the game's longer text."""
+    g = registry.get(game_id)
+    out = []
+    for host_level, specs in ((False, g.options), (True, pacing.HOST_OPTIONS)):
+        for spec in specs:
+            values = " · ".join(
+                t(f"{spec.label}.{v}", lang)
+                + (" " + t("host.rules.default", lang) if v == spec.default else "")
+                for v in spec.choices
+            )
+            parts = [values]
+            about = option_help(spec, "host" if host_level else game_id, lang)
+            if about:
+                parts.append(about)
+            key = f"{game_id}.rules.option.{spec.id}"
+            if not host_level and i18n.has(key, lang):
+                parts.append(t(key, lang))
+            out.append((t(spec.label, lang), "\n".join(parts)))
+    return out
+
+
+#: Discord's limit on the text of all embeds of one message.
+EMBEDS_TOTAL = 6000
+
+
+def rules_embeds(game_id: str, topic: str | None, lang: str) -> list[discord.Embed]:
+    """``/game rules``: the game's sections (or only ``topic``'s), as one or more embeds
+    that each keep within Discord's limits (send each in its own message)."""
+    g = registry.get(game_id)
+    name = game_name(game_id, lang)
+    sections = rules_sections(game_id, lang)
+    options = option_rules(game_id, lang)
+    if topic == "options":
+        fields = [(t("host.rules.section.options", lang), t("host.rules.options_intro", lang))]
+        fields += options
+    elif topic in RULE_SECTIONS:
+        key = f"{game_id}.rules.{topic}"
+        fields = [
+            (t(f"host.rules.section.{topic}", lang), t(key, lang))
+            if i18n.has(key, lang)
+            else sections[0]
+        ]
+    else:
+        fields = [*sections, (t("host.rules.section.options", lang), ""), *options]
+    embeds: list[discord.Embed] = []
+    size = EMBEDS_TOTAL
+    for title, text in fields:
+        value = fit(text) if text else t("host.rules.options_intro", lang)
+        cost = len(title) + len(value)
+        if size + cost > EMBEDS_TOTAL - 400 or len(embeds[-1].fields) >= 25:
+            embeds.append(
+                discord.Embed(title=t("host.rules.title", lang, game=name), colour=COLOUR)
+            )
+            size = len(embeds[-1].title or "")
+        embeds[-1].add_field(name=title[:256], value=value, inline=False)
+        size += cost
+    footer = t("host.rules.players", lang, min=g.min_players, max=g.max_players)
+    if topic is None:
+        footer += " · " + t("host.rules.topics", lang)
+    embeds[-1].set_footer(text=footer)
+    return embeds
+
+
 def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
     g = snap.game
     embed = discord.Embed(
@@ -188,11 +292,17 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    lines = [f"{t(o.label, lang)}: **{option_value(snap, o, lang)}**" for o in g.options]
-    lines += [
-        f"{t(o.label, lang)}: **{host_option_value(snap, o, lang)}**" for o in pacing.HOST_OPTIONS
+    game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
+    if game_lines:
+        embed.add_field(
+            name=t("host.lobby.options", lang), value=fit("\n".join(game_lines)), inline=False
+        )
+    host_lines = [
+        option_line(o, "host", host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
     ]
-    embed.add_field(name=t("host.lobby.options", lang), value="\n".join(lines), inline=False)
+    embed.add_field(
+        name=t("host.lobby.pacing", lang), value=fit("\n".join(host_lines)), inline=False
+    )
     status = snap.row.status
     if status == "lobby":
         embed.description = t("host.lobby.help", lang)
@@ -203,12 +313,62 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
     return embed
 
 
+def fit(text: str, limit: int = 1024) -> str:
+    """``text`` cut to an embed field's limit, on a line boundary where possible."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit("\n", 1)[0] if "\n" in cut else cut) + "…"
+
+
 def option_value(snap: Snapshot, spec: Any, lang: str) -> str:
     return t(f"{spec.label}.{snap.row.options.get(spec.id, spec.default)}", lang)
 
 
 def host_option_value(snap: Snapshot, spec: Any, lang: str) -> str:
     return t(f"{spec.label}.{snap.row.host_options.get(spec.id, spec.default)}", lang)
+
+
+def help_key(spec: Any, owner: str) -> str:
+    """The key of a lobby option's one-line explanation: ``<game>.rules.help.<id>`` for a
+    game's option, ``host.rules.help.<id>`` for the host's pacing options."""
+    return f"{owner}.rules.help.{spec.id}"
+
+
+def option_help(spec: Any, owner: str, lang: str) -> str | None:
+    """The one-line explanation of a lobby option (see :func:`help_key`), if it has one."""
+    key = help_key(spec, owner)
+    return t(key, lang) if i18n.has(key, lang) else None
+
+
+def option_line(spec: Any, owner: str, value: str, lang: str) -> str:
+    """A lobby option as the lobby shows it: its name, its value, and what it means."""
+    line = f"{t(spec.label, lang)}: **{value}**"
+    about = option_help(spec, owner, lang)
+    return f"{line}\n> {about}" if about else line
+
+
+#: How many "who changed which option" lines the lobby message keeps.
+LOBBY_NOTES = 6
+
+
+def option_change_notes(
+    snap: Snapshot, option_id: str, name: str, previous: str | None, lang: str
+) -> str | None:
+    """The lobby message's text after ``name`` switched ``option_id`` (``h.`` prefix: a
+    host option): one line per option, naming who set it last, newest last. ``previous``
+    is the message's text before (the earlier lines), returned as it was if the option is
+    unknown."""
+    host_level = option_id.startswith("h.")
+    specs = pacing.HOST_OPTIONS if host_level else snap.game.options
+    spec = next((o for o in specs if o.id == option_id.removeprefix("h.")), None)
+    if spec is None:
+        return previous
+    value = host_option_value(snap, spec, lang) if host_level else option_value(snap, spec, lang)
+    head = f"⚙️ **{t(spec.label, lang)}**:"
+    line = f"{head} {value} " + t("host.lobby.changed_by", lang, name=name)
+    kept = [ln for ln in (previous or "").splitlines() if ln and not ln.startswith(head)]
+    return "\n".join([*kept, line][-LOBBY_NOTES:])[:2000]
 
 
 def lobby_message(snap: Snapshot) -> dict[str, Any]:

@@ -15,7 +15,7 @@ MOVE = re.compile(r"^cd:\d+:\d+:[ms]:(\d+):")
 MOVE_OPTION = re.compile(r"^cd:\d+:\d+:m:\d+:[0-9a-f]+:(?P<opt>.+)$")
 MORE = "~more."
 MENTION = re.compile(r"<@(\d+)>")
-TO_MOVE = ("To move", "Le toca a")
+TO_MOVE = ("To move", "Turno de", "Le toca a")
 FINAL = ("Final scores", "Puntuación final")
 HAND = ("My hand", "Mi mano")
 

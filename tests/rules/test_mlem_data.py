@@ -8,7 +8,7 @@ import re
 import string
 from pathlib import Path
 
-from core.i18n import seat_args
+from core.i18n import fmt, seat_args
 from rules.mlem import GAME, engine
 from rules.mlem.board import (
     ABILITIES,
@@ -122,7 +122,7 @@ def test_error_codes_in_the_engine_have_strings():
 
 def _render(key: str, args: dict, lang: str) -> str:
     text = STRINGS[lang][key]
-    return text.format(**seat_args(args, NAMES))
+    return fmt(text, lang, **seat_args(args, NAMES))
 
 
 def test_every_key_produced_in_play_exists_and_formats():

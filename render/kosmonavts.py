@@ -105,9 +105,9 @@ DANGER_RGB: dict[str, RGB] = {
 # so they stay readable; the board beside them is drawn at S_TABLE.
 W, H = 1400, 1050
 HEADER_H = 52
-HEAD_K = 1.25
+HEAD_K = 1.35
 OUT_HEADER_H = round(HEADER_H * HEAD_K)
-S_TABLE = 14.0  # hex "radius" (centre to corner) on the table
+S_TABLE = 13.8  # hex "radius" (centre to corner) on the table
 BOARD_X0, BOARD_Y0 = 12, OUT_HEADER_H + 6
 PX0, PX1 = 1052, 1392  # a side panel, in its own units
 PANEL_K = 1.5
@@ -978,7 +978,7 @@ def _draw_header(
     key = "kosmonavts.render.over" if ph == "over" else f"kosmonavts.phase.{ph}"
     label = t(key, lang)
     col = PHASE_RGB.get(ph, MUTED)
-    wpx = kit.pill(d, x, 12, HEADER_H - 6, label, font(20), col, pad=13, radius=15)
+    wpx = kit.pill(d, x, 11, HEADER_H - 5, label, font(24), col, pad=13, radius=16)
     x += wpx + 16
     right: float = width - 24
     rules = view.get("rules")

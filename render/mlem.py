@@ -627,7 +627,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
     ph = _phase(view)
     label = t(f"mlem.render.phase.{ph}", lang)
     col = PHASE_RGB.get(ph, MUTED)
-    wpx = kit.pill(d, x, 13, HEADER_H - 11, label, font(22), col, radius=16, dy=-2)
+    wpx = kit.pill(d, x, 12, HEADER_H - 10, label, font(26), col, radius=17, dy=-2)
     if view.get("last_voyage") and not view.get("over"):
         x += wpx + 14
         s = t("mlem.render.last_voyage", lang)

@@ -422,7 +422,7 @@ def _build_base(lang: str) -> Image.Image:
         if bodies and bodies[0] in PLANET_RGB:
             fill = kit.blend(fill, PLANET_RGB[bodies[0]], 0.22)
         kit.rounded_box(d, (x0, y0, x1, y1), radius=12, fill=fill, outline=CELL_EDGE, width=2)
-        text(d, (x0 + 8, y0 + 4), str(i), font(28), fill=INK, shadow=2)
+        text(d, (x0 + 7, y0 + 2), str(i), font(32), fill=INK, shadow=2)
         if i == SATELLITE:
             satellite(d, x1 - 22, y0 + 20, 30)
         _faces_row(d, i)
@@ -880,7 +880,7 @@ def _draw_players(
         # second line: astronauts left and hidden-tile counts
         sx = PX0 + 48
         sy = ry + 39
-        sf = font(15)
+        sf = font(17)
         left = len(boards[seat].get("left", [])) if seat < len(boards) else 0
         cat(d, sx + 8, sy, 8, kit.seat_color(seat))
         text(d, (sx + 20, sy), f"{left}", sf, fill=MUTED, anchor="lm")

@@ -21,6 +21,9 @@ What is here
   :func:`rounded_box`, :func:`die` (faces 1–6 and the afterburner), :func:`legend`,
   :func:`star_field`, :func:`blend`.
 * :func:`to_png` — small, palette PNG bytes (well under 400 KB for a 1400 px board).
+* :class:`ScaledDraw` — an ``ImageDraw`` that draws a part laid out at one size bigger (or
+  smaller) and sharp: tables are seen ~400 px wide on a phone, so their header and side panels
+  are drawn 1.25–1.5× their layout size (see ``tests/render/test_phone.py``).
 """
 
 from __future__ import annotations

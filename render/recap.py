@@ -73,9 +73,10 @@ def palette(
     for col, _ in counts.most_common(FREQUENT):
         add(col)
     if sample and len(chosen) < colors:
-        w, h = sample[0].size
-        strip = Image.new("RGB", (w, h * len(sample)))
-        for k, im in enumerate(sample):
+        small = [im.reduce(2) for im in sample]  # the cut needs no full-size detail
+        w, h = small[0].size
+        strip = Image.new("RGB", (w, h * len(small)))
+        for k, im in enumerate(small):
             strip.paste(im, (0, k * h))
         cut = strip.quantize(colors=colors - len(chosen), method=Image.Quantize.MEDIANCUT)
         flat = cut.getpalette() or []

@@ -21,6 +21,9 @@ What is here
   :func:`rounded_box`, :func:`die` (faces 1–6 and the afterburner), :func:`legend`,
   :func:`star_field`, :func:`blend`.
 * :func:`to_png` — small, palette PNG bytes (well under 400 KB for a 1400 px board).
+* :class:`ScaledDraw` — an ``ImageDraw`` that draws a part laid out at one size bigger (or
+  smaller) and sharp: tables are seen ~400 px wide on a phone, so their header and side panels
+  are drawn 1.25–1.5× their layout size (see ``tests/render/test_phone.py``).
 """
 
 from __future__ import annotations
@@ -567,18 +570,22 @@ def star_field(size: tuple[int, int], seed: int = 7, density: float = 0.00035) -
 # --------------------------------------------------------------------------- output
 
 
-def to_png(img: Image.Image, colors: int = 192) -> bytes:
+def to_png(img: Image.Image, colors: int = 192, compress_level: int = 7, sample: int = 1) -> bytes:
     """PNG bytes, kept small: quantized to a palette (fast octree) and deflated.
 
-    A 1400×900 board comes out around 50–80 KB, far below the 400 KB budget."""
+    A 1400×900 board comes out around 50–80 KB, far below the 400 KB budget. For speed on
+    big pictures, ``sample=2`` finds the palette on a half-size copy (then maps every pixel
+    onto it) and a lower ``compress_level`` deflates faster for a slightly bigger file."""
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
     if img.mode == "RGB":
-        img = img.quantize(
+        probe = img.reduce(sample) if sample > 1 else img
+        img_p = probe.quantize(
             colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
+        img = img_p if probe is img else img.quantize(palette=img_p, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=7)
+    img.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
 
 
@@ -613,3 +620,144 @@ def to_png_palette(img: Image.Image, palette: Image.Image, compress_level: int =
     buf = io.BytesIO()
     q.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- scaled drawing
+
+
+@lru_cache(maxsize=256)
+def _font_at(path: str, index: int, size: int) -> Font:
+    return ImageFont.truetype(path, size, index=index)
+
+
+def scaled_font(f: Font, k: float) -> Font:
+    """``f`` at ``k`` times its size (same face), cached."""
+    size = max(1, round(f.size * k))
+    path = getattr(f, "path", None)
+    if not isinstance(path, str):  # pragma: no cover - Pillow's bundled font
+        return f.font_variant(size=size)
+    return _font_at(path, int(getattr(f, "index", 0) or 0), size)
+
+
+class ScaledDraw(ImageDraw.ImageDraw):
+    """An ``ImageDraw`` that takes the caller's coordinates and draws ``scale`` times bigger
+    on its image, ``origin`` (caller's coordinates) at the image's top-left corner.
+
+    This lets a panel laid out for one size be drawn sharp at a bigger one (for phones, where
+    a table is seen ~400 px wide): coordinates, line widths, radii, fonts and text strokes
+    are all scaled; text is measured in the caller's units (``textbbox`` answers in them too).
+    Inner calls of Pillow (a rounded rectangle drawing its corners) are not scaled twice."""
+
+    def __init__(self, im: Image.Image, scale: float, origin: tuple[float, float] = (0, 0)):
+        super().__init__(im)
+        self.k = scale
+        self.ox, self.oy = origin
+        self._depth = 0
+
+    # -- mapping
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        """Where the caller's point ``(x, y)`` lands on the image."""
+        return ((x - self.ox) * self.k, (y - self.oy) * self.k)
+
+    def _map(self, xy: Any) -> Any:
+        if self._depth:
+            return xy
+        seq = list(xy)
+        if seq and isinstance(seq[0], (tuple, list)):
+            return [self.pt(p[0], p[1]) for p in seq]
+        out: list[float] = []
+        for i in range(0, len(seq) - 1, 2):
+            out.extend(self.pt(seq[i], seq[i + 1]))
+        return out
+
+    def _w(self, width: float) -> int:
+        if self._depth or not width:
+            return int(width)
+        return max(1, round(width * self.k))
+
+    def _call(self, name: str, *args: Any, **kw: Any) -> Any:
+        self._depth += 1
+        try:
+            return getattr(super(), name)(*args, **kw)
+        finally:
+            self._depth -= 1
+
+    # -- the primitives the renderers use
+
+    def arc(self, xy: Any, start: float, end: float, fill: Any = None, width: int = 1) -> None:
+        self._call("arc", self._map(xy), start, end, fill, self._w(width))
+
+    def chord(  # type: ignore[override]
+        self,
+        xy: Any,
+        start: float,
+        end: float,
+        fill: Any = None,
+        outline: Any = None,
+        width: int = 1,
+    ) -> None:
+        self._call("chord", self._map(xy), start, end, fill, outline, self._w(width))
+
+    def pieslice(  # type: ignore[override]
+        self,
+        xy: Any,
+        start: float,
+        end: float,
+        fill: Any = None,
+        outline: Any = None,
+        width: int = 1,
+    ) -> None:
+        self._call("pieslice", self._map(xy), start, end, fill, outline, self._w(width))
+
+    def ellipse(  # type: ignore[override]
+        self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
+    ) -> None:
+        self._call("ellipse", self._map(xy), fill, outline, self._w(width))
+
+    def rectangle(  # type: ignore[override]
+        self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
+    ) -> None:
+        self._call("rectangle", self._map(xy), fill, outline, self._w(width))
+
+    def rounded_rectangle(  # type: ignore[override]
+        self,
+        xy: Any,
+        radius: float = 0,
+        fill: Any = None,
+        outline: Any = None,
+        width: int = 1,
+        **kw: Any,
+    ) -> None:
+        r = radius if self._depth else radius * self.k
+        self._call("rounded_rectangle", self._map(xy), r, fill, outline, self._w(width), **kw)
+
+    def polygon(  # type: ignore[override]
+        self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
+    ) -> None:
+        self._call("polygon", self._map(xy), fill, outline, self._w(width))
+
+    def line(  # type: ignore[override]
+        self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None
+    ) -> None:
+        self._call("line", self._map(xy), fill, self._w(width), joint)
+
+    def point(self, xy: Any, fill: Any = None) -> None:  # type: ignore[override]
+        self._call("point", self._map(xy), fill)
+
+    def text(  # type: ignore[override]
+        self, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any, **kw: Any
+    ) -> None:
+        if not self._depth:
+            xy = self.pt(xy[0], xy[1])
+            if isinstance(font, ImageFont.FreeTypeFont):
+                font = scaled_font(font, self.k)
+            if kw.get("stroke_width"):
+                kw["stroke_width"] = self._w(kw["stroke_width"])
+        self._call("text", xy, text, fill, font, *args, **kw)
+
+    def textbbox(  # type: ignore[override]
+        self, xy: Any, text: Any, font: Any = None, *args: Any, **kw: Any
+    ) -> tuple[float, float, float, float]:
+        probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+        return probe.textbbox(xy, text, font, *args, **kw)

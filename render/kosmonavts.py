@@ -99,11 +99,21 @@ DANGER_RGB: dict[str, RGB] = {
 
 # ----------------------------------------------------------------------------- geometry
 
-W, H = 1400, 966
+# The table is seen ~400 px wide on a phone (and in a Discord embed on a desktop), in a box
+# of about 4:3: the header and the panels are laid out in their own units (HEADER_H high,
+# PX0..PX1 wide) and drawn HEAD_K / PANEL_K / EVENTS_K times bigger through kit.ScaledDraw,
+# so they stay readable; the board beside them is drawn at S_TABLE.
+W, H = 1400, 1050
 HEADER_H = 52
-S_TABLE = 17.0  # hex "radius" (centre to corner) on the table
-BOARD_X0, BOARD_Y0 = 12, 60
-PX0, PX1 = 1052, 1392  # side panel
+HEAD_K = 1.35
+OUT_HEADER_H = round(HEADER_H * HEAD_K)
+S_TABLE = 13.8  # hex "radius" (centre to corner) on the table
+BOARD_X0, BOARD_Y0 = 12, OUT_HEADER_H + 6
+PX0, PX1 = 1052, 1392  # a side panel, in its own units
+PANEL_K = 1.5
+COL_X = W - 10 - round((PX1 - PX0) * PANEL_K)  # the players' column in the picture
+EVENTS_H = 196  # the events panel, in its own units
+PLAYER_MIN_H = 176  # a player's panel needs this height (units) to hold every row
 
 
 @dataclass(frozen=True)
@@ -140,6 +150,15 @@ def board_size(s: float) -> tuple[float, float]:
 
 _BW, _BH = board_size(S_TABLE)
 TABLE_GEO = Geo(S_TABLE, BOARD_X0 + _BW / 2, BOARD_Y0 + _BH / 2)
+#: The events panel goes below the board, right-aligned with it.
+EVENTS_K = (H - 8 - (BOARD_Y0 + _BH + 6)) / EVENTS_H
+EVENTS_BOX = (
+    BOARD_X0 + _BW - (PX1 - PX0) * EVENTS_K,
+    H - 8 - EVENTS_H * EVENTS_K,
+    BOARD_X0 + _BW,
+    H - 8,
+)
+assert BOARD_X0 + _BW < COL_X - 6 and EVENTS_K >= 1.1
 
 S_ZOOM = 30.0  # close-up scale for the private picture
 ZOOM_MARGIN = 8 * S_ZOOM
@@ -837,17 +856,6 @@ def _draw_compass(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, lang
 def _build_base(lang: str) -> Image.Image:
     img = _TABLE_LAYER.copy()
     d = ImageDraw.Draw(img)
-    # header band
-    kit.rounded_box(d, (8, 6, W - 8, HEADER_H), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
-    text(
-        d,
-        (24, HEADER_H / 2 + 3),
-        t("kosmonavts.render.title", lang),
-        font(28),
-        fill=GOLD,
-        anchor="lm",
-        shadow=2,
-    )
     # legend, bottom-left corner of the board
     items = [
         (_legend_icon_danger, t("kosmonavts.render.legend.danger", lang)),
@@ -863,8 +871,8 @@ def _build_base(lang: str) -> Image.Image:
         ico(d, (16, y), 20)
         text(d, (42, y + 10), label, f, fill=MUTED, anchor="lm", outline=2, outline_fill=BG)
         y += 24
-    # cube legend, bottom-right corner of the board
-    xr = BOARD_X0 + _BW - 6
+    # cube legend, left of the events panel
+    xr = EVENTS_BOX[0] - 12
     y = H - 14 - 24 * 3
     for col, key in ((FUEL_RGB, "fuel"), (HYPER_RGB, "hyper"), (None, "shield")):
         label = t(f"kosmonavts.render.legend.{key}", lang)
@@ -946,7 +954,18 @@ _PALETTE = kit.palette_for(_base(i18n.DEFAULT), _extra_colours(), colors=256)
 # ----------------------------------------------------------------------------- table
 
 
-def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang: str, n: int):
+def _draw_header(
+    d: ImageDraw.ImageDraw,
+    view: dict,
+    names: Sequence[str],
+    lang: str,
+    n: int,
+    width: float = W,
+) -> None:
+    """The header band, ``width`` wide: title, round, phase, what is happening, rules."""
+    kit.rounded_box(d, (8, 6, width - 8, HEADER_H), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    title = t("kosmonavts.render.title", lang)
+    text(d, (24, HEADER_H / 2 + 3), title, font(28), fill=GOLD, anchor="lm", shadow=2)
     x = 24 + font(28).getlength(t("kosmonavts.render.title", lang)) + 22
     cy = HEADER_H / 2 + 3
     rnd = view.get("round")
@@ -959,9 +978,9 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang:
     key = "kosmonavts.render.over" if ph == "over" else f"kosmonavts.phase.{ph}"
     label = t(key, lang)
     col = PHASE_RGB.get(ph, MUTED)
-    wpx = kit.pill(d, x, 12, HEADER_H - 6, label, font(20), col, pad=13, radius=15)
+    wpx = kit.pill(d, x, 11, HEADER_H - 5, label, font(24), col, pad=13, radius=16)
     x += wpx + 16
-    right: float = W - 24
+    right: float = width - 24
     rules = view.get("rules")
     if rules in ("basic", "advanced"):
         rl = t(f"kosmonavts.render.rules.{rules}", lang)
@@ -1298,24 +1317,28 @@ def _event_icon(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, cid: s
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     img = _base(lang).copy()
-    d = ImageDraw.Draw(img)
     n = _players(view, names)
-    _draw_header(d, view, names, lang, n)
+    _draw_header(kit.ScaledDraw(img, HEAD_K), view, names, lang, n, W / HEAD_K)
     bounds = (BOARD_X0, BOARD_Y0, BOARD_X0 + _BW, BOARD_Y0 + _BH)
     _draw_bodies_and_ships(img, TABLE_GEO, view, n, lang, bounds)
     ranks = None
     if view.get("over"):
         ships = _ships(view, n)
         ranks = _ranks(view, ships, _scores(view, n))
-    ev_h = 196
-    top = BOARD_Y0
-    bottom = H - 8 - ev_h - 10
+    # the players' column, in panel units: x from PX0, y = picture y / k; as big as PANEL_K
+    # when every panel gets its full height (176 units), else a little smaller
     gap = 8
+    k = min(PANEL_K, (H - 8 - BOARD_Y0) / (n * PLAYER_MIN_H + gap * (n - 1)))
+    side = kit.ScaledDraw(img, k, (PX0 - (W - 10) / k + (PX1 - PX0), 0))
+    top = BOARD_Y0 / k
+    bottom = (H - 8) / k
     ch = min(206, (bottom - top - gap * (n - 1)) / n)
     for seat in range(n):
         y = top + seat * (ch + gap)
-        _draw_player(d, (PX0, y, PX1, y + ch), view, seat, names, lang, n, ranks)
-    _draw_events(d, (PX0, H - 8 - ev_h, PX1, H - 8), view, lang)
+        _draw_player(side, (PX0, y, PX1, y + ch), view, seat, names, lang, n, ranks)
+    ev = kit.ScaledDraw(img, EVENTS_K)
+    x0, y0, _, _ = (c / EVENTS_K for c in EVENTS_BOX)
+    _draw_events(ev, (x0, y0, x0 + PX1 - PX0, y0 + EVENTS_H), view, lang)
     return img
 
 
@@ -1325,7 +1348,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png_palette(img, _PALETTE)
+    return kit.to_png_palette(img, _PALETTE, compress_level=3)
 
 
 # ----------------------------------------------------------------------------- private

@@ -194,6 +194,11 @@ def _rocket_sprite(length: int, direction: str) -> Image.Image:
 ROCKET_SPRITES = {k: _rocket_sprite(60, k) for k in ("right", "left", "up")}
 
 
+@lru_cache(maxsize=16)
+def _rocket_at(length: int, direction: str) -> Image.Image:
+    return _rocket_sprite(length, direction)
+
+
 def paste_center(img: Image.Image, spr: Image.Image, cx: float, cy: float) -> None:
     img.paste(spr, (round(cx - spr.width / 2), round(cy - spr.height / 2)), spr)
 
@@ -417,7 +422,7 @@ def _build_base(lang: str) -> Image.Image:
         if bodies and bodies[0] in PLANET_RGB:
             fill = kit.blend(fill, PLANET_RGB[bodies[0]], 0.22)
         kit.rounded_box(d, (x0, y0, x1, y1), radius=12, fill=fill, outline=CELL_EDGE, width=2)
-        text(d, (x0 + 8, y0 + 4), str(i), font(28), fill=INK, shadow=2)
+        text(d, (x0 + 7, y0 + 2), str(i), font(32), fill=INK, shadow=2)
         if i == SATELLITE:
             satellite(d, x1 - 22, y0 + 20, 30)
         _faces_row(d, i)
@@ -605,8 +610,14 @@ def _section(d: ImageDraw.ImageDraw, y: float, h: float, title: str) -> float:
 # ----------------------------------------------------------------------------- table
 
 
-def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
+def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W) -> None:
+    """The header strip (title, voyage, phase, disaster track) ``width`` wide."""
     t = i18n.t
+    kit.rounded_box(
+        d, (8, 6, width - 8, HEADER_H - 4), radius=12, fill=kit.BG2, outline=PANEL_EDGE
+    )
+    title = t("mlem.render.title", lang)
+    text(d, (24, HEADER_H / 2), title, font(30), fill=GOLD, anchor="lm", shadow=2)
     x = 24 + font(30).getlength(t("mlem.render.title", lang)) + 24
     rnd = view.get("round")
     if rnd is not None:
@@ -616,7 +627,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     ph = _phase(view)
     label = t(f"mlem.render.phase.{ph}", lang)
     col = PHASE_RGB.get(ph, MUTED)
-    wpx = kit.pill(d, x, 13, HEADER_H - 11, label, font(22), col, radius=16, dy=-2)
+    wpx = kit.pill(d, x, 12, HEADER_H - 10, label, font(26), col, radius=17, dy=-2)
     if view.get("last_voyage") and not view.get("over"):
         x += wpx + 14
         s = t("mlem.render.last_voyage", lang)
@@ -627,8 +638,8 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     top = limit if isinstance(limit, int) and 1 <= limit <= 20 else DISASTER_MAX
     n = max(0, min(top, int(view.get("disasters") or 0)))
     bw, gap = 26, 4
-    bx1 = W - 22
-    bw = min(bw, (360 - (top + 1) * gap) // (top + 1))
+    bx1 = width - 22
+    bw = min(bw, int(min(360, width * 0.3) - (top + 1) * gap) // (top + 1))
     bx0 = bx1 - (top + 1) * (bw + gap) + gap
     label = t("mlem.render.disasters", lang)
     text(d, (bx0 - 12, HEADER_H / 2), label, font(18), fill=MUTED, anchor="rm")
@@ -745,7 +756,12 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
         if sp == DEEP:
             ufo_here = isinstance(u, dict) and u.get("space") == DEEP
             cx = x0 + 44 if ufo_here else cx
-        paste_center(img, ROCKET_SPRITES[direction], cx, y0 + (56 if sp == DEEP else 47))
+        cy = y0 + (56 if sp == DEEP else 47)
+        if isinstance(d, kit.ScaledDraw):  # the board drawn at another size
+            cx, cy = d.pt(cx, cy)
+            paste_center(img, _rocket_at(round(60 * d.k), direction), cx, cy)
+        else:
+            paste_center(img, ROCKET_SPRITES[direction], cx, cy)
 
 
 def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
@@ -864,7 +880,7 @@ def _draw_players(
         # second line: astronauts left and hidden-tile counts
         sx = PX0 + 48
         sy = ry + 39
-        sf = font(15)
+        sf = font(17)
         left = len(boards[seat].get("left", [])) if seat < len(boards) else 0
         cat(d, sx + 8, sy, 8, kit.seat_color(seat))
         text(d, (sx + 20, sy), f"{left}", sf, fill=MUTED, anchor="lm")
@@ -1119,22 +1135,58 @@ def _draw_variants(
     return y + h + 10
 
 
+# The picture is seen ~400 px wide on a phone (and in a Discord embed on a desktop), in a box
+# of about 4:3: the board is drawn as laid out above, then shrunk to BOARD_K, and the panels
+# beside it and below it are drawn PANEL_K times bigger (sharp, through kit.ScaledDraw).
+OUT_W, OUT_H = W, 1050
+HEAD_K = 1.25  # the header, drawn bigger too
+OUT_HEADER_H = round(HEADER_H * HEAD_K)
+BOARD_X1 = 1014  # the board's right edge in its own layout
+PANEL_K = 1.5
+PANEL_X0 = OUT_W - 12 - round((PX1 - PX0) * PANEL_K)  # the side column in the picture
+BOARD_K = (PANEL_X0 - 14) / BOARD_X1
+BOARD_H = round((H - HEADER_H) * BOARD_K)
+assert OUT_HEADER_H + BOARD_H + 230 <= OUT_H  # room below the board for the variants panel
+
+
+def _panels(out: Image.Image, x: float, y: float) -> ImageDraw.ImageDraw:
+    """A drawer whose panel coordinates (``PX0``.., any ``y``) land ``PANEL_K`` times bigger
+    with the panel's left edge at ``x`` and panel coordinate ``y`` at picture row ``y``."""
+    return kit.ScaledDraw(out, PANEL_K, (PX0 - x / PANEL_K, y - y / PANEL_K))
+
+
+def _build_out_base(lang: str) -> Image.Image:
+    out = kit.star_field((OUT_W, OUT_H), seed=2076)
+    board = _base(lang).crop((0, HEADER_H, BOARD_X1, H))
+    out.paste(
+        board.resize((round(BOARD_X1 * BOARD_K), BOARD_H), Image.Resampling.LANCZOS),
+        (0, OUT_HEADER_H),
+    )
+    return out
+
+
+_out_base = kit.per_language(_build_out_base)  # the static board, already shrunk
+
+
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
-    img = _base(lang).copy()
-    d = ImageDraw.Draw(img)
     n = int(view.get("players") or len(view.get("scores") or []) or len(names) or 2)
     n = max(1, min(n, len(kit.PALETTE)))
-    _draw_header(d, view, lang)
+    out = _out_base(lang).copy()
+    _draw_header(kit.ScaledDraw(out, HEAD_K), view, lang, OUT_W / HEAD_K)
+    d = kit.ScaledDraw(out, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
     _objective_claims(d, view, n)
     _legend_variants(d, view, lang)
-    _draw_track_tokens(img, d, view, n)
-    y: float = HEADER_H + 8
-    y = _draw_players(d, y, view, names, lang, n)
+    _draw_track_tokens(out, d, view, n)
+    top = OUT_HEADER_H + 8
+    side = _panels(out, PANEL_X0, top)
+    y: float = top
+    y = _draw_players(side, y, view, names, lang, n)
     if not view.get("over"):
-        y = _draw_crew(d, y, view, names, lang, n)
-        y = _draw_dice(d, y, view, lang)
-    _draw_variants(d, y, view, names, lang)
-    return img
+        y = _draw_crew(side, y, view, names, lang, n)
+        y = _draw_dice(side, y, view, lang)
+    below = OUT_HEADER_H + BOARD_H + 6
+    _draw_variants(_panels(out, 14, below), below, view, names, lang)
+    return out
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
@@ -1143,7 +1195,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png(img)
+    return kit.to_png(img, compress_level=3, sample=2)
 
 
 # ----------------------------------------------------------------------------- private

@@ -265,7 +265,7 @@ def _plan_decision(s: S) -> Decision:
         seat,
         P + "prompt.plan_slot",
         opts,
-        args={"card": P + "card." + s["pick"]},
+        args={"card": s["pick"]},
         private=True,
         key=key + ".slot",
     )
@@ -281,7 +281,7 @@ def _discard_decision(s: S, seat: int) -> Decision:
     units = [(t, i) for t in RES for i in range(1, min(hand[t], need) + 1)]
     key = f"discard.{s['round']}"
     if len(units) <= MENU:
-        opts = tuple(_opt(f"x.{t}.{i}", "opt.discard_unit", res=t, nth=i) for t, i in units)
+        opts = tuple(_opt(f"x.{t}.{i}", f"opt.discard_unit.{t}", res=t, nth=i) for t, i in units)
         return Decision(
             seat,
             P + "prompt.discard",
@@ -292,14 +292,14 @@ def _discard_decision(s: S, seat: int) -> Decision:
             min_picks=need,
             max_picks=need,
         )
-    opts = tuple(_opt(f"x.{t}", "opt.discard_one", res=t) for t in RES if hand[t] > 0)
+    opts = tuple(_opt(f"x.{t}", f"opt.discard_one.{t}", res=t) for t in RES if hand[t] > 0)
     return Decision(seat, P + "prompt.discard", opts, args={"count": need}, private=True, key=key)
 
 
 def _prod_decision(s: S) -> Decision:
     t = s["task"]
     seat = t["o"]
-    opts = tuple(_opt(f"r.{r}", "opt.produce", "primary", res=r) for r in t["pair"])
+    opts = tuple(_opt(f"r.{r}", f"opt.produce.{r}", "primary", res=r) for r in t["pair"])
     if "cornu" in s["arts"][seat]:
         opts += (_opt("art.cornu", "opt.art.cornu"),)
     return Decision(seat, P + "prompt.produce", opts, key=f"slot.{s['round']}.{s['cur']}")
@@ -377,19 +377,21 @@ def _move_decision(s: S) -> Decision:
         for pid in _landings(s, seat, sys_, loc):
             p = s["planets"][pid]
             label = "opt.land_up" if p["up"] else "opt.reveal"
-            opts.append(_opt(f"l.{pid}", label, "primary", planet=pid, res=p["t"], sys=sys_))
+            opts.append(
+                _opt(f"l.{pid}", f"{label}.{p['t']}", "primary", planet=pid, res=p["t"], sys=sys_)
+            )
         return Decision(
             seat, P + "prompt.land", tuple(opts), args={"sys": sys_}, private=True, key=key
         )
     if t.get("spec") is not None:
         seat = t["spec"]
-        sopts = tuple(_opt(f"sp.{x}", "opt.system", sys=x) for x in STARS)
+        sopts = tuple(_opt(f"sp.{x}", f"opt.system.{x}", sys=x) for x in STARS)
         return Decision(
             seat, P + "prompt.speculum", sopts, private=True, key=key, min_picks=2, max_picks=2
         )
     seat, mode = t["q"][0]
     opts = [
-        _opt(f"mv.{i}.{d}", "opt.move", "primary", ship=i, dest=d, cost=c)
+        _opt(f"mv.{i}.{d}", f"opt.move.{d}", "primary", ship=i, dest=d, cost=c)
         for i, d, c in _move_targets(s, seat)
     ]
     opts += list(_art_opts(s, seat, "move"))
@@ -475,14 +477,15 @@ def _score_decision(s: S) -> Decision:
     if t["elem"] == "same":
         if t["pick"] is None:
             opts = tuple(
-                _opt(f"t.{r}", "opt.same_type", "primary", res=r, have=hand[r])
+                _opt(f"t.{r}", f"opt.same_type.{r}", "primary", res=r, have=hand[r])
                 for r in RES
                 if hand[r] >= 2
             )
             return Decision(seat, P + "prompt.same", (*opts, _opt("none", "opt.none")), key=key)
         r = t["pick"]
         opts = tuple(
-            _opt(f"k.{k}", "opt.count", "primary", res=r, count=k) for k in range(2, hand[r] + 1)
+            _opt(f"k.{k}", f"opt.count.{r}", "primary", res=r, count=k)
+            for k in range(2, hand[r] + 1)
         )
         return Decision(
             seat,
@@ -492,7 +495,7 @@ def _score_decision(s: S) -> Decision:
             key=key + ".k",
         )
     kinds = [r for r in RES if hand[r] >= 1]
-    opts = tuple(_opt(f"d.{r}", "opt.diff_type", res=r) for r in kinds)
+    opts = tuple(_opt(f"d.{r}", f"opt.diff_type.{r}", res=r) for r in kinds)
     return Decision(
         seat,
         P + "prompt.diff",
@@ -519,7 +522,7 @@ def _trade_decisions(s: S) -> list[Decision]:
     elif t["bank"] is not None:
         give = t["bank"]
         bopts = tuple(
-            _opt(f"get.{r}", "opt.bank_get", "primary", res=r)
+            _opt(f"get.{r}", f"opt.bank_get.{r}", "primary", res=r)
             for r in RES
             if r != give and s["bank"][r] > 0
         )
@@ -542,7 +545,7 @@ def _trade_decisions(s: S) -> list[Decision]:
                 if hand_total(s, o) > 0
             ]
         opts += [
-            _opt(f"bank.{r}", "opt.bank_give", res=r)
+            _opt(f"bank.{r}", f"opt.bank_give.{r}", res=r)
             for r in RES
             if s["res"][owner][r] >= 2 and any(s["bank"][x] > 0 for x in RES if x != r)
         ]
@@ -638,12 +641,12 @@ def _compose_decision(s: S, seat: int, comp: Mapping[str, Any]) -> Decision:
     to = comp["to"]
     cap = _unit_caps(s, seat, to)
     opts = [
-        _opt(f"g.{r}.{i}", "opt.give_unit", res=r, nth=i)
+        _opt(f"g.{r}.{i}", f"opt.give_unit.{r}", res=r, nth=i)
         for r in RES
         for i in range(1, min(s["res"][seat][r], cap) + 1)
     ]
     opts += [
-        _opt(f"w.{r}.{i}", "opt.want_unit", res=r, nth=i)
+        _opt(f"w.{r}.{i}", f"opt.want_unit.{r}", res=r, nth=i)
         for r in RES
         for i in range(1, min(s["res"][to][r], cap) + 1)
     ]
@@ -732,7 +735,7 @@ def _apply_plan(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     s["placed"] += 1
     s["planner"] = (seat + 1) % s["n"]
     ev.append(_ev("placed", seat, slot=slot + 1))
-    ev.append(_ev("placed_card", seat, private_to=seat, slot=slot + 1, card=P + "card." + card))
+    ev.append(_ev("placed_card", seat, private_to=seat, slot=slot + 1, card=card))
 
 
 def _apply_discard(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> None:
@@ -1145,8 +1148,9 @@ def _start_slot(s: S, ev: list[Event]) -> None:
     owner, card = slot[0], slot[1]
     slot[2] = True
     kind = card_kind(card)
-    ev.append(_ev("reveal_card", owner, slot=s["cur"] + 1, card=P + "card." + card, kind=kind))
     fac = s["fac"][owner]
+    a, b = card_pair(fac, card) if kind in ("prod", "move") else ("", "")
+    ev.append(_ev(f"reveal_{kind}", owner, slot=s["cur"] + 1, card=card, a=a, b=b))
     t: S = {"k": kind, "o": owner, "card": card, "n": 0}
     if kind == "prod":
         t["pair"] = list(card_pair(fac, card))

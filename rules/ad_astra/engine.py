@@ -524,7 +524,7 @@ def _trade_decisions(s: S) -> list[Decision]:
         bopts = tuple(
             _opt(f"get.{r}", f"opt.bank_get.{r}", "primary", res=r)
             for r in RES
-            if r != give and s["bank"][r] > 0
+            if r != give and s["bank"][r] > 0 and s["res"][owner][give] >= 2
         )
         out.append(
             Decision(

@@ -1250,6 +1250,7 @@ def _end_round(s: S, ev: list[Event]) -> None:
             s["used_sc"][seat] = []
             ev.append(_ev("scoring_back", seat))
         s["hand"][seat] = [c for c in CARD_IDS if c in s["hand"][seat]]
+    s["slots"] = [None] * len(s["slots"])
     ev.append(_ev("round_end", round=s["round"]))
     if s["ending"] or any(vp_total(s, seat) >= END_VP for seat in range(n)):
         s["step"] = "over"
@@ -1258,7 +1259,6 @@ def _end_round(s: S, ev: list[Event]) -> None:
         return
     s["round"] += 1
     s["step"] = "plan"
-    s["slots"] = [None] * len(s["slots"])
     s["placed"] = 0
     s["pick"] = None
     s["planner"] = s["first"]

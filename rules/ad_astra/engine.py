@@ -1175,7 +1175,7 @@ def _start_slot(s: S, ev: list[Event]) -> None:
         s["first"] = owner
         ev.append(_ev("first_player", owner))
     else:
-        t["tid"] = _next_id(s)
+        t["tid"] = f"{s['round']}.{s['cur'] + 1}"
         t["offers"] = []
         t["comp"] = {}
         t["bank"] = None

@@ -89,9 +89,19 @@ def _elem_points(s: S, seat: int, elem: str) -> tuple[int, int]:
     return k, k
 
 
+def _guess_points(s: S, seat: int, elem: str) -> tuple[int, int]:
+    """Another seat's points: board elements are public; for the resource scorings only the
+    hand size is (unless a Trade shows the hands), so guess from it."""
+    if elem not in ("same", "diff"):
+        return _elem_points(s, seat, elem)
+    k = hand_total(s, seat)
+    k = k // 3 if elem == "same" else min(6, k // 2)
+    return k, k
+
+
 def _elem_value(s: S, seat: int, elem: str) -> float:
     mine, m = _elem_points(s, seat, elem)
-    others = [_elem_points(s, o, elem) for o in range(s["n"]) if o != seat]
+    others = [_guess_points(s, o, elem) for o in range(s["n"]) if o != seat]
     best_other = max(x[1] for x in others)
     bonus = 3.0 if m > best_other else 0.0
     if elem in ("same", "diff"):

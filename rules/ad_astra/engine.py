@@ -1056,10 +1056,12 @@ def _apply_trade(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> 
         t["out"].append(seat)
         return
     if choice == "prop":
-        comp[str(seat)] = {"to": owner, "n": t["nprop"][seat]}
+        t["ncomp"] += 1
+        comp[str(seat)] = {"to": owner, "n": t["ncomp"]}
         return
     if choice.startswith("offer."):
-        comp[str(seat)] = {"to": int(choice[6:]), "n": t["noff"]}
+        t["ncomp"] += 1
+        comp[str(seat)] = {"to": int(choice[6:]), "n": t["ncomp"]}
         return
     if choice.startswith("bank."):
         t["bank"] = choice[5:]
@@ -1183,6 +1185,7 @@ def _start_slot(s: S, ev: list[Event]) -> None:
         t["out"] = []
         t["nprop"] = [0] * s["n"]
         t["noff"] = 0
+        t["ncomp"] = 0
         ev.append(_ev("trade_open", owner))
     s["task"] = t
 

@@ -211,3 +211,22 @@ def test_bots_play_whole_games_fast_and_vary() -> None:
         finals.add(json.dumps(GAME.dump(s)["vp"]))
     assert len(finals) == 6
     assert total / calls < 0.01  # mean decision time; the budget is 100 ms
+
+
+def test_multi_pick_offer_through_the_host_guard() -> None:
+    from core.contract import apply_checked, join_picks
+    from tests.rules.test_ad_astra_rulings import trade_start
+
+    s = trade_start()
+    s, _ = apply_checked(GAME, s, 0, "offer.1")
+    d = next(x for x in GAME.pending(s) if x.seat == 0)
+    answer = join_picks(d, ["w.F.1", "g.W.1"])
+    assert answer == "g.W.1,w.F.1"
+    s, events = apply_checked(GAME, s, 0, answer)
+    assert [e.code for e in events] == ["ad_astra.event.offer"]
+    try:
+        apply_checked(GAME, s, 2, "acc.1")
+    except IllegalMove as exc:
+        assert exc.code.startswith("host.error.")
+    else:  # pragma: no cover
+        raise AssertionError("seat 2 may not accept seat 1's offer")

@@ -154,6 +154,17 @@ class AdAstraGame:
     def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return engine.load_state(data)
 
+    def gone_reason(
+        self, state: dict[str, Any], seat: int, option_id: str
+    ) -> tuple[str, dict[str, Any]] | None:
+        """Why a trade answer is no longer offered: the deal was settled or ran out."""
+        verb = option_id.split(".")[0]
+        if verb in ("acc", "ref", "lapse"):
+            return "ad_astra.gone.deal", {}
+        if verb in ("get", "offer", "bank", "prop") or option_id == "done":
+            return "ad_astra.gone.trade", {}
+        return None
+
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat, from what that seat may see."""
         if not any(d.seat == seat for d in engine.pending_of(state)):

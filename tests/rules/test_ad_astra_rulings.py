@@ -564,3 +564,12 @@ def test_r22_machina_cornu_arcanum() -> None:
     res = GAME.result(s)
     assert res is not None and res.breakdown[0]["arcanum"] == 7
     assert GAME.view(s, None)["scores"][0] == engine.vp_total(s, 0) + 7
+
+
+def test_r16_a_stale_answer_is_explained() -> None:
+    s = trade_start()
+    s, _ = play(s, 0, "offer.1")
+    s, _ = play(s, 0, "g.W.1,w.F.1")
+    s, _ = play(s, 1, "ref.1")
+    assert GAME.gone_reason(s, 1, "acc.1") == ("ad_astra.gone.deal", {})
+    assert GAME.gone_reason(s, 1, "mv.0.LY") is None

@@ -224,7 +224,8 @@ def _next_id(s: S) -> int:
 # --------------------------------------------------------------------------- decisions
 
 
-def pending_of(s: S) -> list[Decision]:
+def pending_of(s: S, only: int | None = None) -> list[Decision]:
+    """Every open decision (``only``: just that seat's, a shortcut for ``apply``)."""
     step = s["step"]
     if step == "over":
         return []
@@ -242,7 +243,7 @@ def pending_of(s: S) -> list[Decision]:
         return [_build_decision(s)]
     if kind == "score":
         return [_score_decision(s)]
-    return _trade_decisions(s)
+    return _trade_decisions(s, only)
 
 
 def _plan_decision(s: S) -> Decision:
@@ -509,7 +510,7 @@ def _score_decision(s: S) -> Decision:
 # ----- trade
 
 
-def _trade_decisions(s: S) -> list[Decision]:
+def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
     t = s["task"]
     owner = t["o"]
     tid = t["tid"]
@@ -517,7 +518,9 @@ def _trade_decisions(s: S) -> list[Decision]:
     out: list[Decision] = []
     comp = t["comp"]
     # The owner: composing, choosing a bank card, or the main window decision.
-    if str(owner) in comp:
+    if only is not None and only != owner:
+        pass
+    elif str(owner) in comp:
         out.append(_compose_decision(s, owner, comp[str(owner)]))
     elif t["bank"] is not None:
         give = t["bank"]
@@ -593,6 +596,8 @@ def _trade_decisions(s: S) -> list[Decision]:
                 )
             )
     for seat in order_from(s, owner)[1:]:
+        if only is not None and only != seat:
+            continue
         if str(seat) in comp:
             out.append(_compose_decision(s, seat, comp[str(seat)]))
         elif _may_propose(s, seat):
@@ -677,7 +682,7 @@ def _feasible(s: S, off: Mapping[str, Any]) -> bool:
 def apply_move(s0: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     if s0["step"] == "over":
         raise IllegalMove(P + "error.over")
-    mine = [d for d in pending_of(s0) if d.seat == seat]
+    mine = [d for d in pending_of(s0, seat) if d.seat == seat]
     if not mine:
         raise IllegalMove(P + "error.not_your_turn")
     decision = _match(mine, choice)

@@ -1,0 +1,106 @@
+"""Public and private views of an Ad Astra state (fields listed in the package docstring)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import RES
+from .engine import PHASE_KEYS, breakdown_of, hand_total, pieces, public_scores, result_of
+
+
+def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    n = s["n"]
+    over = s["step"] == "over"
+    task = s["task"]
+    trading = task is not None and task["k"] == "trade"
+    v: dict[str, Any] = {
+        "round": s["round"],
+        "phase": PHASE_KEYS[s["step"]],
+        "step": s["step"],
+        "scores": public_scores(s),
+        "over": over,
+        "players": n,
+        "factions": list(s["fac"]),
+        "first": s["first"],
+        "planner": s["planner"] if s["step"] == "plan" else None,
+        # Card backs show the owner; faces only once revealed.
+        "slots": [
+            None if x is None else {"seat": x[0], "card": x[1] if x[2] else None}
+            for x in s["slots"]
+        ],
+        "current_slot": s["cur"] + 1 if s["step"] == "act" else None,
+        "planets": [
+            {
+                "id": pid,
+                "sys": p["sys"],
+                "type": p["t"] if p["up"] else None,
+                "building": list(p["b"]) if p["b"] is not None else None,
+                "terraformed_by": p["tf"],
+            }
+            for pid, p in enumerate(s["planets"])
+        ],
+        "ships": [list(x) for x in s["ships"]],
+        "pieces": [pieces(s, i) for i in range(n)],
+        "bank": dict(s["bank"]),
+        "hand_count": [hand_total(s, i) for i in range(n)],
+        # Hands are shown open while a Trade action is resolving (rulebook).
+        "open_hands": [dict(h) for h in s["res"]] if trading else None,
+        "action_cards": [len(h) for h in s["hand"]],
+        "scoring_played": [list(x) for x in s["used_sc"]],
+        "artifact_count": [len(a) for a in s["arts"]],
+        "artifact_deck": len(s["adeck"]),
+        "face_down": sum(1 for p in s["planets"] if not p["up"]),
+        "ending": s["ending"],
+        "task": _task_view(s),
+        "discarding": [i for i in range(n) if s["need"][i] > 0] if s["step"] == "discard" else [],
+    }
+    if over:
+        res = result_of(s)
+        assert res is not None
+        v["result"] = {
+            "scores": list(res.scores),
+            "ranks": list(res.ranks),
+            "breakdown": breakdown_of(s),
+            "winners": list(res.winners),
+        }
+        v["artifacts"] = [list(a) for a in s["arts"]]
+    if seat is not None:
+        known = {
+            str(pid): s["planets"][pid]["t"]
+            for pid in s["known"][seat]
+            if not s["planets"][pid]["up"]
+        }
+        v["private"] = {
+            "seat": seat,
+            "faction": s["fac"][seat],
+            "action_hand": list(s["hand"][seat]),
+            "planned": {
+                str(i + 1): x[1]
+                for i, x in enumerate(s["slots"])
+                if x is not None and x[0] == seat
+            },
+            "picked": s["pick"] if s["step"] == "plan" and s["planner"] == seat else None,
+            "resources": {r: s["res"][seat][r] for r in RES},
+            "artifacts": list(s["arts"][seat]),
+            "known_planets": known,
+        }
+    return v
+
+
+def _task_view(s: dict[str, Any]) -> dict[str, Any] | None:
+    t = s["task"]
+    if t is None or s["step"] != "act":
+        return None
+    out: dict[str, Any] = {"kind": t["k"], "owner": t["o"], "card": t["card"]}
+    if t["k"] == "move":
+        out["systems"] = list(t["sys"])
+        out["turn"] = t["q"][0][0] if t["q"] else None
+    elif t["k"] == "build":
+        out["turn"] = t["q"][0] if t["q"] else None
+    elif t["k"] == "score":
+        out["element"] = t["elem"]
+    elif t["k"] == "trade":
+        out["offers"] = [
+            {k: o[k] for k in ("id", "frm", "to", "give", "want", "prop")} for o in t["offers"]
+        ]
+    return out

@@ -1,0 +1,575 @@
+"""Ad Astra: one test per ruling R1…R22 of ``rules/ad_astra/__init__.py``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from core.contract import Event, IllegalMove
+from rules.ad_astra import GAME, engine
+from rules.ad_astra.data import PLANET_COUNTS, SOL, STARS
+from tests.rules.test_ad_astra_example import conserved, hand, layout, planet, play
+
+S = dict[str, Any]
+
+
+def actions(s: S, *entries: tuple[int, str]) -> tuple[S, list[Event]]:
+    """Skip planning: put these (seat, card) on the board in this order and start acting."""
+    for seat, card in entries:
+        s["hand"][seat].remove(card)
+    s["slots"] = [[seat, card, False] for seat, card in entries]
+    s["placed"] = len(entries)
+    ev: list[Event] = []
+    engine._advance(s, ev)
+    return s, ev
+
+
+def give(s: S, seat: int, **cards: int) -> None:
+    """Set ``seat``'s hand (types not named: 0), keeping the bank's totals right."""
+    for r in s["res"][seat]:
+        s["bank"][r] += s["res"][seat][r] - cards.get(r, 0)
+        s["res"][seat][r] = cards.get(r, 0)
+
+
+def ids(s: S, seat: int) -> set[str]:
+    return {o.id for d in GAME.pending(s) if d.seat == seat for o in d.options}
+
+
+def codes(events: list[Event]) -> list[str]:
+    return [e.code.rsplit(".", 1)[1] for e in events]
+
+
+def top(s: S) -> int:
+    return GAME.pending(s)[0].seat
+
+
+# ----------------------------------------------------------------------------- R1
+
+
+@pytest.mark.parametrize(("n", "slots", "each"), [(3, 12, 4), (4, 12, 3), (5, 15, 3)])
+def test_r1_slots_and_cards_per_player(n: int, slots: int, each: int) -> None:
+    s = GAME.new(n, {}, 4)
+    assert len(s["slots"]) == slots
+    first = s["first"]
+    order = []
+    while s["step"] == "plan":
+        seat = top(s)
+        order.append(seat)
+        card = sorted(ids(s, seat))[0]
+        s, _ = play(s, seat, card)
+        free = sorted((o for o in ids(s, seat) if o.startswith("s.")), key=lambda x: -int(x[2:]))
+        s, _ = play(s, seat, free[0])  # any free slot: fill from the back
+    assert order == [(first + i) % n for i in range(slots)]
+    assert all(order.count(seat) == each for seat in range(n))
+
+
+# ----------------------------------------------------------------------------- R2
+
+
+def test_r2_set_up() -> None:
+    firsts = set()
+    for seed in range(40):
+        n = 3 + seed % 3
+        s = GAME.new(n, {}, seed)
+        firsts.add(s["first"])
+        sol = [p for p in s["planets"] if p["sys"] == SOL]
+        assert len(sol) == n and all(p["up"] and p["t"] != "A" for p in sol)
+        assert [p["b"] for p in sol] == [[i, "f"] for i in range(n)]
+        sizes = [sum(1 for p in s["planets"] if p["sys"] == x) for x in STARS]
+        assert max(sizes) - min(sizes) <= 1 and sum(sizes) == 43 - n
+        assert all(not p["up"] for p in s["planets"] if p["sys"] != SOL)
+        types = [p["t"] for p in s["planets"]]
+        assert {t: types.count(t) for t in PLANET_COUNTS} == PLANET_COUNTS
+        assert s["ships"] == [[-1]] * n and all(sum(h.values()) == 6 for h in s["res"])
+    assert firsts == {0, 1, 2, 3, 4}
+
+
+# ----------------------------------------------------------------------------- R3
+
+
+def test_r3_production_shares_and_short_bank() -> None:
+    s = layout(n=3, homes=["W", "F", "E"])
+    pid = planet(s, "TY", 0)  # a water planet
+    s["planets"][pid].update(up=True, b=[1, "c"])
+    s["ships"][1] = [pid]
+    give(s, 2)
+    s["bank"]["W"] = 3
+    s, _ = actions(s, (2, "p0"))  # green W/E, owned by seat 2, with a short bank
+    s, ev = play(s, 2, "r.W")
+    # clockwise from the owner: seat 2 gets nothing, seat 0 takes 2, seat 1 what is left
+    assert s["res"][0]["W"] == 1 + 2 and s["res"][1]["W"] == 1 + 1 and s["bank"]["W"] == 0
+    gains = [
+        (e.args["seat"], e.args["count"], e.args["wanted"]) for e in ev if e.code.endswith("gain")
+    ]
+    assert gains == [(0, 2, 2), (1, 1, 2)]
+
+
+# ----------------------------------------------------------------------------- R4
+
+
+def test_r4_movement_order_and_energy_costs() -> None:
+    s = layout(first=0)
+    s["ships"][0] = [-1, planet(s, "LY", 0), planet(s, "SR", 0)]
+    for pid in (planet(s, "LY", 0), planet(s, "SR", 0)):
+        s["planets"][pid]["up"] = True
+    give(s, 0, E=9)
+    s, _ = actions(s, (0, "m0"))  # red TY/LY
+    opts = {
+        o.id: o.args["cost"] for d in GAME.pending(s) for o in d.options if o.id.startswith("mv.")
+    }
+    assert opts["mv.0.TY"] == 0 and opts["mv.0.LY"] == 0  # from deep space: free
+    assert opts["mv.1.LY"] == 1 and opts["mv.1.TY"] == 2 and opts["mv.1.deep"] == 1
+    assert opts["mv.2.TY"] == 2 and opts["mv.2.LY"] == 2
+    assert not any(k.endswith(SOL) for k in opts)
+    s, _ = play(s, 0, "mv.1.LY")
+    s, _ = play(s, 0, f"l.{planet(s, 'LY', 3)}")
+    assert s["res"][0]["E"] == 8
+    # then each other player once, clockwise
+    assert top(s) == 1
+    s, _ = play(s, 1, "pass")
+    s, _ = play(s, 2, "pass")
+    s, _ = play(s, 3, "pass")
+    # then the owner's other ships, once each (ship 1 already moved)
+    assert top(s) == 0 and not any(o.startswith("mv.1.") for o in ids(s, 0))
+    s, _ = play(s, 0, "mv.2.deep")
+    assert s["res"][0]["E"] == 7 and s["ships"][0][2] == -1
+    assert not any(o.startswith("mv.2.") for o in ids(s, 0))
+    s, _ = play(s, 0, "mv.0.TY")
+    s, _ = play(s, 0, f"l.{planet(s, 'TY', 0)}")
+    assert s["task"] is None or s["task"]["k"] != "move"
+
+
+# ----------------------------------------------------------------------------- R5 / R6
+
+
+def test_r5_a_move_needs_a_landing_and_the_peek_is_private() -> None:
+    s = layout(first=0)
+    for i in range(5):  # TY: every planet face up with a colony of seat 1
+        pid = planet(s, "TY", i)
+        s["planets"][pid].update(up=True, b=[1, "c"])
+    s, _ = actions(s, (0, "m0"))
+    assert "mv.0.TY" not in ids(s, 0) and "mv.0.LY" in ids(s, 0)
+    s, ev = play(s, 0, "mv.0.LY")
+    looked = next(e for e in ev if e.code.endswith("looked"))
+    assert looked.private_to is None and looked.args["count"] == 5
+    saw = next(e for e in ev if e.code.endswith("saw"))
+    assert saw.private_to == 0 and len(saw.args["planets"]) == 5
+    d = GAME.pending(s)[0]
+    assert d.private and d.seat == 0 and all(o.id.startswith("l.") for o in d.options)
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 0, "pass")  # must land
+
+
+def test_r5_no_landing_on_other_pawns_nor_where_the_ship_was() -> None:
+    s = layout(first=0)
+    a, b, c = planet(s, "LY", 0), planet(s, "LY", 1), planet(s, "LY", 2)
+    s["planets"][a]["up"] = True
+    s["planets"][b].update(up=True, tf=2)
+    s["planets"][c]["up"] = True
+    s["ships"][0] = [a]
+    s["ships"][1] = [c]
+    s, _ = actions(s, (0, "m0"))
+    s, _ = play(s, 0, "mv.0.LY")
+    landings = {o for o in ids(s, 0)}
+    assert f"l.{a}" not in landings and f"l.{b}" not in landings and f"l.{c}" not in landings
+    assert landings == {f"l.{planet(s, 'LY', i)}" for i in (3, 4)}
+
+
+def test_r6_known_planets_stay_private_until_revealed() -> None:
+    s = layout(first=0)
+    s, _ = actions(s, (0, "m0"))
+    s, _ = play(s, 0, "mv.0.LY")
+    first = planet(s, "LY", 0)
+    s, _ = play(s, 0, f"l.{first}")
+    mine = GAME.view(s, 0)["private"]["known_planets"]
+    assert set(mine) == {str(planet(s, "LY", i)) for i in range(1, 5)}
+    assert mine[str(planet(s, "LY", 2))] == "A"
+    assert GAME.view(s, 1)["private"]["known_planets"] == {}
+    assert "known_planets" not in GAME.view(s, None)
+    # seat 1 reveals one of them: it leaves seat 0's memory
+    s, _ = play(s, 1, "mv.0.LY")
+    s, _ = play(s, 1, f"l.{planet(s, 'LY', 1)}")
+    assert str(planet(s, "LY", 1)) not in GAME.view(s, 0)["private"]["known_planets"]
+
+
+# ----------------------------------------------------------------------------- R7
+
+
+def test_r7_alien_artifact_only_on_first_reveal() -> None:
+    s = layout(first=0)
+    s["adeck"] = ["tropaeum", "ianua"]
+    alien = planet(s, "LY", 2)
+    s, _ = actions(s, (0, "m0"), (1, "m0"))
+    s, _ = play(s, 0, "mv.0.LY")
+    s, ev = play(s, 0, f"l.{alien}")
+    assert s["arts"][0] == ["ianua"]
+    public = [e for e in ev if e.code.endswith(".artifact")]
+    assert public and public[0].private_to is None and "art" not in public[0].args
+    assert any(e.code.endswith("artifact_is") and e.private_to == 0 for e in ev)
+    # seat 0's ship leaves; later seat 2 lands on the face-up alien planet: nothing drawn
+    s["ships"][0] = [-1]
+    for seat in (1, 2, 3):
+        s, _ = play(s, seat, "pass")
+    s["task"] = None
+    s["ships"][2] = [-1]
+    ev2: list[Event] = []
+    engine._advance(s, ev2)
+    assert top(s) == 1  # yellow's movement SR/LY
+    s, _ = play(s, 1, "pass")
+    s, _ = play(s, 2, "mv.0.LY")
+    s, ev = play(s, 2, f"l.{alien}")
+    assert s["arts"][2] == [] and s["adeck"] == ["tropaeum"]
+
+
+# ----------------------------------------------------------------------------- R8 / R9 / R14
+
+
+def test_r8_owner_builds_many_others_one_and_piece_limits() -> None:
+    s = layout(first=0)
+    give(s, 0, X=4, Y=4, Z=4)
+    give(s, 1, X=4, Y=4, Z=4)
+    s["ships"][1] = [-1, -1, -1, -1]  # already at the limit
+    give(s, 2, X=4, Y=4, Z=4)
+    s, _ = actions(s, (0, "b"))
+    s, _ = play(s, 0, "ship")
+    s, _ = play(s, 0, "ship")
+    s, _ = play(s, 0, "ship")
+    assert len(s["ships"][0]) == 4 and "ship" not in ids(s, 0)  # 4 at most
+    # seat 0 cannot build anything else: its turn ends; seat 1 is at the limit, skipped
+    assert top(s) == 2
+    s, _ = play(s, 2, "ship")
+    assert len(s["ships"][2]) == 2 and top(s) != 2  # one item only
+
+
+def test_r9_placement_and_immediate_points() -> None:
+    s = layout(first=0)
+    alien, food = planet(s, "LY", 2), planet(s, "TY", 1)
+    for pid in (alien, food):
+        s["planets"][pid]["up"] = True
+    s["ships"][0] = [alien, food]
+    give(s, 0, W=9, F=9, E=9, X=9)
+    s, _ = actions(s, (0, "b"))
+    assert f"ter.{alien}" not in ids(s, 0) and f"ter.{food}" in ids(s, 0)
+    assert f"fac.{alien}" not in ids(s, 0)  # a factory needs your colony first
+    s, _ = play(s, 0, f"col.{alien}")
+    assert s["vp"][0]["build"] == 3
+    assert f"col.{alien}" not in ids(s, 0)  # one colony or factory per planet
+    s, _ = play(s, 0, f"fac.{alien}")
+    assert s["vp"][0]["build"] == 9 and s["planets"][alien]["b"] == [0, "f"]
+    assert engine.pieces(s, 0)["c"] == 0  # the colony came back
+    s, _ = play(s, 0, f"ter.{food}")
+    assert s["vp"][0]["build"] == 13 and f"ter.{food}" not in ids(s, 0)
+    # the ship leaves; the terraformed planet still takes a colony
+    s["ships"][0] = [alien, -1]
+    assert f"col.{food}" in ids(s, 0)
+    assert s["ships"][0][0] == alien  # a ship that colonised stays
+
+
+def test_r14_any_ore_is_the_one_held_most() -> None:
+    s = layout(first=0)
+    give(s, 0, W=1, F=1, X=1, Y=3, Z=2)
+    s, _ = actions(s, (0, "b"))
+    s, ev = play(s, 0, "ship")
+    built = next(e for e in ev if e.code.endswith("built"))
+    assert built.args["cards"] == "1X+2Y+1Z"
+    assert hand(s, 0) == {"W": 1, "F": 1, "Y": 1, "Z": 1}
+
+
+# ----------------------------------------------------------------------------- R10–R12
+
+
+def test_r10_board_scoring_bonus_first_player_deep_ships_and_sol() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    s["ships"][2] = [-1, -1]
+    s, ev = actions(s, (2, "s2"), (1, "s1"), (0, "s1"))
+    assert s["first"] == 2 and "first_player" in codes(ev)
+    s, ev = play(s, 2, "sc.systems")  # everyone: SOL only -> 1 each, a tie
+    assert [v["scoring"] for v in s["vp"]] == [1, 1, 1] and "no_bonus" in codes(ev)
+    s, ev = play(s, 1, "sc.ships")  # deep-space ships count: seat 2 leads alone
+    assert [v["scoring"] for v in s["vp"]] == [3, 3, 5]
+    assert [v["bonus"] for v in s["vp"]] == [0, 0, 3]
+    assert s["first"] == 0  # the owner of the latest scoring card revealed
+
+
+def test_r11_resource_scorings_from_the_owners_left() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    give(s, 0, W=3, F=1)
+    give(s, 1, X=4)
+    give(s, 2, W=1, F=1, E=1)
+    s, _ = actions(s, (1, "s3"), (0, "s3"))
+    s, _ = play(s, 1, "sc.same")
+    # left of the owner first (seat 2 has no pair: skipped), the owner last
+    assert top(s) == 0
+    s, _ = play(s, 0, "t.W")
+    assert ids(s, 0) == {"k.2", "k.3", "back"}
+    s, _ = play(s, 0, "k.3")
+    assert top(s) == 1
+    s, _ = play(s, 1, "t.X")
+    s, _ev = play(s, 1, "k.4")
+    assert [v["scoring"] for v in s["vp"]] == [3, 4, 0] and s["vp"][1]["bonus"] == 3
+    # different resources: one of each chosen type; a single type is refused
+    s, _ = play(s, 0, "sc.diff")
+    assert top(s) == 2  # seat 1 has no cards left: skipped
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 2, "d.W")
+    s, _ = play(s, 2, "d.W,d.F,d.E")
+    assert s["vp"][2]["scoring"] == 3 and conserved(s)
+
+
+def test_r12_scoring_cards_come_back_after_all_three() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    s["used_sc"][0] = ["s1", "s2"]
+    s["hand"][0] = [c for c in s["hand"][0] if c not in ("s1", "s2")]
+    s["used_sc"][1] = ["s1"]
+    s["hand"][1].remove("s1")
+    s, _ = actions(s, (0, "s3"), (1, "s2"))
+    s, _ = play(s, 0, "sc.same")
+    while s["step"] == "act":
+        d = GAME.pending(s)[0]
+        s, _ = play(s, d.seat, "none" if "none" in ids(s, d.seat) else sorted(ids(s, d.seat))[0])
+    assert s["round"] == 2
+    assert sorted(s["hand"][0]) == sorted(engine.CARD_IDS) and s["used_sc"][0] == []
+    assert s["used_sc"][1] == ["s1", "s2"] and "s2" not in s["hand"][1]
+
+
+# ----------------------------------------------------------------------------- R13
+
+
+def test_r13_hand_limit_discards_at_once_and_privately() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    give(s, 0, W=8, X=5)
+    give(s, 2, F=11)
+    s["arts"][1] = ["tropaeum"] * 3
+    give(s, 1, E=10)
+    s, _ = actions(s, (0, "t"))
+    s, _ = play(s, 0, "done")
+    assert s["step"] == "discard"
+    seats = {d.seat for d in GAME.pending(s)}
+    assert seats == {0, 2} and all(d.private for d in GAME.pending(s))
+    d0 = next(d for d in GAME.pending(s) if d.seat == 0)
+    assert d0.min_picks == d0.max_picks == 3
+    s, ev = play(s, 2, "x.F.1")
+    assert s["step"] == "discard" and hand(s, 2) == {"F": 10}
+    s, ev = play(s, 0, "x.W.1,x.W.2,x.X.1")
+    assert hand(s, 0) == {"W": 6, "X": 4} and s["round"] == 2
+    assert any(e.code.endswith("discarded_cards") and e.private_to == 0 for e in ev)
+
+
+# ----------------------------------------------------------------------------- R15–R20
+
+
+def trade_start(options: dict[str, str] | None = None) -> S:
+    s = layout(n=3, first=0, homes=["W", "F", "E"], options=options)
+    give(s, 0, W=3, X=1)
+    give(s, 1, F=2, E=1)
+    give(s, 2, Z=2)
+    s, _ = actions(s, (0, "t"))
+    return s
+
+
+def test_r15_hands_open_only_during_trade() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    assert GAME.view(s, None)["open_hands"] is None
+    s = trade_start()
+    assert GAME.view(s, None)["open_hands"][1] == {"W": 0, "F": 2, "E": 1, "X": 0, "Y": 0, "Z": 0}
+    s, _ = play(s, 0, "done")
+    assert GAME.view(s, None)["open_hands"] is None
+
+
+def test_r16_offer_accept_refuse_and_lapse() -> None:
+    s = trade_start({"trade_time": "live"})
+    assert {"offer.1", "offer.2", "bank.W", "done"} <= ids(s, 0)
+    s, _ = play(s, 0, "offer.1")
+    d = GAME.pending(s)[0]
+    assert d.multi and d.seat == 0 and d.timer is not None
+    s, ev = play(s, 0, "g.W.1,g.W.2,w.F.1")
+    assert "offer" in codes(ev) and ev[0].private_to is None
+    offer = next(d for d in GAME.pending(s) if d.seat == 1)
+    assert offer.timer is not None and offer.timer.seconds == 120
+    assert offer.timer.option == "lapse.1" and offer.key == "offer.1"
+    s, ev = play(s, 1, "acc.1")
+    assert hand(s, 0) == {"W": 1, "F": 1, "X": 1} and hand(s, 1) == {"W": 2, "F": 1, "E": 1}
+    s, _ = play(s, 0, "offer.2")
+    s, _ = play(s, 0, "g.X.1,w.Z.1")
+    s, ev = play(s, 2, "ref.2")
+    assert "refused" in codes(ev) and hand(s, 2) == {"Z": 2}
+    s, _ = play(s, 0, "offer.2")
+    s, _ = play(s, 0, "g.X.1,w.Z.1")
+    s, ev = play(s, 2, "lapse.3")  # what the host applies when the timer runs out
+    assert "lapsed" in codes(ev) and hand(s, 2) == {"Z": 2}
+    # the recipient cannot make offers; there is a cap on offers per window
+    assert not any(o.startswith("offer.") for o in ids(s, 1))
+    s["task"]["noff"] = engine.MAX_OFFERS
+    assert not any(o.startswith("offer.") for o in ids(s, 0))
+
+
+def test_r17_proposals_only_the_owner_accepts() -> None:
+    s = trade_start()
+    assert ids(s, 1) == {"prop", "pass"}
+    s, _ = play(s, 1, "prop")
+    s, ev = play(s, 1, "g.F.1,w.W.1")
+    assert "proposal" in codes(ev)
+    assert "prop" not in ids(s, 1)  # one open proposal at a time
+    prop = next(d for d in GAME.pending(s) if d.prompt.endswith("proposal"))
+    assert prop.seat == 0 and {o.id for o in prop.options} == {"acc.1", "ref.1"}
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 2, "acc.1")
+    s, _ = play(s, 0, "acc.1")
+    assert hand(s, 0)["F"] == 1 and hand(s, 1)["W"] == 1
+    for _ in range(2):
+        s, _ = play(s, 1, "prop")
+        s, _ = play(s, 1, "g.E.1,w.W.1")
+        s, _ = play(s, 0, f"ref.{s['task']['offers'][0]['id']}")
+    assert "prop" not in ids(s, 1)  # three per window
+    s, _ = play(s, 2, "pass")
+    assert 2 not in {d.seat for d in GAME.pending(s)}
+
+
+def test_r18_bank_two_for_one_owner_only() -> None:
+    s = trade_start()
+    assert "bank.X" not in ids(s, 0) and not any(o.startswith("bank.") for o in ids(s, 2))
+    s, _ = play(s, 0, "bank.W")
+    s, ev = play(s, 0, "get.Y")
+    assert hand(s, 0) == {"W": 1, "X": 1, "Y": 1} and "bank_trade" in codes(ev)
+    assert conserved(s)
+
+
+def test_r19_accept_only_while_both_hold_the_cards() -> None:
+    s = trade_start()
+    s, _ = play(s, 0, "offer.1")
+    s, _ = play(s, 0, "g.W.1,w.F.1,w.F.2")
+    s, _ = play(s, 0, "offer.2")
+    s, _ = play(s, 0, "g.W.1,g.W.2,g.W.3,w.Z.1")
+    s, _ = play(s, 2, "acc.2")  # seat 0 has no water left
+    assert "acc.1" not in ids(s, 1) and {"ref.1", "lapse.1"} <= ids(s, 1)
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "acc.1")
+
+
+def test_r20_done_or_time_closes_and_open_offers_lapse() -> None:
+    s = trade_start({"trade_time": "days"})
+    main = next(d for d in GAME.pending(s) if d.seat == 0)
+    assert main.timer is not None and main.timer.option == "done"
+    assert main.timer.seconds == 12 * 3600
+    s, _ = play(s, 0, "offer.1")
+    s, _ = play(s, 0, "g.W.1,w.F.1")
+    s, ev = play(s, 0, "done")
+    assert "lapsed" in codes(ev) and "trade_closed" in codes(ev)
+    assert s["task"] is None or s["task"]["k"] != "trade"
+
+
+# ----------------------------------------------------------------------------- R21
+
+
+def test_r21_end_at_fifty_after_the_round_and_shared_places() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    s["vp"][0]["scoring"] = 49
+    s["vp"][1]["scoring"] = 52
+    s, _ = actions(s, (0, "s1"), (1, "b"))
+    s, _ = play(s, 0, "sc.colfac")  # 2 for each home factory, a tie
+    assert s["step"] == "over"
+    res = GAME.result(s)
+    assert res is not None and res.scores == (51, 54, 2) and res.ranks == (2, 1, 3)
+    t = layout(n=3, first=0, homes=["W", "F", "E"])
+    t["vp"][0]["scoring"] = 10
+    t["vp"][1]["scoring"] = 10
+    t["ending"] = True
+    t, _ = actions(t, (2, "b"))  # nobody can build: the round, and the game, end
+    res = GAME.result(t)
+    assert res is not None and res.ranks == (1, 1, 3)
+
+
+def test_r21_last_planet_revealed_ends_after_the_round() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"])
+    for p in s["planets"]:
+        p["up"] = True
+    last = planet(s, "LY", 0)
+    s["planets"][last]["up"] = False
+    s, _ = actions(s, (0, "m0"), (1, "b"))
+    s, _ = play(s, 0, "mv.0.LY")
+    s, ev = play(s, 0, f"l.{last}")
+    assert "last_planet" in codes(ev) and s["step"] == "act"
+    while s["step"] == "act":
+        d = GAME.pending(s)[0]
+        s, _ = play(s, d.seat, "pass" if "pass" in ids(s, d.seat) else "done")
+    assert s["step"] == "over"
+
+
+# ----------------------------------------------------------------------------- R22
+
+
+def test_r22_warehouse_at_once() -> None:
+    s = layout(first=0)
+    s["adeck"] = ["repositorium"]
+    s["bank"]["Z"] = 0
+    s, _ = actions(s, (0, "m0"))
+    s, _ = play(s, 0, "mv.0.LY")
+    s, ev = play(s, 0, f"l.{planet(s, 'LY', 2)}")
+    assert s["arts"][0] == [] and "warehouse" in codes(ev)
+    assert hand(s, 0) == {"W": 2, "F": 2, "E": 2, "X": 2, "Y": 2, "Z": 1}
+
+
+def test_r22_gate_propulsor_speculum_tropaeum() -> None:
+    s = layout(first=0)
+    s["arts"][0] = ["ianua", "tropaeum"]
+    s["arts"][1] = ["propulsor"]
+    s["arts"][2] = ["speculum"]
+    s["ships"][1] = [-1, planet(s, "SR", 0)]
+    s["planets"][planet(s, "SR", 0)]["up"] = True
+    give(s, 1)
+    s, _ = actions(s, (0, "m0"))
+    s, _ = play(s, 0, "art.tropaeum")
+    assert s["vp"][0]["artifact"] == 5
+    s, _ = play(s, 0, "art.ianua")
+    assert "mv.0.NR" in ids(s, 0)
+    s, _ = play(s, 0, "mv.0.NR")
+    s, _ = play(s, 0, f"l.{planet(s, 'NR', 0)}")
+    assert s["res"][0]["E"] == 1
+    s, _ = play(s, 1, "art.propulsor")  # no energy, but every move is free
+    s, _ = play(s, 1, "mv.1.TY")
+    s, _ = play(s, 1, f"l.{planet(s, 'TY', 0)}")
+    assert top(s) == 1  # and all its ships, as if it owned the card
+    s, _ = play(s, 1, "mv.0.LY")
+    s, _ = play(s, 1, f"l.{planet(s, 'LY', 0)}")
+    s, _ = play(s, 2, "art.speculum")
+    s, ev = play(s, 2, "sp.NY,sp.SY")
+    assert set(map(int, GAME.view(s, 2)["private"]["known_planets"])) >= {
+        planet(s, "NY", 0),
+        planet(s, "SY", 4),
+    }
+    assert all(not e.private_to or e.private_to == 2 for e in ev)
+
+
+def test_r22_machina_cornu_arcanum() -> None:
+    s = layout(n=3, first=0, homes=["W", "F", "E"], options={"artifacts": "all"})
+    s["arts"][1] = ["machina"]
+    s["arts"][0] = ["cornu", "arcanum"]
+    give(s, 1)
+    s, _ = actions(s, (0, "p0"), (0, "b"), (0, "s1"))
+    s, _ = play(s, 0, "art.cornu")
+    s, _ = play(s, 0, "r.W")
+    assert s["res"][0]["W"] == 1 + 4  # factory 2, doubled
+    assert top(s) == 1  # the owner has nothing to build; seat 1 holds Machina
+    s, _ = play(s, 1, "art.machina")
+    s, _ = play(s, 1, "ship")
+    assert len(s["ships"][1]) == 2 and hand(s, 1) == {}
+    s, _ = play(s, 0, "sc.colfac")
+    s["vp"][0]["scoring"] = 60
+    rng = random.Random(1)
+    while s["step"] != "over":
+        d = GAME.pending(s)[0]
+        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, rng))
+    res = GAME.result(s)
+    assert res is not None and res.breakdown[0]["arcanum"] == 7
+    assert GAME.view(s, None)["scores"][0] == engine.vp_total(s, 0) + 7
+
+
+def test_r16_a_stale_answer_is_explained() -> None:
+    s = trade_start()
+    s, _ = play(s, 0, "offer.1")
+    s, _ = play(s, 0, "g.W.1,w.F.1")
+    s, _ = play(s, 1, "ref.1")
+    assert GAME.gone_reason(s, 1, "acc.1") == ("ad_astra.gone.deal", {})
+    assert GAME.gone_reason(s, 1, "mv.0.LY") is None

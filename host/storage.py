@@ -57,6 +57,11 @@ class GameRow:
     table_hash: str | None = None
     host_options: dict[str, str] = field(default_factory=dict)
     published_version: int = 0
+    #: The channel's trail of moves (migration 0006): the message being written, the last
+    #: action before its first line, and the round it is for.
+    trail_message_id: int | None = None
+    trail_seq: int = 0
+    trail_key: str = ""
 
     @property
     def live(self) -> bool:
@@ -117,7 +122,7 @@ class TimerRow:
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash, host_options, published_version"
+    "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key"
 )
 
 
@@ -144,6 +149,9 @@ def _game(row: Iterable[Any]) -> GameRow:
         table_hash=r[17],
         host_options=json.loads(r[18]) if r[18] else {},
         published_version=r[19],
+        trail_message_id=r[20],
+        trail_seq=r[21],
+        trail_key=r[22],
     )
 
 
@@ -304,6 +312,9 @@ class Store:
             "table_hash",
             "host_options",
             "published_version",
+            "trail_message_id",
+            "trail_seq",
+            "trail_key",
         }
     )
 

@@ -566,6 +566,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             back = any(s.autopilot and s.user_id for s in snap.seats)
             view = present.table_view(snap, lang, undo=undoable is not None, back=back)
             to_move = snap.human_to_move() if snap.row.status == "active" else []
+            await self.clear_nudges(snap, to_move)
             shown = present.fingerprint(embed, view, snap.view(None))
             channel = self.channel(snap.row.channel_id)
             old = snap.row.table_message_id
@@ -640,6 +641,23 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 await self.post_final(snap)  # the game just ended
             elif not force_new:
                 await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
+
+    async def clear_nudges(self, snap: Snapshot, waited: list[int]) -> None:
+        """Delete the channel reminders of players the game no longer waits for: their
+        "waiting for your move" would mislead, and the channel stays short."""
+        keep: list[list[Any]] = []
+        stale: list[int] = []
+        for mid, seats in snap.row.nudge_messages:
+            if set(seats) & set(waited):
+                keep.append([mid, seats])
+            else:
+                stale.append(mid)
+        if not stale:
+            return
+        await self.host.store.update_game(snap.id, self.host.clock.now(), nudge_messages=keep)
+        for mid in stale:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(snap.row.channel_id).get_partial_message(mid).delete()  # type: ignore[attr-defined]
 
     async def write_trail(self, snap: Snapshot, public: list[Any]) -> bool:
         """Write the public moves since the trail's start into the trail message: edited

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,8 +42,11 @@ class PacingMixin(CogBase):
     _ticker: asyncio.Task[None] | None = None
 
     if TYPE_CHECKING:
+        publish_locks: defaultdict[int, asyncio.Lock]
 
-        async def publish(self, gid: int, *, force_new: bool = False) -> None: ...
+        async def publish(
+            self, gid: int, *, force_new: bool = False, ping: bool = True
+        ) -> None: ...
 
     def start_ticker(self) -> None:
         every = self.bot.settings.tick_seconds
@@ -149,10 +153,17 @@ class PacingMixin(CogBase):
         if in_channel:
             who = " ".join(present.mention(snap, seat) for seat, _ in in_channel)
             since = min(since for _, since in in_channel)
-            await self.channel(snap.row.channel_id).send(
+            msg = await self.channel(snap.row.channel_id).send(
                 t("host.remind.channel", lang, who=who, when=self._when(snap, since, lang)),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
+            # Remembered, so that the table deletes it once these players have moved.
+            async with self.publish_locks[snap.id]:
+                row = (await self.host.by_id(snap.id)).row
+                posted = [*row.nudge_messages, [msg.id, [seat for seat, _ in in_channel]]]
+                await self.host.store.update_game(
+                    snap.id, self.host.clock.now(), nudge_messages=posted
+                )
 
     async def announce_deadline(self, snap: Snapshot, seat: int) -> None:
         lang = snap.row.lang

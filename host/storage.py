@@ -62,6 +62,8 @@ class GameRow:
     trail_message_id: int | None = None
     trail_seq: int = 0
     trail_key: str = ""
+    #: Reminders posted in the channel: (message id, seats it names), until answered.
+    nudge_messages: list[list[Any]] = field(default_factory=list)
 
     @property
     def live(self) -> bool:
@@ -122,7 +124,8 @@ class TimerRow:
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key"
+    "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
+    "nudge_messages"
 )
 
 
@@ -152,6 +155,7 @@ def _game(row: Iterable[Any]) -> GameRow:
         trail_message_id=r[20],
         trail_seq=r[21],
         trail_key=r[22],
+        nudge_messages=json.loads(r[23]) if r[23] else [],
     )
 
 
@@ -315,6 +319,7 @@ class Store:
             "trail_message_id",
             "trail_seq",
             "trail_key",
+            "nudge_messages",
         }
     )
 
@@ -325,7 +330,10 @@ class Store:
             raise ValueError(f"not updatable: {bad}")
         sets, values = [], []
         for key, value in fields.items():
-            if key in ("options", "state", "table_to_move", "host_options") and value is not None:
+            if (
+                key in ("options", "state", "table_to_move", "host_options", "nudge_messages")
+                and value is not None
+            ):
                 value = dumps(value)
             sets.append(f"{key} = ?")
             values.append(value)

@@ -5,3 +5,6 @@
 ALTER TABLE games ADD COLUMN trail_message_id INTEGER;
 ALTER TABLE games ADD COLUMN trail_seq INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN trail_key TEXT NOT NULL DEFAULT '';
+-- Reminders posted in the channel, as JSON [[message id, [seats]], ...]: each is deleted
+-- once none of its seats is waited for any more (a stale "waiting for you" misleads).
+ALTER TABLE games ADD COLUMN nudge_messages TEXT NOT NULL DEFAULT '[]';

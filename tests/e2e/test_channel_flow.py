@@ -199,6 +199,13 @@ async def test_play_over_days_pings_only_after_a_wait(harness: Harness, clock: F
     assert pings(h)[-1][1] == set(waited)
     await cog(h).tick()
     assert sum(1 for _, who in pings(h) if who) == 1  # and only once
+    # Once they have moved, the reminder is stale: it goes, the channel stays short.
+    for _ in range(20):
+        snap = await snapshot(h)
+        if not {snap.seats[s].user_id for s in snap.human_to_move()} & set(waited):
+            break
+        await play_turn(h, seats, rng)
+    assert last.deleted
 
 
 async def test_a_deadline_warns_at_half_time_never_with_time_up(

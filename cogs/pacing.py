@@ -30,8 +30,10 @@ def ts(when: float) -> str:
     return f"<t:{int(when)}:R>"
 
 
-def jump(snap: Snapshot) -> str:
-    where = snap.row.table_message_id
+def jump(snap: Snapshot, *, table: bool = True) -> str:
+    """A link to the game's table, or (``table=False``, for DMs read later) to its channel:
+    the table is replaced at every turn change, and it is always the channel's bottom."""
+    where = snap.row.table_message_id if table else None
     base = f"https://discord.com/channels/{snap.row.guild_id}/{snap.row.channel_id}"
     return f"{base}/{where}" if where else base
 
@@ -141,7 +143,7 @@ class PacingMixin(CogBase):
                 "host.remind.dm",
                 user_lang,
                 game=present.game_name(snap.row.game, user_lang),
-                link=jump(snap),
+                link=jump(snap, table=False),
                 when=self._when(snap, since, user_lang),
             )
             try:
@@ -216,7 +218,7 @@ class PacingMixin(CogBase):
                 "host.remind.your_turn",
                 lang,
                 game=present.game_name(snap.row.game, lang),
-                link=jump(snap),
+                link=jump(snap, table=False),
             )
             try:
                 dm = await self.bot.create_dm(discord.Object(s.user_id))

@@ -584,7 +584,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 return
             # The trail first: it stays above the table. A new trail message below the table
             # means the table must move down again.
-            below = await self.write_trail(snap, public)
+            try:
+                below = await self.write_trail(snap, public)
+            except discord.HTTPException:  # the trail is a convenience: the table matters
+                log.warning("game %s: could not write the trail", gid)
+                below = False
             file = await present.table_file(snap, lang)
             who = " ".join(present.mention(snap, s) for s in to_move)
             content = t("host.table.your_move", lang, who=who) if who else None

@@ -7,6 +7,7 @@ player); the README quotes them."""
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from cogs import present
@@ -248,3 +249,20 @@ async def test_a_bot_back_after_the_deadline_sends_no_warning_with_the_notice(
     contents = [m.content for m in h.messages()]
     assert any(c.startswith("⌛") for c in contents)
     assert not any(c.startswith("⏰") for c in contents)
+
+
+async def test_a_full_trail_message_goes_on_in_a_new_one(harness: Harness, monkeypatch) -> None:
+    h = harness
+    # The module the bot loaded as an extension (its globals are what publish reads).
+    monkeypatch.setattr(sys.modules[type(cog(h)).__module__], "TRAIL_CHARS", 300)
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    await open_game(h, ana, ben)
+    rng = random.Random(9)
+    for _ in range(30):
+        await play_turn(h, {ana: 0, ben: 1}, rng)
+        # The table stays the last message, below every trail message.
+        assert h.messages()[-1] == latest_table(h) and len(tables(h)) == 1
+    trails = [m for m in h.messages() if is_trail(m)]
+    assert len(trails) > 3
+    assert all(len(m.content) <= 300 or m.content.count("\n• ") == 0 for m in trails)
+    assert trail_lines(h) == await public_log(h)

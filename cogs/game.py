@@ -678,7 +678,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         chunk: list[str] = []
         for i, action in enumerate(todo):
             added = present.log_lines(snap, [action], None, lang)
-            header = self.trail_header(tkey, lang)
+            header = self.trail_header(row.game, tkey, lang)
             if chunk and len(self.trail_text(header, chunk + added)) > TRAIL_CHARS:
                 # This message is full: it keeps what it has; the rest opens a new one.
                 made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
@@ -687,7 +687,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             chunk.extend(added)
         if chunk:
             made = await self.put_trail(
-                row.channel_id, mid, self.trail_text(self.trail_header(tkey, lang), chunk)
+                row.channel_id,
+                mid,
+                self.trail_text(self.trail_header(row.game, tkey, lang), chunk),
             )
             posted = posted or made != mid
             mid = made
@@ -705,10 +707,13 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         return posted
 
     @staticmethod
-    def trail_header(key: str, lang: str) -> str:
+    def trail_header(game: str, key: str, lang: str) -> str:
+        """ "**Voyage 3**": the round in the game's own word (``<game>.round`` when the
+        game has one, as on the table), else nothing."""
         if not key:
             return ""
-        text = t("host.table.round", lang, n=int(key) if key.isdigit() else key)
+        word = f"{game}.round" if i18n.has(f"{game}.round", lang) else "host.table.round"
+        text = t(word, lang, n=int(key) if key.isdigit() else key)
         return f"**{text[:1].upper()}{text[1:]}**"
 
     @staticmethod

@@ -266,3 +266,21 @@ async def test_a_full_trail_message_goes_on_in_a_new_one(harness: Harness, monke
     assert len(trails) > 3
     assert all(len(m.content) <= 300 or m.content.count("\n• ") == 0 for m in trails)
     assert trail_lines(h) == await public_log(h)
+
+
+async def test_the_trail_and_the_table_go_on_after_a_restart(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
+    seats = {ana: 0, ben: 1}
+    await open_game(h, ana, ben)
+    rng = random.Random(12)
+    for _ in range(8):
+        await play_turn(h, seats, rng)
+    trails = [m.id for m in h.messages() if is_trail(m)]
+    await h.restart()
+    await play_turn(h, seats, rng)
+    # The same trail message is written on (or a new one follows it), never restarted.
+    after = [m.id for m in h.messages() if is_trail(m)]
+    assert after[: len(trails)] == trails
+    assert trail_lines(h) == await public_log(h)
+    assert len(tables(h)) == 1 and h.messages()[-1] == latest_table(h)

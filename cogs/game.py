@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The longest trail message (Discord allows 2000 characters).
+TRAIL_CHARS = 1900
+
 
 class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     """Board games in Discord channels."""
@@ -150,7 +153,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 await self.disable_buttons(snap.row.channel_id, old)
             return
         await interaction.response.defer(ephemeral=True)
-        await self.publish(snap.id, force_new=True)
+        await self.publish(snap.id, force_new=True, ping=False)  # a look, never a ping
         await self.reply(interaction, t("host.table.reposted", lang))
 
     @game.command(**cmd("hand"))
@@ -559,24 +562,33 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
 
     # -- publishing ---------------------------------------------------------------------
 
-    async def publish(self, gid: int, *, force_new: bool = False) -> None:
-        """Bring the channel up to date with the game as stored now: the table (edited in
-        place while the same players are to move, else posted anew with a mention) and the
-        private panels by DM. Serialised per game, and always from the latest state, so
-        the last publish shows the last move."""
+    async def publish(self, gid: int, *, force_new: bool = False, ping: bool = True) -> None:
+        """Bring the channel up to date with the game as stored now: the trail of moves, the
+        table and the private panels by DM. Serialised per game, and always from the latest
+        state, so the last publish shows the last move.
+
+        The channel holds one live table, always the last game message: edited in place
+        while the same players are to move, else posted anew at the bottom and the one it
+        replaces deleted (greyed out if it cannot be deleted). Above it, the trail: one short
+        text message per round listing the public moves, so a player back after a day reads
+        what happened since, then the table. A new table mentions whom the game now waits
+        for; it pings them with ``pings=live`` (once per turn change, only those newly to
+        move), never with ``pings=days`` (the pacing tick pings later) nor when ``ping`` is
+        false (``/game status``)."""
         async with self.publish_locks[gid]:
             await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
             lang = snap.row.lang
             # Only moves that told something: secret moves must not scroll the recent lines.
             recent = await self.host.store.actions(gid, limit=300)
-            actions = [a for a in recent if public_move(a.events)][-30:]
-            lines = present.log_lines(snap, actions, None, lang)
+            public = [a for a in recent if public_move(a.events)]
+            lines = present.log_lines(snap, public[-30:], None, lang)
             embed = present.table_embed(snap, lines, lang)
             undoable = await self.host.undoable(snap)
             back = any(s.autopilot and s.user_id for s in snap.seats)
             view = present.table_view(snap, lang, undo=undoable is not None, back=back)
             to_move = snap.human_to_move() if snap.row.status == "active" else []
+            await self.clear_nudges(snap, to_move)
             shown = present.fingerprint(embed, view, snap.view(None))
             channel = self.channel(snap.row.channel_id)
             old = snap.row.table_message_id
@@ -592,12 +604,19 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 # e.g. a secret order changed: the table shows nothing new
                 await self.host.store.update_game(gid, now, published_version=shows)
                 return
+            # The trail first: it stays above the table. A new trail message below the table
+            # means the table must move down again.
+            try:
+                below = await self.write_trail(snap, public)
+            except discord.HTTPException:  # the trail is a convenience: the table matters
+                log.warning("game %s: could not write the trail", gid)
+                below = False
             file = await present.table_file(snap, lang)
-            if not force_new and same_movers:
-                movers_now = present.turn_of(snap, to_move, lang)
+            content = present.turn_of(snap, to_move, lang) or None
+            if not force_new and not below and same_movers:
                 try:
                     await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
-                        content=movers_now or None,
+                        content=content,
                         embed=embed,
                         view=view,
                         attachments=[file],
@@ -613,13 +632,24 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     return
                 except discord.NotFound:
                     pass
-            content = present.turn_of(snap, to_move, lang)
+                file = await present.table_file(snap, lang)  # the first one was consumed
+            # Ping only those the game did not wait for already: a table moved down for
+            # another reason (a new round, /game status) pings nobody again.
+            fresh = [s for s in to_move if s not in movers or force_new]
+            live = snap.row.host_options.get("pings", "live") != "days"
+            pinged = [
+                discord.Object(uid)
+                for s in fresh
+                if (uid := snap.seats[s].user_id) is not None and ping and live
+            ]
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             msg = await channel.send(
-                content=content or None,
+                content=content,
                 embed=embed,
                 file=file,
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                allowed_mentions=discord.AllowedMentions(
+                    users=pinged, roles=False, everyone=False, replied_user=False
+                ),
                 **kwargs,
             )
             await self.host.store.update_game(
@@ -631,11 +661,103 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 published_version=shows,
             )
             if old is not None and old != msg.id:
-                await self.disable_buttons(snap.row.channel_id, old)
+                await self.drop_message(snap.row.channel_id, old)
             if snap.row.status == "over" and snap.row.table_to_move:
                 await self.post_final(snap)  # the game just ended
             elif not force_new:
                 await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
+
+    async def clear_nudges(self, snap: Snapshot, waited: list[int]) -> None:
+        """Delete the channel reminders of players the game no longer waits for: their
+        "waiting for your move" would mislead, and the channel stays short."""
+        keep: list[list[Any]] = []
+        stale: list[int] = []
+        for mid, seats in snap.row.nudge_messages:
+            if set(seats) & set(waited):
+                keep.append([mid, seats])
+            else:
+                stale.append(mid)
+        if not stale:
+            return
+        await self.host.store.update_game(snap.id, self.host.clock.now(), nudge_messages=keep)
+        for mid in stale:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(snap.row.channel_id).get_partial_message(mid).delete()  # type: ignore[attr-defined]
+
+    async def write_trail(self, snap: Snapshot, public: list[Any]) -> bool:
+        """Write the public moves since the trail's start into the trail message: edited
+        while it has room and the round lasts, else a new message (with the moves that did
+        not fit). Returns whether a message was posted (it is then below the table)."""
+        row = snap.row
+        lang = row.lang
+        key = str(snap.view(None).get("round") or "")
+        mid, start, tkey = row.trail_message_id, row.trail_seq, row.trail_key
+        if mid is None:
+            tkey = key
+        todo = [a for a in public if a.seq > start]
+        posted = False
+        chunk: list[str] = []
+        for i, action in enumerate(todo):
+            added = present.log_lines(snap, [action], None, lang)
+            header = self.trail_header(row.game, tkey, lang)
+            if chunk and len(self.trail_text(header, chunk + added)) > TRAIL_CHARS:
+                # This message is full: it keeps what it has; the rest opens a new one.
+                made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
+                posted = posted or made != mid
+                mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
+            chunk.extend(added)
+        if chunk:
+            made = await self.put_trail(
+                row.channel_id,
+                mid,
+                self.trail_text(self.trail_header(row.game, tkey, lang), chunk),
+            )
+            posted = posted or made != mid
+            mid = made
+        if tkey != key:
+            # A new round: this message is done; the round's first move opens the next one.
+            mid, start, tkey = None, todo[-1].seq if todo else start, key
+        if (mid, start, tkey) != (row.trail_message_id, row.trail_seq, row.trail_key):
+            await self.host.store.update_game(
+                snap.id,
+                self.host.clock.now(),
+                trail_message_id=mid,
+                trail_seq=start,
+                trail_key=tkey,
+            )
+        return posted
+
+    @staticmethod
+    def trail_header(game: str, key: str, lang: str) -> str:
+        """ "**Voyage 3**": the round in the game's own word (``<game>.round`` when the
+        game has one, as on the table), else nothing."""
+        if not key:
+            return ""
+        word = f"{game}.round" if i18n.has(f"{game}.round", lang) else "host.table.round"
+        text = t(word, lang, n=int(key) if key.isdigit() else key)
+        return f"**{text[:1].upper()}{text[1:]}**"
+
+    @staticmethod
+    def trail_text(header: str, lines: list[str]) -> str:
+        body = "\n".join(f"• {line}" for line in lines)
+        return f"{header}\n{body}" if header else body
+
+    async def put_trail(self, channel_id: int, message_id: int | None, text: str) -> int:
+        """Edit the trail message, or post it (also when it was deleted meanwhile)."""
+        channel = self.channel(channel_id)
+        none = discord.AllowedMentions.none()
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(
+                    message_id
+                ).edit(  # type: ignore[attr-defined]
+                    content=text[:2000], allowed_mentions=none
+                )
+                return message_id
+            except discord.HTTPException:
+                log.warning("could not edit the trail message %s", message_id)
+        msg = await channel.send(content=text[:2000], allowed_mentions=none)
+        return msg.id
 
     async def send_panels(self, snap: Snapshot) -> None:
         """DM each person with an open private decision its panel, once per decision. A
@@ -732,6 +854,17 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(message_id).edit(view=None)
+
+    async def drop_message(self, channel_id: int, message_id: int) -> None:
+        """Delete an older table (the bot may always delete its own messages); when that
+        fails, grey its buttons out so that they can never be used."""
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).delete()  # type: ignore[attr-defined]
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            log.warning("could not delete the old table %s: greying it out", message_id)
+            await self.disable_buttons(channel_id, message_id)
 
     async def retire(self, snap: Snapshot) -> None:
         """A game ended without a result (abandoned): disable its buttons."""

@@ -19,6 +19,7 @@ from cogs.common import CogBase, guarded
 from core import i18n
 from core.i18n import t
 from host import pacing
+from host.locks import KeyedLocks
 from host.sessions import Snapshot
 
 log = logging.getLogger(__name__)
@@ -29,8 +30,10 @@ def ts(when: float) -> str:
     return f"<t:{int(when)}:R>"
 
 
-def jump(snap: Snapshot) -> str:
-    where = snap.row.table_message_id
+def jump(snap: Snapshot, *, table: bool = True) -> str:
+    """A link to the game's table, or (``table=False``, for DMs read later) to its channel:
+    the table is replaced at every turn change, and it is always the channel's bottom."""
+    where = snap.row.table_message_id if table else None
     base = f"https://discord.com/channels/{snap.row.guild_id}/{snap.row.channel_id}"
     return f"{base}/{where}" if where else base
 
@@ -41,8 +44,11 @@ class PacingMixin(CogBase):
     _ticker: asyncio.Task[None] | None = None
 
     if TYPE_CHECKING:
+        publish_locks: KeyedLocks
 
-        async def publish(self, gid: int, *, force_new: bool = False) -> None: ...
+        async def publish(
+            self, gid: int, *, force_new: bool = False, ping: bool = True
+        ) -> None: ...
 
     def start_ticker(self) -> None:
         every = self.bot.settings.tick_seconds
@@ -137,7 +143,7 @@ class PacingMixin(CogBase):
                 "host.remind.dm",
                 user_lang,
                 game=present.game_name(snap.row.game, user_lang),
-                link=jump(snap),
+                link=jump(snap, table=False),
                 when=self._when(snap, since, user_lang),
             )
             try:
@@ -149,10 +155,17 @@ class PacingMixin(CogBase):
         if in_channel:
             who = " ".join(present.mention(snap, seat) for seat, _ in in_channel)
             since = min(since for _, since in in_channel)
-            await self.channel(snap.row.channel_id).send(
+            msg = await self.channel(snap.row.channel_id).send(
                 t("host.remind.channel", lang, who=who, when=self._when(snap, since, lang)),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
+            # Remembered, so that the table deletes it once these players have moved.
+            async with self.publish_locks[snap.id]:
+                row = (await self.host.by_id(snap.id)).row
+                posted = [*row.nudge_messages, [msg.id, [seat for seat, _ in in_channel]]]
+                await self.host.store.update_game(
+                    snap.id, self.host.clock.now(), nudge_messages=posted
+                )
 
     async def announce_deadline(self, snap: Snapshot, seat: int) -> None:
         lang = snap.row.lang
@@ -205,7 +218,7 @@ class PacingMixin(CogBase):
                 "host.remind.your_turn",
                 lang,
                 game=present.game_name(snap.row.game, lang),
-                link=jump(snap),
+                link=jump(snap, table=False),
             )
             try:
                 dm = await self.bot.create_dm(discord.Object(s.user_id))

@@ -10,6 +10,13 @@ Each game has host-level lobby options next to the game's own:
   plays it once twice the deadline has passed, so no game is blocked forever.
 * ``autopilot`` — after this many missed deadlines the seat is handed to a bot for the rest
   of the game (``never`` to keep waiting); the owner takes it back with one click.
+* ``pings`` — ``live``: a new table mentions (pings) the players it now waits for at once;
+  ``days``: the table names them without a ping, and a light message pings a player only
+  once the game has waited :data:`PING_AFTER` for them (a player who answers sooner is never
+  pinged); reminders and the DM on one's turn work as usual.
+
+With a deadline, a warning goes out at half the time (:func:`nudge_times`), whatever the
+reminders say, and no nudge ever goes out once the time is up: the time-up notice says it.
 
 Everything here is a pure function of stored times and the clock's ``now``.
 """
@@ -22,11 +29,14 @@ HOUR = 3600.0
 DAY = 24 * HOUR
 REPEAT = DAY
 MAX_NUDGES = 3
+#: Play over days: how long the game waits for a player before pinging them.
+PING_AFTER = HOUR
 
 HOST_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("reminders", "host.opt.reminders", ("off", "4h", "12h", "24h"), "12h"),
     OptionSpec("deadline", "host.opt.deadline", ("none", "12h", "1d", "2d", "3d", "7d"), "none"),
     OptionSpec("autopilot", "host.opt.autopilot", ("1", "2", "3", "never"), "2"),
+    OptionSpec("pings", "host.opt.pings", ("live", "days"), "live"),
 )
 
 
@@ -47,22 +57,35 @@ def seconds(value: str | None) -> float | None:
     return int(value[:-1]) * unit
 
 
-def nudges_due(since: float, now: float, reminders: str | None) -> int:
+def nudge_times(since: float, options: dict[str, str]) -> list[float]:
+    """When to nudge a player waited on since ``since``, in order: with ``pings=days`` a
+    ping after :data:`PING_AFTER`; the reminders (the first after the ``reminders`` delay,
+    then every :data:`REPEAT`, at most :data:`MAX_NUDGES`); with a deadline, a warning at half
+    of it. Nothing at or after the deadline itself: the time-up notice is the last word."""
+    times: list[float] = []
+    if options.get("pings") == "days":
+        times.append(since + PING_AFTER)
+    first = seconds(options.get("reminders"))
+    if first is not None:
+        times.extend(since + first + k * REPEAT for k in range(MAX_NUDGES))
+    span = seconds(options.get("deadline"))
+    if span is not None:
+        times = [w for w in times if w < since + span]
+        times.append(since + span / 2)
+    return sorted(set(times))
+
+
+def nudges_due(since: float, now: float, options: dict[str, str]) -> int:
     """How many nudges should have gone out by ``now`` for a wait that began at ``since``.
 
     A bot that was down through several reminder times sends one nudge when it is back,
     not a burst: callers send one and record this number."""
-    first = seconds(reminders)
-    if first is None or now < since + first:
-        return 0
-    return min(MAX_NUDGES, 1 + int((now - since - first) // REPEAT))
+    return sum(1 for w in nudge_times(since, options) if w <= now)
 
 
-def next_nudge(since: float, sent: int, reminders: str | None) -> float | None:
-    first = seconds(reminders)
-    if first is None or sent >= MAX_NUDGES:
-        return None
-    return since + first + sent * REPEAT
+def next_nudge(since: float, sent: int, options: dict[str, str]) -> float | None:
+    times = nudge_times(since, options)
+    return times[sent] if sent < len(times) else None
 
 
 def deadline_at(since: float, deadline: str | None) -> float | None:

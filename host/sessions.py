@@ -568,11 +568,13 @@ class Host:
             for seat, (since, sent, dl_state) in sorted(waits.items()):
                 if seat not in waiting:
                     continue
-                wanted = pacing.nudges_due(since, now, opts.get("reminders"))
+                wanted = pacing.nudges_due(since, now, opts)
+                deadline = pacing.deadline_at(since, opts.get("deadline"))
                 if wanted > sent:
                     await self.store.mark_wait(game_id, seat, nudges=wanted)
-                    due.nudges.append((seat, sent + 1, since))
-                deadline = pacing.deadline_at(since, opts.get("deadline"))
+                    # Once the time is up, the time-up notice speaks: no nudge in that tick.
+                    if deadline is None or now < deadline:
+                        due.nudges.append((seat, sent + 1, since))
                 if deadline is None or now < deadline:
                     continue
                 overdue = now >= deadline + (deadline - since)

@@ -57,6 +57,13 @@ class GameRow:
     table_hash: str | None = None
     host_options: dict[str, str] = field(default_factory=dict)
     published_version: int = 0
+    #: The channel's trail of moves (migration 0006): the message being written, the last
+    #: action before its first line, and the round it is for.
+    trail_message_id: int | None = None
+    trail_seq: int = 0
+    trail_key: str = ""
+    #: Reminders posted in the channel: (message id, seats it names), until answered.
+    nudge_messages: list[list[Any]] = field(default_factory=list)
 
     @property
     def live(self) -> bool:
@@ -117,7 +124,8 @@ class TimerRow:
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash, host_options, published_version"
+    "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
+    "nudge_messages"
 )
 
 
@@ -144,6 +152,10 @@ def _game(row: Iterable[Any]) -> GameRow:
         table_hash=r[17],
         host_options=json.loads(r[18]) if r[18] else {},
         published_version=r[19],
+        trail_message_id=r[20],
+        trail_seq=r[21],
+        trail_key=r[22],
+        nudge_messages=json.loads(r[23]) if r[23] else [],
     )
 
 
@@ -304,6 +316,10 @@ class Store:
             "table_hash",
             "host_options",
             "published_version",
+            "trail_message_id",
+            "trail_seq",
+            "trail_key",
+            "nudge_messages",
         }
     )
 
@@ -314,7 +330,10 @@ class Store:
             raise ValueError(f"not updatable: {bad}")
         sets, values = [], []
         for key, value in fields.items():
-            if key in ("options", "state", "table_to_move", "host_options") and value is not None:
+            if (
+                key in ("options", "state", "table_to_move", "host_options", "nudge_messages")
+                and value is not None
+            ):
                 value = dumps(value)
             sets.append(f"{key} = ?")
             values.append(value)

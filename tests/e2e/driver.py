@@ -28,6 +28,48 @@ def tables(h: Harness, channel: int | None = None) -> list[Message]:
     return [m for m in h.messages(channel) if is_table(m)]
 
 
+def tables_ever(h: Harness, channel: int | None = None) -> list[Message]:
+    """Every table message ever posted in the channel, deleted ones too (a table is
+    replaced by a new one at the bottom and deleted), oldest first."""
+    cid = h.channel_id if channel is None else channel
+    found = [Message(h.backend, mid) for mid in h.backend.channel_order[cid]]
+    return [m for m in found if is_table(m)]
+
+
+def pinged_by(payload: Mapping[str, object] | None) -> set[int]:
+    """Users a message payload notifies: those mentioned in its content that its
+    ``allowed_mentions`` lets ping (no ``allowed_mentions``: the bot's default, users)."""
+    if not payload:
+        return set()
+    ids = {int(x) for x in MENTION.findall(str(payload.get("content") or ""))}
+    allowed = payload.get("allowed_mentions")
+    if not isinstance(allowed, dict) or "users" in allowed.get("parse", []):
+        return ids
+    return ids & {int(u) for u in allowed.get("users", [])}
+
+
+def pings(h: Harness, channel: int | None = None) -> list[tuple[int, set[int]]]:
+    """(message id, users pinged) for every message the bot posted in a guild channel (the
+    default one, or ``channel``), interaction replies included (not ephemeral ones: those
+    notify nobody), in order. Edits never notify, so they do not count."""
+    cid = h.channel_id if channel is None else channel
+    out: list[tuple[int, set[int]]] = []
+    for r in h.requests:
+        body = r.json if isinstance(r.json, dict) else None
+        if body is None or r.status >= 400:
+            continue
+        if r.kind == "interaction_callback" and r.channel_id == cid:
+            body, mid = (body.get("data") if body.get("type") == 4 else None), r.message_id
+        elif r.kind == "channel_message" and r.path.startswith(f"/channels/{cid}/"):
+            mid = int(r.response["id"]) if isinstance(r.response, dict) else None
+        else:
+            continue
+        if not body or int(body.get("flags") or 0) & 64:
+            continue
+        out.append((mid or 0, pinged_by(body)))
+    return out
+
+
 def latest_table(h: Harness, channel: int | None = None) -> Message:
     found = tables(h, channel)
     assert found, "no table message in the channel"

@@ -30,17 +30,17 @@ from core.i18n import pick, t
 from rules.kosmonavts import GAME
 from rules.kosmonavts.engine import ORDER_FINALS, STEP_CAP, seat_options
 from tests.e2e.driver import (
-    MENTION,
     Offer,
     is_final,
     latest_table,
     offers,
     panel_of,
+    pings,
     play_turn,
     press_offer,
     private_texts,
     refused,
-    tables,
+    tables_ever,
     waiting_ids,
 )
 from tests.harness import FakeUser, Harness
@@ -310,13 +310,13 @@ async def check_finished_game(
         assert f"**{score}**" in text
         assert sum(result.breakdown[seat].values()) == score
     assert await game_of(h).replay(snap.id) == snap.row.state
-    # A table is posted anew (with mentions) only when someone new is to move: those still
-    # composing their orders are not mentioned again each time another player confirms.
-    posted = tables(h)
+    # A table pings only whom the game did not wait for already: those still composing
+    # their orders are not pinged again each time another player confirms.
+    posted = tables_ever(h)
     assert len(posted) > 10
+    pinged = dict(pings(h))
     for before, table in itertools.pairwise(posted):
-        mentioned = {int(x) for x in MENTION.findall(table.versions[0].get("content") or "")}
-        assert not mentioned or not mentioned <= set(waiting_ids(before)), table.text()
+        assert not pinged.get(table.id, set()) & set(waiting_ids(before)), table.text()
 
     # Every word reached the players translated.
     public = h.all_public_text()

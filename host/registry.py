@@ -12,6 +12,7 @@ from core.contract import Game
 GAME_MODULES: dict[str, str] = {
     "mlem": "rules.mlem",
     "kosmonavts": "rules.kosmonavts",
+    "galaxy_trucker": "rules.galaxy_trucker",
 }
 
 

@@ -421,9 +421,9 @@ def _status(view: dict[str, Any], seat: int, lang: str) -> tuple[str, RGB]:
 def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
     pool = [t for t in view.get("faceup") or [] if isinstance(t, dict)]
-    ts, gap = 76, 30  # pool tile size and label room
-    per_row = 9
-    shown = pool[: per_row * 10]
+    # pool tile size and label room: smaller tiles when the pool grows large
+    ts, gap, per_row = (76, 30, 9) if len(pool) <= 54 else (62, 28, 11)
+    shown = pool[: per_row * 13]
     rows = max(1, math.ceil(len(shown) / per_row))
     left_h = 64 + 20 + 150 + n * 64 + 40
     pool_h = 64 + 20 + 48 + rows * (ts + gap) + 40

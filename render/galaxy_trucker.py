@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -67,6 +68,39 @@ W = 1200  # table width
 PW = 760  # private picture width (portrait, for phones)
 
 
+def _palette() -> Image.Image:
+    """The fixed PNG palette: every colour drawn, kept exactly, plus the blends that
+    anti-aliasing makes between them (a strip of gradients), so that a picture is mapped
+    onto it quickly instead of being quantized afresh."""
+    seats = [pc.rgb for pc in kit.PALETTE[:4]]
+    fg = [
+        INK, MUTED, FAINT, GOLD, GREEN, RED, TUBE, FLAME, BARREL, SHIELD_ARC, HUMAN,
+        TILE_EDGE, SLOT_EDGE, PANEL_EDGE, kit.DARK, (200, 204, 214), (170, 174, 190),
+        (60, 64, 80), (230, 190, 90), (60, 70, 120), (20, 20, 30),
+        *GOODS.values(), *ALIEN.values(), *seats,
+    ]  # fmt: skip
+    bg = [
+        BG, BG2, kit.PANEL, SLOT, *KIND_FILL.values(), *seats,
+        *(kit.blend(c, BG2, 0.9) for c in seats),
+        *(kit.blend(c, (40, 40, 60), 0.25) for c in seats),
+    ]  # fmt: skip
+    steps = 8
+    base = Image.new("RGB", (steps, len(fg) * len(bg)))
+    px = base.load()
+    assert px is not None
+    for j, (a, b) in enumerate((a, b) for a in fg for b in bg):
+        for i in range(steps):
+            px[i, j] = kit.blend(b, a, i / (steps - 1))
+    return kit.palette_for(base, [*fg, *bg])
+
+
+_PALETTE = _palette()
+
+
+def _png(img: Image.Image) -> bytes:
+    return kit.to_png_palette(img, _PALETTE)
+
+
 def _lang(lang: str | None) -> str:
     return kit.lang_or_default(lang)
 
@@ -91,6 +125,25 @@ def _cells(raw: Any) -> set[tuple[int, int]]:
             if isinstance(c, (list, tuple)) and len(c) == 2 and all(kit.is_int(x) for x in c):
                 out.add((int(c[0]), int(c[1])))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _sprite(s: str, size: int, style: str, fill: RGB) -> tuple[Image.Image, Image.Image, int, int]:
+    """A short label drawn once: its colour, its mask, and its offset from the centre."""
+    f = kit.font(size, style)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(s, anchor="mm"))
+    mask = Image.new("L", (x1 - x0 + 2, y1 - y0 + 2), 0)
+    ImageDraw.Draw(mask).text((1 - x0, 1 - y0), s, font=f, fill=255, anchor="mm")
+    return Image.new("RGB", mask.size, fill), mask, x0 - 1, y0 - 1
+
+
+def _label(
+    img: Image.Image, xy: tuple[float, float], s: str, size: int, fill: RGB, style: str = "bold"
+) -> None:
+    """A short, often repeated label (a number, a cell) centred on ``xy``, from a cache:
+    much faster than drawing the text every time."""
+    solid, mask, ox, oy = _sprite(s, size, style, fill)
+    img.paste(solid, (round(xy[0]) + ox, round(xy[1]) + oy), mask)
 
 
 # --------------------------------------------------------------------------- one tile
@@ -309,6 +362,7 @@ def _frame(view: dict[str, Any]) -> tuple[int, int, int, int]:
 
 
 def draw_ship(
+    img: Image.Image,
     d: ImageDraw.ImageDraw,
     x: float,
     y: float,
@@ -326,15 +380,11 @@ def draw_ship(
     lab = s * 0.45
     board = kit.dict_of(view.get("board"))
     valid = _cells(board.get("cells"))
-    f = kit.font(max(12, min(22, round(s * 0.3))), "bold")
+    size = max(12, min(22, round(s * 0.3)))
     for c in range(cols):
-        kit.text(
-            d, (x + lab + (c + 0.5) * s, y + lab / 2), str(c0 + c), f, fill=MUTED, anchor="mm"
-        )
+        _label(img, (x + lab + (c + 0.5) * s, y + lab / 2), str(c0 + c), size, MUTED)
     for r in range(rows):
-        kit.text(
-            d, (x + lab / 2, y + lab + (r + 0.5) * s), str(r0 + r), f, fill=MUTED, anchor="mm"
-        )
+        _label(img, (x + lab / 2, y + lab + (r + 0.5) * s), str(r0 + r), size, MUTED)
     gx, gy = x + lab, y + lab
     for r, c in valid:
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
@@ -354,8 +404,7 @@ def draw_ship(
     for r, c in free:
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
         d.rectangle((px + 3, py + 3, px + s - 3, py + s - 3), outline=GREEN, width=w)
-        fl = kit.font(max(12, round(s * 0.24)), "cond")
-        kit.text(d, (px + s / 2, py + s / 2), f"{r}·{c}", fl, fill=GREEN, anchor="mm")
+        _label(img, (px + s / 2, py + s / 2), f"{r}·{c}", max(12, round(s * 0.24)), GREEN, "cond")
     for r, c in bad:
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
         d.rectangle((px + 2, py + 2, px + s - 2, py + s - 2), outline=RED, width=w + 1)
@@ -473,9 +522,7 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
         r, c = divmod(i, per_row)
         tx, ty = px0 + c * (ts + 8), py + r * (ts + gap)
         draw_tile(d, tx, ty, ts, t)
-        kit.text(
-            d, (tx + ts / 2, ty + ts + 2), f"#{kit.int_of(t.get('id'))}", lf, fill=INK, anchor="ma"
-        )
+        _label(img, (tx + ts / 2, ty + ts + 13), f"#{kit.int_of(t.get('id'))}", 17, INK)
     if len(pool) > len(shown):
         kit.text(
             d,
@@ -598,7 +645,10 @@ def _hazards(items: list[Any], lang: str) -> str:
 
 
 def _track(
-    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], view: dict[str, Any]
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    view: dict[str, Any],
 ) -> None:
     """The flight track: a loop of spaces (space 1 at the top left, clockwise) with rockets."""
     x0, y0, x1, y1 = box
@@ -611,12 +661,11 @@ def _track(
         a = -math.pi / 2 + 2 * math.pi * i / n
         pts.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
     rs = min(22.0, math.pi * min(rx, ry) / n * 0.9 + 6)
-    f = kit.font(14, "cond")
     for i, (px, py) in enumerate(pts):
         d.ellipse(
             (px - rs, py - rs, px + rs, py + rs), fill=kit.PANEL, outline=PANEL_EDGE, width=2
         )
-        kit.text(d, (px, py), str(i + 1), f, fill=FAINT, anchor="mm")
+        _label(img, (px, py), str(i + 1), 14, FAINT, "cond")
     spaces = _list(flight.get("spaces"))
     retired = _list(flight.get("retired"))
     for seat, sp in enumerate(spaces):
@@ -627,6 +676,7 @@ def _track(
 
 
 def _ship_panel(
+    img: Image.Image,
     d: ImageDraw.ImageDraw,
     box: tuple[float, float, float, float],
     view: dict[str, Any],
@@ -640,8 +690,14 @@ def _ship_panel(
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
     kit.seat_token(d, (x0 + 30, y0 + 28), 14, seat)
-    name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.5, (24, 20, 18))
+    name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.4, (24, 20, 18))
     kit.text(d, (x0 + 54, y0 + 28), name, nf, anchor="lm")
+    flight = kit.dict_of(view.get("flight"))
+    if seat in _list(flight.get("retired")):
+        rf = kit.font(17)
+        kit.pill(
+            d, x0 + 66 + nf.getlength(name), y0 + 16, y0 + 40, _t("pic.retired", lang), rf, RED
+        )
     credits = kit.int_of(ship.get("credits"))
     result = kit.dict_of(view.get("result"))
     right = _t("pic.credits", lang, n=credits)
@@ -651,8 +707,6 @@ def _ship_panel(
             place = _t("pic.place", lang, place=ranks[seat])
             right = f"{place} · {_t('pic.credits', lang, n=scores[seat])}"
     kit.text(d, (x1 - 16, y0 + 28), right, kit.font(24), fill=GOLD, anchor="rm")
-    flight = kit.dict_of(view.get("flight"))
-    retired = _list(flight.get("retired"))
     crew = sum(kit.int_of(v) for v in kit.dict_of(ship.get("crew")).values())
     crew += sum(1 for v in kit.dict_of(ship.get("aliens")).values() if v)
     batt = sum(kit.int_of(v) for v in kit.dict_of(ship.get("batteries")).values())
@@ -667,15 +721,11 @@ def _ship_panel(
     )
     sf = kit.font(17, "book")
     kit.text(d, (x0 + 20, y0 + 56), kit.ellipsize(stats, sf, x1 - x0 - 40), sf, fill=MUTED)
-    if seat in retired:
-        kit.text(
-            d, (x1 - 16, y0 + 66), _t("pic.retired", lang), kit.font(18), fill=RED, anchor="rm"
-        )
     avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 90
     _, _, rows, cols = _frame(view)
     s = min(avail_w / (cols + 0.45), avail_h / (rows + 0.45), 72)
     sw, sh_ = ship_size(view, s)
-    draw_ship(d, x0 + (x1 - x0 - sw) / 2, y0 + 84 + (avail_h - sh_) / 2, s, view, ship, seat)
+    draw_ship(img, d, x0 + (x1 - x0 - sw) / 2, y0 + 84 + (avail_h - sh_) / 2, s, view, ship, seat)
 
 
 def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
@@ -698,7 +748,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     kit.text(
         d, (290, ty + top_h / 2), _t("pic.track", lang), kit.font(20), fill=FAINT, anchor="mm"
     )
-    _track(d, (24, ty + 4, 556, ty + top_h - 4), view)
+    _track(img, d, (24, ty + 4, 556, ty + top_h - 4), view)
     cx0 = 580
     kit.rounded_box(
         d, (cx0, ty, W - 20, ty + top_h), radius=16, fill=kit.PANEL, outline=PANEL_EDGE
@@ -727,6 +777,8 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
             y += 4
             if y > ty + top_h - 30:
                 break
+    elif kit.dict_of(view.get("result")):
+        _final_credits(d, (cx0 + 20, ty + 20, W - 40), view, names, lang)
     else:
         kit.text(d, (cx0 + 20, ty + 30), _t("pic.no_card", lang), kit.font(24), fill=MUTED)
     asking = flight.get("asking")
@@ -735,8 +787,46 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         r, c = divmod(i, per)
         bx = 20 + c * (panel_w + 20)
         by = y + r * (panel_h + 20)
-        _ship_panel(d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i)
+        _ship_panel(
+            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i
+        )
     return img
+
+
+def _final_credits(
+    d: ImageDraw.ImageDraw,
+    at: tuple[float, float, float],
+    view: dict[str, Any],
+    names: Sequence[str],
+    lang: str,
+) -> None:
+    """The end-of-flight table: each seat's place, credits and where they came from."""
+    x, y, x1 = at
+    kit.text(d, (x, y), _t("pic.finish", lang), kit.font(30), fill=GOLD)
+    y += 56
+    result = kit.dict_of(view.get("result"))
+    scores, ranks = _list(result.get("scores")), _list(result.get("ranks"))
+    parts = _list(result.get("breakdown"))
+    order = sorted(
+        range(len(scores)), key=lambda i: (kit.int_of(ranks[i]) if i < len(ranks) else 9, i)
+    )
+    bf = kit.font(16, "book")
+    for seat in order[:4]:
+        kit.seat_token(d, (x + 12, y + 14), 11, seat)
+        place = _t("pic.place", lang, place=ranks[seat]) if seat < len(ranks) else ""
+        head = f"{place} {kit.player_name(names, seat, lang)}"
+        hs, hf = kit.fit_font(head, x1 - x - 150, (22, 20, 18))
+        kit.text(d, (x + 32, y + 14), hs, hf, anchor="lm")
+        credits = _t("pic.credits", lang, n=kit.int_of(scores[seat]))
+        kit.text(d, (x1, y + 14), credits, kit.font(22), fill=GOLD, anchor="rm")
+        b = kit.dict_of(parts[seat]) if seat < len(parts) else {}
+        detail = " · ".join(
+            f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}" for k, v in b.items() if kit.is_int(v) and v
+        )
+        lines = kit.wrap(detail, bf, x1 - x - 32, 2) if detail else []
+        for i, line in enumerate(lines):
+            kit.text(d, (x + 32, y + 32 + i * 19), line, bf, fill=MUTED)
+        y += 38 + 19 * len(lines)
 
 
 def _draw_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
@@ -754,7 +844,7 @@ def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     public = {k: v for k, v in view.items() if k != "private"}
     with kit.LOCK:
         img = _draw_table(public, names, _lang(lang))
-    return kit.to_png(img)
+    return _png(img)
 
 
 # --------------------------------------------------------------------------- private
@@ -801,6 +891,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
             bad |= _cells(p[1])
     last = _cells([ship.get("last")])
     draw_ship(
+        img,
         d,
         x0,
         110,
@@ -899,4 +990,4 @@ def render_private(
         return None
     with kit.LOCK:
         img = _draw_private(view, names, _lang(lang), who)
-    return kit.to_png(img)
+    return _png(img)

@@ -614,12 +614,11 @@ def _card_lines(card: dict[str, Any], lang: str) -> list[tuple[str, list[RGB]]]:
             )
         if "goods" in reward:
             out.append((_t("pic.c.reward", lang), goods(reward["goods"])))
-    if isinstance(card.get("penalty"), dict):
-        out.append((_t("pic.c.penalty", lang), []))
-        out += [("  " + s, g) for s, g in penalty_text(card["penalty"])]
     if isinstance(card.get("planets"), list):
         for i, pl in enumerate(card["planets"]):
             out.append((_t("pic.c.planet", lang, i=i + 1), goods(pl)))
+    if "days_lost" in card:  # what taking the reward or landing costs
+        out.append((_t("pic.c.cost", lang, n=card["days_lost"]), []))
     if isinstance(card.get("meteors"), list):
         out.append((_t("pic.c.meteors", lang) + " " + _hazards(card["meteors"], lang), []))
     if isinstance(card.get("lines"), list):
@@ -629,8 +628,9 @@ def _card_lines(card: dict[str, Any], lang: str) -> list[tuple[str, list[RGB]]]:
             key = "pic.c.firepower_line" if crit == "firepower" else f"pic.c.{crit}"
             pen = " · ".join(s for s, _ in penalty_text(kit.dict_of(line.get("penalty"))))
             out.append((f"{_t(key, lang)}: {pen}", []))
-    if "days_lost" in card:
-        out.append((_t("pic.c.days", lang, n=card["days_lost"]), []))
+    if isinstance(card.get("penalty"), dict):
+        penalty = " · ".join(s for s, _ in penalty_text(card["penalty"]))
+        out.append((f"{_t('pic.c.penalty', lang)} {penalty}", []))
     return out
 
 

@@ -118,6 +118,11 @@ class Trucker:
         shown = {o.option for o in pool}
         assert shown and shown <= offered, f"seat {seat} sees {shown - offered} not offered"
         assert "hg.out" not in shown  # only the clock ends the sand
+        # Placing a tile never needs paging: every free cell is one tap away.
+        places = {o for o in offered if o.startswith("place.")}
+        if places and pool[0].private:
+            assert places <= shown, f"cells hidden behind arrows: {places - shown}"
+            self.clicks["place-panels"] += 1
         me = state["players"][seat]
         if state["phase"] == "build" and len(me["ship"]) >= self.tiles and "done" in shown:
             want = "done"

@@ -590,7 +590,8 @@ def _card_lines(card: dict[str, Any], lang: str) -> list[tuple[str, list[RGB]]]:
         if "days_lost" in p:
             lines.append((_t("pic.c.days", lang, n=p["days_lost"]), []))
         if isinstance(p.get("shots"), list):
-            lines.append((_t("pic.c.shots", lang) + " " + _hazards(p["shots"], lang), []))
+            shots = _hazards(p["shots"], lang)
+            lines.append((_t("pic.c.shots", lang, n=len(p["shots"]), list=shots), []))
         return lines
 
     if typ in ("open_space", "stardust", "epidemic", "sabotage"):
@@ -600,7 +601,7 @@ def _card_lines(card: dict[str, Any], lang: str) -> list[tuple[str, list[RGB]]]:
     if "crew_required" in card:
         out.append((_t("pic.c.crew_required", lang, n=card["crew_required"]), []))
     if typ == "abandoned_ship" and "crew_lost" in card:
-        out.append((_t("pic.c.crew_lost", lang, n=card["crew_lost"]), []))
+        out.append((_t("pic.c.crew_cost", lang, n=card["crew_lost"]), []))
     reward = kit.dict_of(card.get("reward"))
     if reward:
         if "credits" in reward:
@@ -756,26 +757,34 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     card = flight.get("card")
     k = kit.int_of(flight.get("cards_done")) + (1 if card else 0)
     sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
-    kit.text(d, (W - 40, ty + 24), sub, kit.font(18, "book"), fill=MUTED, anchor="ra")
+    kit.text(d, (W - 40, ty + top_h - 14), sub, kit.font(18, "book"), fill=MUTED, anchor="rd")
     if isinstance(card, dict):
         title = i18n.t(f"{G}.card.{card.get('type')}", lang)
-        tf = kit.font(30)
-        kit.text(d, (cx0 + 20, ty + 20), kit.ellipsize(title, tf, 360), tf, fill=GOLD)
-        y = ty + 70
-        lf = kit.font(20, "book")
-        for line, cubes in _card_lines(card, lang):
-            for part in kit.wrap(line, lf, W - 20 - cx0 - 40 - 30 * len(cubes), 2):
+        tf = kit.font(34)
+        kit.text(d, (cx0 + 20, ty + 18), kit.ellipsize(title, tf, W - cx0 - 80), tf, fill=GOLD)
+        lines = _card_lines(card, lang)
+        # as large as the panel allows: long cards (combat zones) get a smaller font
+        size = 25 if len(lines) <= 6 else 21
+        lf, step = kit.font(size, "book"), size + 7
+        y = ty + 72
+        for line, cubes in lines:
+            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), 2)
+            for part in parts:
                 kit.text(d, (cx0 + 20, y), part, lf, fill=INK)
-                y += 26
+                y += step
             if cubes:
-                gx = cx0 + 30 + lf.getlength(line)
+                gx = cx0 + 30 + lf.getlength(parts[-1] if parts else "")
                 for cube in cubes:
+                    top = y - step + 3
                     d.rectangle(
-                        (gx, y - 24, gx + 20, y - 4), fill=cube, outline=TILE_EDGE, width=2
+                        (gx, top, gx + size - 3, top + size - 3),
+                        fill=cube,
+                        outline=TILE_EDGE,
+                        width=2,
                     )
-                    gx += 26
-            y += 4
-            if y > ty + top_h - 30:
+                    gx += size + 3
+            y += 3
+            if y > ty + top_h - step:
                 break
     elif kit.dict_of(view.get("result")):
         _final_credits(d, (cx0 + 20, ty + 20, W - 40), view, names, lang)

@@ -311,6 +311,17 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
     assert state["phase"] != "build", state["hg"]
     actions = await host.store.actions(snap.id)
     fired = [x for x in actions if x.timer]
+    # Three runs of the sand, each ended by the clock; between them a finished player
+    # turned the hourglass (the last turn may only be made by someone who is done).
+    sand = [(x.choice, x.timer) for x in actions if x.choice in ("flip", "hg.out")]
+    assert sand == [
+        ("hg.out", "hourglass.1"),
+        ("flip", None),
+        ("hg.out", "hourglass.2"),
+        ("flip", None),
+        ("hg.out", "hourglass.3"),
+    ]
+    assert all(x.seat != 1 for x in actions if x.choice == "flip")
     assert [x.choice for x in fired] == ["hg.out"] * 3
     assert not state["players"][1]["done"] or state["players"][1]["stage"] != "build"
     assert (

@@ -287,6 +287,7 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
         assert await play_turn(h, {ben: 1}, rng, closed={ben}, choose=slow) is not None
     assert state["phase"] == "build" and state["players"][1]["hand"] is not None
     held = state["players"][1]["hand"]
+    built = len(state["players"][1]["ship"])
 
     # The sand runs out, run after run; a finished player turns the hourglass each time
     # (the bots at once; Ana only if they have not). When the last run is out, Ben stops
@@ -323,7 +324,8 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
     ]
     assert all(x.seat != 1 for x in actions if x.choice == "flip")
     assert [x.choice for x in fired] == ["hg.out"] * 3
-    assert not state["players"][1]["done"] or state["players"][1]["stage"] != "build"
+    # Ben was stopped: no more tiles than he had placed, a start space all the same.
+    assert len(state["players"][1]["ship"]) <= built and 1 in state["order"]
     assert (
         held in state["faceup"]
         or held in state["players"][1]["reserve"] + state["players"][1]["lost"]

@@ -506,10 +506,10 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
         label, col = _status(view, seat, lang)
         kit.seat_panel(d, (x0, y, x0 + 380, y + 56), seat, highlight=False)
         kit.seat_token(d, (x0 + 32, y + 28), 14, seat)
-        name, nf = kit.fit_font(kit.player_name(names, seat, lang), 150, (22, 20, 18))
+        name, nf = kit.fit_font(kit.player_name(names, seat, lang), 125, (22, 20, 18))
         kit.text(d, (x0 + 56, y + 28), name, nf, anchor="lm")
         lf = kit.font(18)
-        kit.text(d, (x0 + 370, y + 28), kit.ellipsize(label, lf, 160), lf, fill=col, anchor="rm")
+        kit.text(d, (x0 + 370, y + 28), kit.ellipsize(label, lf, 186), lf, fill=col, anchor="rm")
         y += 64
     # right: the open pool
     px0, py = 430, 84

@@ -439,12 +439,12 @@ def _header(
     d.rectangle((0, 0, width, 64), fill=BG2)
     d.line((0, 64, width, 64), fill=PANEL_EDGE, width=2)
     phase = i18n.t(str(view.get("phase", f"{G}.phase.build")), lang)
-    pf = kit.font(24)
+    pf = kit.font(26)
     pw = pf.getlength(phase) + 28
     kit.pill(d, width - 20 - pw, 13, 51, phase, pf, GOLD)
     if level:
         title = f"{title} · {_level_name(view, lang)}"
-    s, f = kit.fit_font(title, width - pw - 70, (30, 26, 22))
+    s, f = kit.fit_font(title, width - pw - 70, (34, 30, 26, 22))
     kit.text(d, (20, 32), s, f, anchor="lm")
 
 
@@ -474,7 +474,7 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
     ts, gap, per_row = (76, 30, 9) if len(pool) <= 54 else (62, 28, 11)
     shown = pool[: per_row * 13]
     rows = max(1, math.ceil(len(shown) / per_row))
-    left_h = 64 + 20 + 150 + n * 64 + 40
+    left_h = 64 + 20 + 150 + 34 + n * 80 + 30
     pool_h = 64 + 20 + 48 + rows * (ts + gap) + 40
     h = max(left_h, pool_h, 420)
     img = Image.new("RGB", (W, h), BG)
@@ -500,20 +500,21 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
     _facedown_icon(d, x0 + 40, y + 100)
     kit.text(d, (x0 + 78, y + 100), _t("pic.facedown", lang, n=fd), kit.font(20), anchor="lm")
     y += 150
-    kit.text(d, (x0, y), _t("pic.players", lang), kit.font(22), fill=MUTED)
+    kit.text(d, (x0, y), _t("pic.players", lang), kit.font(24), fill=MUTED)
     y += 34
     for seat in range(n):
+        # name above, status below: both large enough to read on a phone
         label, col = _status(view, seat, lang)
-        kit.seat_panel(d, (x0, y, x0 + 380, y + 56), seat, highlight=False)
-        kit.seat_token(d, (x0 + 32, y + 28), 14, seat)
-        name, nf = kit.fit_font(kit.player_name(names, seat, lang), 125, (22, 20, 18))
-        kit.text(d, (x0 + 56, y + 28), name, nf, anchor="lm")
-        lf = kit.font(18)
-        kit.text(d, (x0 + 370, y + 28), kit.ellipsize(label, lf, 186), lf, fill=col, anchor="rm")
-        y += 64
+        kit.seat_panel(d, (x0, y, x0 + 380, y + 72), seat, highlight=False)
+        kit.seat_token(d, (x0 + 34, y + 36), 17, seat)
+        name, nf = kit.fit_font(kit.player_name(names, seat, lang), 300, (28, 24, 20))
+        kit.text(d, (x0 + 62, y + 22), name, nf, anchor="lm")
+        lf = kit.font(22)
+        kit.text(d, (x0 + 62, y + 52), kit.ellipsize(label, lf, 300), lf, fill=col, anchor="lm")
+        y += 80
     # right: the open pool
     px0, py = 430, 84
-    kit.text(d, (px0, py), _t("pic.pool", lang, n=len(pool)), kit.font(24))
+    kit.text(d, (px0, py), _t("pic.pool", lang, n=len(pool)), kit.font(28))
     py += 44
     if not pool:
         kit.text(d, (px0, py + 20), _t("pic.pool_empty", lang), kit.font(20, "book"), fill=MUTED)
@@ -691,7 +692,7 @@ def _ship_panel(
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
     kit.seat_token(d, (x0 + 30, y0 + 28), 14, seat)
-    name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.4, (24, 20, 18))
+    name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.4, (28, 24, 20))
     kit.text(d, (x0 + 54, y0 + 28), name, nf, anchor="lm")
     flight = kit.dict_of(view.get("flight"))
     if seat in _list(flight.get("retired")):
@@ -707,7 +708,7 @@ def _ship_panel(
         if seat < len(scores) and seat < len(ranks):
             place = _t("pic.place", lang, place=ranks[seat])
             right = f"{place} · {_t('pic.credits', lang, n=scores[seat])}"
-    kit.text(d, (x1 - 16, y0 + 28), right, kit.font(24), fill=GOLD, anchor="rm")
+    kit.text(d, (x1 - 16, y0 + 28), right, kit.font(28), fill=GOLD, anchor="rm")
     crew = sum(kit.int_of(v) for v in kit.dict_of(ship.get("crew")).values())
     crew += sum(1 for v in kit.dict_of(ship.get("aliens")).values() if v)
     batt = sum(kit.int_of(v) for v in kit.dict_of(ship.get("batteries")).values())
@@ -720,7 +721,7 @@ def _ship_panel(
             _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
         ]
     )
-    sf = kit.font(17, "book")
+    sf = kit.font(19, "book")
     kit.text(d, (x0 + 20, y0 + 56), kit.ellipsize(stats, sf, x1 - x0 - 40), sf, fill=MUTED)
     avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 90
     _, _, rows, cols = _frame(view)

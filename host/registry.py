@@ -13,6 +13,7 @@ GAME_MODULES: dict[str, str] = {
     "mlem": "rules.mlem",
     "kosmonavts": "rules.kosmonavts",
     "red_planet": "rules.red_planet",
+    "galaxy_trucker": "rules.galaxy_trucker",
 }
 
 

@@ -169,6 +169,10 @@ class GalaxyTruckerGame:
     ) -> tuple[str, dict[str, Any]] | None:
         return engine.gone_reason(state, seat, option_id)
 
+    def panel(self, state: dict[str, Any], decision: Decision) -> list[list[str | None]] | None:
+        """Squeezed grids for phones (see :func:`rules.galaxy_trucker.engine.panel_of`)."""
+        return engine.panel_of(state, decision)
+
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat (see :mod:`rules.galaxy_trucker.bot`)."""
         if not any(d.seat == seat for d in engine.pending_of(state)):

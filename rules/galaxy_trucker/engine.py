@@ -335,6 +335,48 @@ def gone_reason(s: dict[str, Any], seat: int, option_id: str) -> tuple[str, dict
     return None
 
 
+# --------------------------------------------------------------------------- layout
+
+#: A message holds 5 rows of 5 buttons.
+PANEL_ROWS, PANEL_COLS = 5, 5
+
+
+def panel_of(s: dict[str, Any], d: Decision) -> list[list[str | None]] | None:
+    """Rows of buttons for a grid decision that the generic grid would page (wider than 5
+    columns, or too tall to leave a row for the other buttons): the rows and columns
+    holding no cell are squeezed out, so that a phone player taps the cell at once instead
+    of paging. The cells keep their places when the squeezed grid fits; otherwise each
+    board row becomes a row of buttons, left to right, neighbouring board rows sharing a
+    row of buttons when there are too many (labels name row and column). None when the
+    generic grid fits as it is, or the cells do not fit in one message."""
+    if d.grid is None:
+        return None
+    cells = [(o.cell, o.id) for o in d.options if o.cell is not None]
+    extras = [o.id for o in d.options if o.cell is None]
+    room = PANEL_ROWS - (1 if extras else 0)
+    height, width = d.grid
+    if not cells or len(extras) > PANEL_COLS or (width <= PANEL_COLS and height <= room):
+        return None
+    rows = sorted({c[0] for c, _ in cells})
+    cols = sorted({c[1] for c, _ in cells})
+    at = {c: oid for c, oid in cells}
+    out: list[list[str | None]]
+    if len(rows) <= room and len(cols) <= PANEL_COLS:
+        out = [[at.get((r, c)) for c in cols] for r in rows]
+    else:
+        lines: list[list[str]] = [[oid for c, oid in sorted(cells) if c[0] == r] for r in rows]
+        # too many board rows: join the neighbouring pair that makes the shortest row
+        while len(lines) > room:
+            k = min(range(len(lines) - 1), key=lambda i: len(lines[i]) + len(lines[i + 1]))
+            lines[k : k + 2] = [lines[k] + lines[k + 1]]
+        if any(len(line) > PANEL_COLS for line in lines):
+            return None
+        out = [list(line) for line in lines]
+    if extras:
+        out.append(list(extras))
+    return out
+
+
 # --------------------------------------------------------------------------- views
 
 

@@ -1,0 +1,344 @@
+"""Galaxy Trucker through the offline Discord harness: whole flights from ``/game new`` to the
+credits, building through private views (DMs, or "My hand" for a player whose DMs are
+closed), a face-up tile contended by two players at once, the hourglass running out on a
+slow builder (FakeClock + the pacing tick), bots in some seats; nothing of a ship in
+progress ever reaches the channel.
+
+The simulated players click only what the bot shows them; they mostly pick what the
+engine's bot would (``rules/galaxy_trucker/bot.py``) and finish building after a few tiles,
+so that a flight stays short.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.i18n import pick, t
+from host.clock import FakeClock
+from rules.galaxy_trucker import GAME
+from tests.e2e.driver import (
+    Offer,
+    hand_button,
+    is_final,
+    latest_table,
+    offers,
+    panel_of,
+    play_turn,
+    private_texts,
+    refused,
+)
+from tests.harness import FakeUser, Harness
+
+ROOT = Path(__file__).resolve().parents[2]
+STRINGS: dict[str, dict[str, str]] = json.loads(
+    (ROOT / "data" / "galaxy_trucker" / "strings.json").read_text(encoding="utf-8")
+)
+MAX_CLICKS = 1500
+RAW_KEY = re.compile(r"\b(?:galaxy_trucker|host|render|cmd)\.[a-z0-9_]+\.[a-z0-9_.]+")
+TIMER_FIELD = ("⏳ Time runs out", "⏳ Se acaba el tiempo")
+
+
+def text_patterns(keys: Sequence[str]) -> list[re.Pattern[str]]:
+    """Regexes matching any rendering (both languages) of the strings under these keys."""
+    out = []
+    for lang in STRINGS.values():
+        for key, text in lang.items():
+            if any(key == k or key.startswith(k + ".") for k in keys):
+                parts = re.split(r"\{[^}]*\}", text)
+                out.append(re.compile(".+".join(re.escape(p) for p in parts if p)))
+    return out
+
+
+#: What only a builder may read: where they put a tile, what they drew, what they hold.
+SHIP_IN_PROGRESS = text_patterns(
+    [
+        f"galaxy_trucker.event.{k}"
+        for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
+    ]
+    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix", "galaxy_trucker.prompt.split"]
+)
+
+
+def host_of(h: Harness) -> Any:
+    return h.bot.host  # type: ignore[union-attr]
+
+
+async def snapshot(h: Harness) -> Any:
+    row = await host_of(h).store.latest_game(h.channel_id)
+    return await host_of(h).snapshot(row)
+
+
+async def open_game(
+    h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int, options: dict[str, str]
+) -> Any:
+    """``/game new``, the others join, bots are added, the option buttons are clicked until
+    they show ``options``, then the owner starts."""
+    lang = pick(owner.locale)
+    lobby = (await h.slash(owner, "game new", game="galaxy_trucker")).posted
+    for u in others:
+        await h.click(u, lobby, label=t("host.lobby.join", lang))
+    for _ in range(bots):
+        await h.click(owner, lobby, label=t("host.lobby.add_bot", lang))
+    for key, value in options.items():
+        for _ in range(8):
+            if (await snapshot(h)).row.options[key] == value:
+                break
+            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
+            await h.click(owner, lobby, button.custom_id)
+        assert (await snapshot(h)).row.options[key] == value
+    await h.click(owner, lobby, label=t("host.lobby.start", lang))
+    return await snapshot(h)
+
+
+@dataclass
+class Trucker:
+    """Picks one of the moves a player sees: the engine bot's pick when it is shown (a
+    placement may sit on another block of a paged grid), else any shown move; a builder
+    finishes once their ship has ``tiles`` tiles. Checks that every move shown is offered."""
+
+    h: Harness
+    tiles: int = 6
+    clicks: Counter[str] = field(default_factory=Counter)
+
+    async def __call__(
+        self, user: FakeUser, seat: int, pool: Sequence[Offer], rng: random.Random
+    ) -> Offer:
+        state = (await snapshot(self.h)).state
+        offered = {o.id for d in GAME.pending(state) if d.seat == seat for o in d.options}
+        shown = {o.option for o in pool}
+        assert shown and shown <= offered, f"seat {seat} sees {shown - offered} not offered"
+        assert "hg.out" not in shown  # only the clock ends the sand
+        # Placing a tile never needs paging: every free cell is one tap away.
+        places = {o for o in offered if o.startswith("place.")}
+        if places and pool[0].private:
+            assert places <= shown, f"cells hidden behind arrows: {places - shown}"
+            self.clicks["place-panels"] += 1
+        me = state["players"][seat]
+        if state["phase"] == "build" and len(me["ship"]) >= self.tiles and "done" in shown:
+            want = "done"
+        else:
+            want = GAME.bot_choice(state, seat, random.Random(rng.random()))
+        choice = next((o for o in pool if o.option == want), None)
+        if choice is None:
+            choice = rng.choice([o for o in pool if o.option != "lift"] or list(pool))
+        self.clicks[state["phase"] + (":private" if choice.private else ":table")] += 1
+        return choice
+
+
+def public_guard(h: Harness, users: Sequence[FakeUser]) -> None:
+    """Nothing of a ship in progress in any channel output: no private picture, no line
+    about where a tile went or what a builder holds."""
+    public = h.all_public_text()
+    for line in public.splitlines():
+        assert not any(p.search(line) for p in SHIP_IN_PROGRESS), line
+    for m in h.messages():
+        assert "private.png" not in [a.name for a in m.attachments], m.text()[:200]
+    private_images = {
+        a.data
+        for u in users
+        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
+        for _, atts in m.stored.versions
+        for a in atts
+        if a.is_image
+    }
+    assert private_images, "no private picture was ever shown"
+    assert not private_images & set(h.all_public_images())
+
+
+async def finish(
+    h: Harness, seats: dict[FakeUser, int], rng: random.Random, closed: set[FakeUser], tr: Trucker
+) -> Any:
+    for _ in range(MAX_CLICKS):
+        if await play_turn(h, seats, rng, closed=closed, choose=tr) is None:
+            break
+    else:
+        raise AssertionError("the flight did not end")
+    final = latest_table(h)
+    assert is_final(final)
+    snap = await snapshot(h)
+    assert snap.row.status == "over" and snap.state["phase"] == "over"
+    result = snap.result()
+    text = final.text()
+    assert "🏆" in text
+    for seat, score in enumerate(result.scores):
+        assert sum(result.breakdown[seat].values()) == score
+        assert f"**{score}**" in text
+    assert await host_of(h).replay(snap.id) == snap.row.state
+    return snap
+
+
+def check_words(h: Harness, users: Sequence[FakeUser], caplog: Any) -> None:
+    """Every word reached the players translated."""
+    for where, body in [
+        ("public", h.all_public_text()),
+        ("private", "\n".join(private_texts(h, users))),
+    ]:
+        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
+    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
+    assert not missing, missing
+
+
+@pytest.fixture(autouse=True)
+def _i18n_warnings(caplog: Any) -> None:
+    caplog.set_level(logging.WARNING, logger="core.i18n")
+
+
+async def test_two_players_learning_flight_one_through_my_hand(
+    harness: Harness, caplog: Any
+) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
+    h.fail_dms(ben)
+    seats = {ana: 0, ben: 1}
+    snap = await open_game(h, ana, [ben], 0, {"level": "learning"})
+    assert snap.state["phase"] == "build" and snap.state["hg"]["runs"] == 0
+    # No hourglass in the learning flight: no timer on the table.
+    table = latest_table(h)
+    assert not any(name in table.text() for name in TIMER_FIELD)
+    # Building is private: Ana's panel is a DM with her ship's picture; Ben's comes from
+    # "My hand", as an ephemeral reply.
+    panel = await panel_of(h, ana, table, set())
+    assert panel.guild_id is None and "private.png" in [a.name for a in panel.attachments]
+    opened = await h.click(ben, table, hand_button(table))
+    assert opened.ephemeral and "private.png" in [a.name for a in opened.posted.attachments]
+
+    tr = Trucker(h, tiles=5)
+    rng = random.Random(21)
+    snap = await finish(h, seats, rng, {ben}, tr)
+    assert tr.clicks["build:private"] > 10 and tr.clicks["flight:table"] > 0
+    actions = await host_of(h).store.actions(snap.id)
+    # Both built: Ben's moves came through "My hand" (his DMs are closed).
+    placed = Counter(a.seat for a in actions if a.choice.startswith("place."))
+    assert placed[0] >= 4 and placed[1] >= 4
+    assert not h.dm_messages(ben)
+    assert not [a for a in actions if a.by_bot]
+    public_guard(h, [ana, ben])
+    check_words(h, [ana, ben], caplog)
+    assert not h.unexpected and not h.errors, h.errors
+    print(f"\nlearning 2p: {len(actions)} moves, clicks {dict(tr.clicks)}")
+
+
+async def test_four_players_level_two_contended_pool_and_the_hourglass(
+    harness: Harness, clock: FakeClock, caplog: Any
+) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    h.fail_dms(ben)
+    seats = {ana: 0, ben: 1}
+    snap = await open_game(h, ana, [ben], 2, {"level": "II", "hourglass": "90s"})
+    state = snap.state
+    assert state["phase"] == "build" and state["hg"] == {"run": 1, "runs": 3, "out": False}
+    # The bots built at once (legal ships) and left tiles face up.
+    assert state["players"][2]["done"] and state["players"][3]["done"]
+    assert state["faceup"], "no face-up tile to fight over"
+    table = latest_table(h)
+    assert any(name in table.text() for name in TIMER_FIELD)
+
+    # Ana (DM) and Ben ("My hand") click the same face-up tile at once: one gets it, the
+    # other is told who was faster.
+    ana_panel = await panel_of(h, ana, table, set())
+    ben_panel = (await h.click(ben, table, hand_button(table))).posted
+    tile = state["faceup"][0]
+
+    def take(panel: Any) -> Offer:
+        return next(o for o in offers(panel) if o.option == f"take.{tile}")
+
+    a, b = take(ana_panel), take(ben_panel)
+    replies = await h.click_many(
+        [
+            (ana, a.message, a.custom_id, None if a.value is None else [a.value]),
+            (ben, b.message, b.custom_id, None if b.value is None else [b.value]),
+        ]
+    )
+    assert refused(replies[0]) != refused(replies[1])
+    loser = 0 if refused(replies[0]) else 1
+    sentence = replies[loser].text()
+    winner_name = ("Ana", "Ben")[1 - loser]
+    assert winner_name in sentence and f"#{tile}" in sentence, sentence
+    state = (await snapshot(h)).state
+    assert state["taken"][str(tile)] == 1 - loser
+    assert state["players"][1 - loser]["hand"] == tile
+
+    # Ana builds a small ship and finishes; Ben places two tiles and then stops clicking.
+    tr = Trucker(h, tiles=5)
+    rng = random.Random(33)
+    for _ in range(200):
+        state = (await snapshot(h)).state
+        if state["players"][0]["done"]:
+            break
+        assert await play_turn(h, {ana: 0}, rng, choose=tr) is not None
+    assert state["players"][0]["done"]
+    slow = Trucker(h, tiles=99)
+    for _ in range(40):
+        state = (await snapshot(h)).state
+        me = state["players"][1]
+        if len(me["ship"]) >= 3 and me["hand"] is not None:
+            break
+        assert await play_turn(h, {ben: 1}, rng, closed={ben}, choose=slow) is not None
+    assert state["phase"] == "build" and state["players"][1]["hand"] is not None
+    held = state["players"][1]["hand"]
+    built = len(state["players"][1]["ship"])
+
+    # The sand runs out, run after run; a finished player turns the hourglass each time
+    # (the bots at once; Ana only if they have not). When the last run is out, Ben stops
+    # where he is, his tile in hand goes back, and the pre-launch checks begin.
+    host = host_of(h)
+    cog: Any = h.bot.get_cog("GameCog")  # type: ignore[union-attr]
+    for _run in range(3):
+        clock.advance(89)
+        await cog.tick()
+        assert (await snapshot(h)).state["hg"]["out"] is False
+        clock.advance(2)
+        await cog.tick()
+        state = (await snapshot(h)).state
+        if state["phase"] != "build":
+            break
+        assert state["hg"]["out"] or state["hg"]["run"] > _run + 1
+        if state["hg"]["out"]:  # nobody turned it yet: Ana does, from the table
+            table = latest_table(h)
+            flip = next(o for o in offers(table, 0) if o.option == "flip")
+            assert not refused(await h.click(ana, table, flip.custom_id))
+    state = (await snapshot(h)).state
+    assert state["phase"] != "build", state["hg"]
+    actions = await host.store.actions(snap.id)
+    fired = [x for x in actions if x.timer]
+    # Three runs of the sand, each ended by the clock; between them a finished player
+    # turned the hourglass (the last turn may only be made by someone who is done).
+    sand = [(x.choice, x.timer) for x in actions if x.choice in ("flip", "hg.out")]
+    assert sand == [
+        ("hg.out", "hourglass.1"),
+        ("flip", None),
+        ("hg.out", "hourglass.2"),
+        ("flip", None),
+        ("hg.out", "hourglass.3"),
+    ]
+    assert all(x.seat != 1 for x in actions if x.choice == "flip")
+    assert [x.choice for x in fired] == ["hg.out"] * 3
+    # Ben was stopped: no more tiles than he had placed, a start space all the same.
+    assert len(state["players"][1]["ship"]) <= built and 1 in state["order"]
+    assert (
+        held in state["faceup"]
+        or held in state["players"][1]["reserve"] + state["players"][1]["lost"]
+    )
+    assert any("⏳" in m.content for m in h.messages())
+
+    # Pre-launch and the flight, to the credits.
+    snap = await finish(h, seats, rng, {ben}, tr)
+    actions = await host.store.actions(snap.id)
+    assert {a.seat for a in actions if a.by_bot} == {2, 3}
+    assert not h.dm_messages(ben)
+    assert any(a.seat == 1 and not a.by_bot and a.choice.startswith("place.") for a in actions)
+    public_guard(h, [ana, ben])
+    check_words(h, [ana, ben], caplog)
+    assert not h.unexpected and not h.errors, h.errors
+    print(f"\nlevel II 4p: {len(actions)} moves, clicks {dict(tr.clicks)}")

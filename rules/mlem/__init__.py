@@ -134,6 +134,13 @@ class MlemGame:
         OptionSpec("recon", "mlem.opt.recon", ("off", "on"), "off"),
         OptionSpec("missions", "mlem.opt.missions", ("off", "on"), "off"),
     )
+    #: Symbols in prompts and option labels, and what they mean (the table's legend).
+    symbols: Mapping[str, str] = {
+        "🔥": "mlem.legend.afterburner",
+        "🐱": "mlem.legend.booster",
+        "🛸": "mlem.legend.extra",
+        "🔒": "mlem.legend.keep",
+    }
     #: An absent player's move, when skipped: stay aboard, or fly the parachutist home.
     skip_options = ("stay", "chute.back")
 

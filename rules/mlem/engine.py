@@ -696,11 +696,14 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
         specs = _explore_specs(s)
         available = len(_booster_owners(s))
         opt_list = []
-        for oid, sp in specs.items():
-            oargs: dict[str, Any] = {"steps": sp[0], "dice": _spec_text(s, sp)}
-            label = "mlem.opt.go"
+        # Nearest first; the same distance with fewer dice first.
+        ordered = sorted(specs.items(), key=lambda item: (item[1][0], item[0].count("+")))
+        for oid, sp in ordered:
+            to = min(DEEP, s["space"] + sp[0])
+            oargs: dict[str, Any] = {"steps": sp[0], "to": to, "dice": _spec_text(s, sp)}
+            label = "mlem.opt.go_deep" if to >= DEEP else "mlem.opt.go"
             if 0 < len(sp[2]) < available:  # say whose boosters when it is a choice
-                label = f"mlem.opt.go_b{len(sp[2])}"
+                label = f"{label}_b{len(sp[2])}"
                 rest = _spec_text(s, sp, boosters=False)
                 oargs["dice"] = rest + " " if rest else ""
                 oargs.update({f"b{i + 1}_seat": seat for i, seat in enumerate(sp[2])})
@@ -717,8 +720,32 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     seat, ability = s["queue"][0]
     targets = _land_targets(s)
     opts = tuple(_land_option(oid, t) for oid, t in targets.items())
-    prompt = "mlem.prompt.parachute" if phase == "chute" else "mlem.prompt.land"
-    return [Decision(seat, prompt, opts, {"space": s["space"], "astronaut": ability})]
+    prompt, largs = _land_prompt(s, ability, targets)
+    return [Decision(seat, prompt, opts, largs)]
+
+
+def _land_prompt(
+    s: dict[str, Any], ability: str, targets: Mapping[str, tuple[Any, ...] | None]
+) -> tuple[str, dict[str, Any]]:
+    """The landing question, naming the astronaut and where plain landing puts it:
+    ``mlem.prompt.land_moon`` / ``land_planet`` / ``land`` (only the shifter's ±1 lands),
+    and ``mlem.prompt.parachute_moon`` / ``parachute_planet`` after a crash."""
+    args: dict[str, Any] = {
+        "space": s["space"],
+        "astronaut": ability,
+        "astronaut_key": f"mlem.ability.{ability}",
+    }
+    here = targets.get("chute.land" if s["phase"] == "chute" else "land")
+    prompt = "mlem.prompt.parachute" if s["phase"] == "chute" else "mlem.prompt.land"
+    if here is not None:
+        kind, body, _idx, points = here
+        prompt += "_" + kind
+        if kind == "moon":
+            args["points"] = points
+        else:
+            args["planet_key"] = f"mlem.planet.{body}"
+            args["values"] = "/".join(str(v) for v in PLANETS[body])
+    return prompt, args
 
 
 def _waiting(s: dict[str, Any]) -> list[int]:
@@ -1018,6 +1045,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 [{"id": m, "done": d} for m, d in missions_done(s, i)] for i in range(n)
             ]
     if over:
+        v["reveal"] = reveal_of(s)
         res = result_of(s)
         assert res is not None
         v["result"] = {
@@ -1043,6 +1071,52 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             priv["dealt"] = list(ms["dealt"][seat])
         v["private"] = priv
     return v
+
+
+def reveal_of(s: dict[str, Any]) -> list[list[Any]]:
+    """What was hidden, as ``[i18n key, args]`` lines for the end of the game: each seat's
+    secret missions (kept, and met ✓ or not ✗), its face-down UFO tiles and its taken
+    reconnaissance points tiles."""
+    out: list[list[Any]] = []
+    ms, ufo, recon = s["missions"], s["ufo"], s["recon"]
+    for seat in range(s["n"]):
+        if ms is not None and ms["kept"][seat] is not None:
+            done = missions_done(s, seat)
+            met = sum(1 for _m, ok in done if ok)
+            marks = ", ".join(f"{m} {'✓' if ok else '✗'}" for m, ok in done)
+            out.append(
+                [
+                    "mlem.reveal.missions",
+                    {"seat": seat, "missions": marks, "met": met, "points": MISSION_POINTS[met]},
+                ]
+            )
+        if ufo is not None and ufo["taken"][seat]:
+            tiles = ufo["taken"][seat]
+            out.append(
+                [
+                    "mlem.reveal.ufo",
+                    {
+                        "seat": seat,
+                        "n": len(tiles),
+                        "tiles": ", ".join(str(v) for v in tiles),
+                        "points": sum(tiles),
+                    },
+                ]
+            )
+        if recon is not None and recon["taken"][seat]:
+            tiles = recon["taken"][seat]
+            out.append(
+                [
+                    "mlem.reveal.recon",
+                    {
+                        "seat": seat,
+                        "n": len(tiles),
+                        "tiles": ", ".join(str(v) for v in tiles),
+                        "points": sum(tiles),
+                    },
+                ]
+            )
+    return out
 
 
 # --------------------------------------------------------------------------- persistence

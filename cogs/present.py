@@ -114,7 +114,8 @@ def to_move_text(snap: Snapshot, lang: str) -> str:
 
 def legend_text(snap: Snapshot, decisions: Sequence[Decision], lang: str) -> str:
     """The meaning of every symbol (declared in the game's ``symbols``) that the prompts and
-    option labels of ``decisions`` use, e.g. "🐱 booster · 🔒 keep the dice"; "" if none."""
+    option labels of ``decisions`` use, e.g. "🐱 booster · 🔒 keep the dice"; symbols that
+    share a meaning share its entry ("→ ↗ a fuel cube"); "" if none."""
     symbols: Mapping[str, str] = getattr(snap.game, "symbols", None) or {}
     if not symbols or not decisions:
         return ""
@@ -123,8 +124,11 @@ def legend_text(snap: Snapshot, decisions: Sequence[Decision], lang: str) -> str
         texts.append(prompt_text(snap, d, lang))
         texts += [t(o.label, lang, snap.names, **dict(o.args)) for o in d.options]
     shown = "\n".join(texts)
-    used = [f"{sym} {t(key, lang)}" for sym, key in symbols.items() if sym in shown]
-    return " · ".join(used)
+    used: dict[str, list[str]] = {}  # meaning -> its symbols, in the game's order
+    for sym, key in symbols.items():
+        if sym in shown:
+            used.setdefault(key, []).append(sym)
+    return " · ".join(f"{' '.join(syms)} {t(key, lang)}" for key, syms in used.items())
 
 
 def reveal_lines(snap: Snapshot, view: Mapping[str, Any], lang: str) -> list[str]:

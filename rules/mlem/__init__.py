@@ -136,6 +136,7 @@ class MlemGame:
     )
     #: Symbols in prompts and option labels, and what they mean (the table's legend).
     symbols: Mapping[str, str] = {
+        "→": "mlem.legend.to",
         "🔥": "mlem.legend.afterburner",
         "🐱": "mlem.legend.booster",
         "🛸": "mlem.legend.extra",

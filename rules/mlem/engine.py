@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, Result, split_picks
 from rules.kit import Events, Options, clone, rng
 
 from .board import (
@@ -71,6 +71,9 @@ BOOSTER_SYMBOL = "🐱"
 EXTRA_SYMBOL = "🛸"
 KEEP_SYMBOL = "🔒"
 RECON_POINTS = {"p1": 1, "p2": 2, "p3": 3}
+#: Above this many movements (keep-dice variants aside), the commander picks the dice in
+#: steps instead: a multi-pick of the dice groups, then, if it applies, whether to keep.
+PICK_LIMIT = 12
 
 
 # --------------------------------------------------------------------------- helpers
@@ -145,6 +148,7 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
         "exp": None,
         "recon": None,
         "missions": None,
+        "pick": None,
     }
     if variants["ufo"]:
         deck = list(EXPEDITION_ORDER)
@@ -335,6 +339,77 @@ def _spec_text(s: dict[str, Any], spec: Spec, boosters: bool = True) -> str:
     if k:
         parts.append(KEEP_SYMBOL)
     return " ".join(parts)
+
+
+def _parts(s: dict[str, Any]) -> list[Option]:
+    """The options of a dice-picking decision: each usable group of rolled dice (``A``,
+    ``1`` … ``4``), each aboard booster (``b<seat>``) and the tile's extra dice (``x``).
+    Every non-empty mix of them is a legal movement."""
+    space = s["space"]
+    ok = ACCEPTS[space]
+    ab = AFTERBURNER[space] or 0
+    counts: dict[Any, int] = {}
+    for f in s["roll"]:
+        if f in ok:
+            counts[f] = counts.get(f, 0) + 1
+    out = []
+    for f in GROUP_ORDER:
+        if f in counts:
+            dice = " ".join(_symbols(counts[f], FACE_SYMBOL[f]))
+            steps = counts[f] * (ab if f == "A" else f)
+            out.append(Option(str(f), "mlem.opt.part", {"dice": dice, "steps": steps}, "primary"))
+    for owner in _booster_owners(s):
+        out.append(Option(f"b{owner}", "mlem.opt.part_booster", {"owner_seat": owner}, "primary"))
+    if _tile_ability(s) == "extra":
+        extra = [d for d in EXPEDITION[s["exp"]["tile"]]["extra"] if d in ok]
+        if extra:
+            dice = " ".join(EXTRA_SYMBOL + str(d) for d in extra)
+            out.append(
+                Option("x", "mlem.opt.part", {"dice": dice, "steps": sum(extra)}, "primary")
+            )
+    return out
+
+
+def _go_of_picks(picks: list[str]) -> str:
+    """The movement id (``go.A+1+b02+x``) of a multi-pick answer's part ids."""
+    groups = [str(f) for f in GROUP_ORDER if str(f) in picks]
+    seats = sorted(p[1:] for p in picks if p.startswith("b"))
+    parts = groups + (["b" + "".join(seats)] if seats else []) + (["x"] if "x" in picks else [])
+    return "go." + "+".join(parts)
+
+
+def _picks_of_go(go: str) -> list[str]:
+    """The part ids of a movement id (inverse of :func:`_go_of_picks`; ``k`` left out)."""
+    out: list[str] = []
+    for token in go[3:].split("+"):
+        if token.startswith("b"):
+            out += [f"b{seat}" for seat in token[1:]]
+        elif token != "k":
+            out.append(token)
+    return out
+
+
+def _picking(s: dict[str, Any], specs: Mapping[str, Spec]) -> bool:
+    """Whether the commander picks the dice in steps (too many movements for a list)."""
+    return sum(1 for oid in specs if not oid.endswith("+k")) > PICK_LIMIT
+
+
+def _do_pick(s: dict[str, Any], ev: list[Event], choice: str) -> None:
+    """A multi-pick answer: the movement, or the keep question when it applies (R32)."""
+    picks = split_picks(choice)
+    if "reroll" in picks:
+        raise IllegalMove("mlem.error.reroll_alone")
+    offered = {o.id for o in _parts(s)}
+    if not picks or len(set(picks)) != len(picks) or not set(picks) <= offered:
+        raise IllegalMove("mlem.error.not_offered", choice=choice)
+    go = _go_of_picks(picks)
+    specs = _explore_specs(s)
+    if go not in specs:  # pragma: no cover - every mix of parts is a movement
+        raise IllegalMove("mlem.error.not_offered", choice=choice)
+    if go + "+k" in specs:
+        s["pick"] = go
+    else:
+        _do_move(s, ev, go)
 
 
 def _do_move(s: dict[str, Any], ev: list[Event], choice: str) -> None:
@@ -694,6 +769,28 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
         cmd = _commander(s)
         assert cmd is not None
         specs = _explore_specs(s)
+        args = {"dice": _dice_text(s["roll"]), "space": s["space"]}
+        if s.get("pick") is not None:  # second step: keep the number dice or not
+            go = s["pick"]
+            steps = specs[go][0]
+            kargs = {**args, "steps": steps, "to": min(DEEP, s["space"] + steps)}
+            kargs["dice"] = _spec_text(s, specs[go])
+            keep = (OPT(go + "+k", "opt.keep_yes", "primary"), OPT(go, "opt.keep_no"))
+            return [Decision(cmd, "mlem.prompt.keep", keep, kargs)]
+        if _picking(s, specs):
+            parts = _parts(s)
+            if _reroll_available(s):
+                parts.append(OPT("reroll", "opt.reroll"))
+            return [
+                Decision(
+                    cmd,
+                    "mlem.prompt.explore_pick",
+                    tuple(parts),
+                    args,
+                    min_picks=1,
+                    max_picks=len(parts),
+                )
+            ]
         available = len(_booster_owners(s))
         opt_list = []
         # Nearest first; the same distance with fewer dice first.
@@ -710,7 +807,6 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
             opt_list.append(Option(oid, label, oargs, "primary"))
         if _reroll_available(s):
             opt_list.append(OPT("reroll", "opt.reroll"))
-        args = {"dice": _dice_text(s["roll"]), "space": s["space"]}
         prompt = "mlem.prompt.explore"
         if not any(f in ACCEPTS[s["space"]] for f in s["roll"]):
             opt_list.append(OPT("crash", "opt.crash", "danger"))
@@ -824,7 +920,12 @@ def apply_move(
     if phase == "explore":
         if seat != _commander(s):
             raise IllegalMove("mlem.error.not_your_turn")
-        if choice == "reroll":
+        if s.get("pick") is not None:
+            if choice not in (s["pick"], s["pick"] + "+k"):
+                raise IllegalMove("mlem.error.not_offered", choice=choice)
+            s["pick"] = None
+            _do_move(s, ev, choice)
+        elif choice == "reroll":
             if not _reroll_available(s):
                 raise IllegalMove("mlem.error.not_offered", choice=choice)
             s["exp"]["avail"] = False
@@ -834,6 +935,8 @@ def apply_move(
             if any(f in ACCEPTS[s["space"]] for f in s["roll"]):
                 raise IllegalMove("mlem.error.not_offered", choice=choice)
             _crash(s, ev)
+        elif not choice.startswith("go.") and _picking(s, _explore_specs(s)):
+            _do_pick(s, ev, choice)
         else:
             _do_move(s, ev, choice)
         return s, ev
@@ -1179,6 +1282,8 @@ def _validate(s: dict[str, Any]) -> None:
     n = s["n"]
     _check(2 <= n <= 5, "players")
     _check(s["phase"] in PHASES, "phase")
+    pick = s.get("pick")
+    _check(pick is None or (s["phase"] == "explore" and isinstance(pick, str)), "pick")
     _check(set(s["variants"]) == set(VARIANTS), "variants")
     _check(0 <= s["start"] < n, "start seat")
     _check(0 <= s["space"] <= DEEP, "space")

@@ -1,13 +1,17 @@
-"""The end of a game reveals what was hidden: a MLEM game with secret missions, played
-through the offline Discord harness, ends with every player's missions and whether each was
-met (✓/✗) in the final table message and in the log file."""
+"""The table says what is decided, and the end reveals what was hidden, through the offline
+Discord harness: every table names each open public decision's prompt with whose it is
+(private prompts never reach the channel), and a MLEM game with secret missions ends with
+every player's missions and whether each was met (✓/✗) in the final table message and in
+the log file."""
 
 from __future__ import annotations
 
 import random
 
+from cogs import present
 from rules.mlem import engine
-from tests.e2e.driver import is_final, play_to_end
+from tests.e2e.driver import TO_MOVE, field, is_final, latest_table, play_to_end, play_turn
+from tests.e2e.test_kosmonavts_e2e import open_game as open_kosmonavts
 from tests.e2e.test_mlem_e2e import open_game, snapshot
 from tests.harness import Harness
 
@@ -42,4 +46,49 @@ async def test_mlem_secret_missions_are_revealed_at_the_end(harness: Harness) ->
         line = f"{name}: misiones secretas {marks}"
         assert line in text, (line, text)
         assert line in log, (line, log)
+    assert not h.unexpected
+
+
+async def check_prompts_on_table(h: Harness, rng: random.Random, seats: dict, game: str) -> int:
+    """Play to the end; after every click the table names each open public decision's
+    prompt with whose it is, and no private prompt reaches the channel."""
+    checked = 0
+    secret: set[str] = set()
+    while True:
+        snap = await snapshot(h)
+        table = latest_table(h)
+        if snap.row.status != "active":
+            public = h.all_public_text()
+            assert not [p for p in secret if p in public]
+            return checked
+        lang = snap.row.lang
+        to_move = field(table, TO_MOVE) or ""
+        for d in snap.decisions:
+            prompt = present.prompt_text(snap, d, lang)
+            if d.private:
+                secret.add(prompt)
+            else:
+                line = f"<@{snap.seats[d.seat].user_id}>"
+                assert any(line in row and prompt in row for row in to_move.splitlines()), (
+                    prompt,
+                    to_move,
+                )
+                checked += 1
+        if await play_turn(h, seats, rng) is None:
+            return checked
+
+
+async def test_every_mlem_table_says_what_is_decided(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
+    await open_game(h, ana, ben, variants=("missions", "ufo"))
+    assert await check_prompts_on_table(h, random.Random(8), {ana: 0, ben: 1}, "mlem") > 20
+    assert not h.unexpected
+
+
+async def test_every_kosmonavts_table_says_what_is_decided(harness: Harness) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_kosmonavts(h, ana, [ben], {"rules": "advanced", "planets": "players"})
+    assert await check_prompts_on_table(h, random.Random(9), {ana: 0, ben: 1}, "kosmonavts") > 5
     assert not h.unexpected

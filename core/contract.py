@@ -33,7 +33,8 @@ Conventions every game follows
 * **Text is keys, not sentences.** Prompts, option labels, event codes and view labels are
   i18n keys plus arguments; the strings live in ``data/<game>/strings.json`` (``en`` and
   ``es``). An argument whose name is ``seat`` or ends with ``_seat`` holds a seat index and is
-  shown as that player's name.
+  shown as that player's name; one whose name ends with ``_key`` holds an i18n key and is
+  shown as that key's text ("Land your {astronaut_key} astronaut…").
 * **Prompts say what is decided.** The table shows each open public decision's prompt
   with whose it is, so a prompt names what it is about ("land your Moon ×2 astronaut…"),
   not only "choose". A private decision's prompt is shown to its seat alone; the table

@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 
 from cogs import present
+from core.i18n import t
 from rules.mlem import engine
 from tests.e2e.driver import TO_MOVE, field, is_final, latest_table, play_to_end, play_turn
 from tests.e2e.test_kosmonavts_e2e import open_game as open_kosmonavts
 from tests.e2e.test_mlem_e2e import open_game, snapshot
 from tests.harness import Harness
+from tests.rules.test_mlem_helpers import ScriptedDice
 
 
 def mission_marks(state: dict, seat: int) -> str:
@@ -91,4 +93,34 @@ async def test_every_kosmonavts_table_says_what_is_decided(harness: Harness) -> 
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
     await open_kosmonavts(h, ana, [ben], {"rules": "advanced", "planets": "players"})
     assert await check_prompts_on_table(h, random.Random(9), {ana: 0, ben: 1}, "kosmonavts") > 5
+    assert not h.unexpected
+
+
+async def test_mlem_dice_picked_in_steps_through_a_menu(harness: Harness, monkeypatch) -> None:
+    """With many movements the commander gets one menu of dice groups and boosters (several
+    values at once), the table says so, and the rocket moves by the picked dice."""
+    h = harness
+    ScriptedDice(monkeypatch, ["A", 1, 2, "A", 1, 2])
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "es-ES")
+    await open_game(h, ana, ben)
+    snap = await snapshot(h)
+    first = snap.row.state["start"]
+    users = [ana, ben]
+    for k in range(2):  # the first to board brings the booster; the other the shifter
+        seat = (first + k) % 2
+        ability = "booster" if k == 0 else "shifter"
+        table = latest_table(h)
+        await h.click(users[seat], table, label=t(f"mlem.ability.{ability}", "es"))
+    snap = await snapshot(h)
+    assert snap.row.state["phase"] == "explore" and snap.row.state["pick"] is None
+    d = snap.decisions[0]
+    assert d.multi and d.seat == first
+    table = latest_table(h)
+    assert "Elige los dados que usas" in (field(table, TO_MOVE) or "")
+    menu = next(s for s in table.selects if s.max_values > 1)
+    assert [o["value"] for o in menu.options] == ["A", "1", "2", f"b{first}"]
+    await h.click(users[first], table, menu.custom_id, values=["A", "2"])
+    snap = await snapshot(h)
+    assert snap.row.state["space"] == 6  # two afterburners (1 each) and two 2s
+    assert any("🔥 🔥 2 2: casilla 0 → 6" in line for line in h.all_public_text().splitlines())
     assert not h.unexpected

@@ -20,7 +20,7 @@ import discord
 
 from cogs import ui
 from core import i18n
-from core.contract import IllegalMove
+from core.contract import Decision, IllegalMove
 from core.i18n import t
 from host import pacing, registry
 from host.sessions import Snapshot
@@ -97,18 +97,64 @@ def turn_of(snap: Snapshot, seats: Sequence[int], lang: str) -> str:
     return t("host.table.turn_of", lang, n=len(seats), who=who_)
 
 
+def prompt_text(snap: Snapshot, decision: Decision, lang: str) -> str:
+    return t(decision.prompt, lang, snap.names, **dict(decision.args))
+
+
 def to_move_text(snap: Snapshot, lang: str) -> str:
-    parts = []
+    """Who is to move and what they decide: one line per public question with whose it is
+    ("@Bea: land your astronaut…?", one line for several seats asked the same), and for a
+    secret choice only that the seat is choosing (its prompt goes to the seat alone)."""
+    parts: list[str] = []
+    asked: dict[str, list[int]] = {}  # public prompt text -> seats, in seat order
     for seat in snap.to_move():
-        private = any(d.private for d in snap.decisions_for(seat))
-        if not private:
-            key = "host.table.to_move_public"
-        elif snap.seats[seat].dm_open:
+        decisions = snap.decisions_for(seat)
+        if any(d.private for d in decisions):
             key = "host.table.to_move_private"
-        else:
-            key = "host.table.to_move_hand"
-        parts.append(t(key, lang, name=mention(snap, seat)))
-    return "\n".join(parts) or "—"
+            if not snap.seats[seat].dm_open:
+                key = "host.table.to_move_hand"
+            parts.append(t(key, lang, name=mention(snap, seat)))
+        for d in decisions:
+            if not d.private:
+                asked.setdefault(prompt_text(snap, d, lang), []).append(seat)
+    lines = [
+        t(
+            "host.table.decide_line",
+            lang,
+            name=", ".join(mention(snap, s) for s in dict.fromkeys(seats)),
+            prompt=prompt,
+        )
+        for prompt, seats in asked.items()
+    ]
+    return "\n".join(lines + parts) or "—"
+
+
+def legend_text(snap: Snapshot, decisions: Sequence[Decision], lang: str) -> str:
+    """The meaning of every symbol (declared in the game's ``symbols``) that the prompts and
+    option labels of ``decisions`` use, e.g. "🐱 booster · 🔒 keep the dice"; symbols that
+    share a meaning share its entry ("→ ↗ a fuel cube"); "" if none."""
+    symbols: Mapping[str, str] = getattr(snap.game, "symbols", None) or {}
+    if not symbols or not decisions:
+        return ""
+    texts = []
+    for d in decisions:
+        texts.append(prompt_text(snap, d, lang))
+        texts += [t(o.label, lang, snap.names, **dict(o.args)) for o in d.options]
+    shown = "\n".join(texts)
+    used: dict[str, list[str]] = {}  # meaning -> its symbols, in the game's order
+    for sym, key in symbols.items():
+        if sym in shown:
+            used.setdefault(key, []).append(sym)
+    return " · ".join(f"{' '.join(syms)} {t(key, lang)}" for key, syms in used.items())
+
+
+def reveal_lines(snap: Snapshot, view: Mapping[str, Any], lang: str) -> list[str]:
+    """The hidden information a finished game reveals (the public view's ``reveal``)."""
+    out = []
+    for item in view.get("reveal") or []:
+        key, args = item[0], item[1] if len(item) > 1 else {}
+        out.append(t(key, lang, snap.names, **dict(args or {})))
+    return out
 
 
 def fingerprint(embed: discord.Embed, view: discord.ui.View | None, public: Any) -> str:
@@ -137,7 +183,13 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
         embed.add_field(name=t("host.table.phase", lang), value=t(view["phase"], lang))
     result = snap.result()
     if result is None and snap.row.status == "active":
-        embed.add_field(name=t("host.table.to_move", lang), value=to_move_text(snap, lang)[:1024])
+        embed.add_field(
+            name=t("host.table.to_move", lang), value=to_move_text(snap, lang)[:1024], inline=False
+        )
+        shown = [d for d in snap.decisions if not d.private]
+        legend = legend_text(snap, shown, lang)
+        if legend:
+            embed.add_field(name=t("host.table.legend", lang), value=legend[:1024], inline=False)
         timers = [  # a Discord timestamp: each reader sees the time left ("in 2 minutes")
             t(
                 "host.table.timer_line",
@@ -156,6 +208,9 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
         embed.add_field(
             name=t("host.table.final", lang), value=ranking_text(snap, result, lang), inline=False
         )
+        revealed = "\n".join(reveal_lines(snap, view, lang))
+        if revealed:
+            embed.add_field(name=t("host.table.reveal", lang), value=revealed[:1024], inline=False)
     else:
         embed.add_field(name=t("host.table.status", lang), value=t("host.status.abandoned", lang))
     embed.set_image(url="attachment://table.png")
@@ -567,6 +622,10 @@ def log_file_text(snap: Snapshot, actions: Sequence[ActionRow], lang: str) -> st
     if result is not None:
         out += ["", t("host.table.final", lang)]
         out += ranking_text(snap, result, lang).replace("**", "").splitlines()
+        revealed = reveal_lines(snap, snap.view(None), lang)
+        if revealed:
+            out += ["", t("host.table.reveal", lang)]
+            out += [line.replace("**", "") for line in revealed]
     return "\n".join(out) + "\n"
 
 
@@ -587,6 +646,9 @@ def private_panel(
     if decisions:
         prompts = ["**" + t(d.prompt, lang, snap.names, **dict(d.args)) + "**" for d in decisions]
         embed.add_field(name=t("host.private.decide", lang), value="\n".join(prompts)[:1024])
+        legend = legend_text(snap, decisions, lang)
+        if legend:
+            embed.add_field(name=t("host.table.legend", lang), value=legend[:1024], inline=False)
     elif snap.row.status == "active":
         embed.add_field(name=t("host.private.decide", lang), value=t("host.private.nothing", lang))
     else:

@@ -33,7 +33,12 @@ Conventions every game follows
 * **Text is keys, not sentences.** Prompts, option labels, event codes and view labels are
   i18n keys plus arguments; the strings live in ``data/<game>/strings.json`` (``en`` and
   ``es``). An argument whose name is ``seat`` or ends with ``_seat`` holds a seat index and is
-  shown as that player's name.
+  shown as that player's name; one whose name ends with ``_key`` holds an i18n key and is
+  shown as that key's text ("Land your {astronaut_key} astronaut…").
+* **Prompts say what is decided.** The table shows each open public decision's prompt
+  with whose it is, so a prompt names what it is about ("land your Moon ×2 astronaut…"),
+  not only "choose". A private decision's prompt is shown to its seat alone; the table
+  says only that the seat is choosing in secret.
 * **Secrets stay in views.** ``view(state, None)`` is the public view: nothing private to any
   seat. ``view(state, seat)`` adds what that seat may see. Channel messages and public images
   are built from public views only.
@@ -229,6 +234,13 @@ class Game(Protocol):
     #                                               cell), at most 5 rows of 5. Options left
     #                                               out are not shown. UI-neutral (no
     #                                               discord); None = the generic layout.
+    #   symbols: Mapping[str, str]                  symbol -> i18n key of its meaning, for
+    #                                               every pictograph (emoji, ★, ✓ …) the
+    #                                               game's prompts and option labels use
+    #                                               ("🐱" -> "mlem.legend.booster"). The
+    #                                               table shows a legend line for the ones
+    #                                               the open decisions use; a test checks
+    #                                               that no prompt or label uses another.
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:
         """Set up a game for ``players`` seats (0..players-1)."""
@@ -244,7 +256,12 @@ class Game(Protocol):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """JSON-serialisable view for ``seat`` (None = public). Must contain at least:
         ``round`` (int or None), ``phase`` (i18n key), ``scores`` (list of ints, public
-        running totals), ``over`` (bool). Private views add ``private`` (a dict)."""
+        running totals), ``over`` (bool). Private views add ``private`` (a dict).
+
+        Optional: ``reveal``, in the public view once the game is over — every piece of
+        hidden information the game kept (secret missions held and whether they were met,
+        face-down tiles…), as a list of ``[i18n key, args]`` lines (args as for any string,
+        e.g. ``seat``). The host shows them in the final table message and the log file."""
 
     def result(self, state: State) -> Result | None:
         """Final scores and ranks once the game is over, else None."""

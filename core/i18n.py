@@ -3,7 +3,9 @@
 Strings live in JSON files ``data/i18n/host.json`` and ``data/<game>/strings.json``, each
 ``{"en": {key: text}, "es": {key: text}}`` with fully qualified keys (``mlem.event.crash``).
 Texts use ``str.format`` placeholders. Arguments named ``seat`` or ``*_seat`` are seat
-indices; :func:`t` shows them as player names when ``names`` is given.
+indices; :func:`t` shows them as player names when ``names`` is given. Arguments named
+``*_key`` hold an i18n key and are shown as that key's text in the same language (e.g.
+``astronaut_key="mlem.ability.booster"`` in "Land your {astronaut_key} astronaut").
 
 Language choice: the interaction's locale, then the guild's, then English (see :func:`pick`).
 
@@ -123,7 +125,11 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
         log.warning("missing string %s", key)
         return key
     try:
-        return fmt(text, lang, **seat_args(args, names))
+        shown = seat_args(args, names)
+        for k, v in args.items():  # a key given as an argument: its text, same language
+            if k.endswith("_key") and isinstance(v, str) and v != key:
+                shown[k] = t(v, lang, names)
+        return fmt(text, lang, **shown)
     except (KeyError, IndexError, ValueError):
         # Argument names only: values can be a player's secrets.
         log.warning("bad arguments for string %s: %s", key, sorted(args))

@@ -9,6 +9,7 @@ and the rulings.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -19,9 +20,11 @@ from rules.kit import rng as next_rng
 
 from .board import (
     ARROWS,
+    BELT_RINGS,
     BODIES,
     CARD_IDS,
     CARDS,
+    DANGER_RINGS,
     DIR_IDS,
     DIR_INDEX,
     EARTH,
@@ -101,6 +104,45 @@ def body_pos(s: Mapping[str, Any], body: str) -> tuple[int, int] | None:
     if idx is None:
         return None
     return ORBITS[body][idx]
+
+
+def clock_hour(h: tuple[int, int]) -> int:
+    """Where a hex lies around the Sun as on a clock face over the board (12 at the top,
+    3 to the right): how the log and the buttons name a place instead of coordinates."""
+    x = math.sqrt(3) * (h[0] + h[1] / 2)
+    y = 1.5 * h[1]  # screen y grows downward
+    if x == 0 and y == 0:
+        return 12
+    angle = math.degrees(math.atan2(x, -y)) % 360  # clockwise from the top
+    hour = round(angle / 30) % 12
+    return hour or 12
+
+
+def zone_key(h: tuple[int, int]) -> str:
+    """The region of the board a hex is in (an i18n key): next to the Sun, the inner
+    system, the asteroid belt or the outer system."""
+    ring = dist(h)
+    if ring in DANGER_RINGS:
+        return P + "zone.sun"
+    if ring in BELT_RINGS:
+        return P + "zone.belt"
+    return P + ("zone.inner" if ring < min(BELT_RINGS) else "zone.outer")
+
+
+def place_args(s: Mapping[str, Any], h: tuple[int, int]) -> dict[str, Any]:
+    """A place named for players: its zone, its clock hour and the nearest body (where the
+    bodies stand now), e.g. "in the asteroid belt, at 4 o'clock, 2 hexes from Mars"."""
+    near, gap = EARTH, 10**6
+    for b in BODIES:
+        pos = body_pos(s, b)
+        if pos is not None and dist(h, pos) < gap:
+            near, gap = b, dist(h, pos)
+    return {
+        "zone_key": zone_key(h),
+        "hour": clock_hour(h),
+        "near_key": P + "near." + near,
+        "gap": gap,
+    }
 
 
 def body_next_pos(s: Mapping[str, Any], body: str, ahead: int = 1) -> tuple[int, int] | None:
@@ -308,7 +350,8 @@ def _placement_options(s: Mapping[str, Any], seat: int) -> list[Option]:
         body = st["picked"]
         orbit = ORBITS[body]
         return [
-            _OPT(f"space.{i}", "opt.space", n=i + 1, q=q, r=r) for i, (q, r) in enumerate(orbit)
+            _OPT(f"space.{i}", "opt.space", n=i + 1, hour=clock_hour(h))
+            for i, h in enumerate(orbit)
         ]
     if st["hands"] is not None:
         choices = st["hands"][seat]
@@ -326,8 +369,7 @@ def _apply_placement(s: dict[str, Any], seat: int, choice: str, events: list[Eve
     body = st["picked"]
     idx = int(arg)
     s["bodies"][body] = idx
-    q, r = ORBITS[body][idx]
-    events.append(_EV("placed." + body, seat, n=idx + 1, q=q, r=r))
+    events.append(_EV("placed." + body, seat, n=idx + 1, hour=clock_hour(ORBITS[body][idx])))
     st["picked"] = None
     if st["hands"] is not None:
         st["hands"][seat].remove(body)
@@ -753,7 +795,8 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
             continue
         end = end_hex(start, ship["rose"])
         ship["pos"] = [end[0], end[1]]
-        events.append(_EV("moved", seat, q=end[0], r=end[1]))
+        where = place_args(s, end)
+        events.append(_EV("moved" if where["gap"] else "moved_on", seat, **where))
         if hazard == "danger_sector":
             if ship["shields"] > 0:
                 ship["shields"] -= 1

@@ -20,6 +20,11 @@ class Kosmonavts:
         OptionSpec("rules", "kosmonavts.opt.rules", ("basic", "advanced"), "basic"),
         OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
     )
+    #: Symbols in prompts and option labels, and what they mean (the table's legend).
+    symbols: Mapping[str, str] = {
+        **{a: "kosmonavts.legend.fuel" for a in ("→", "↗", "↖", "←", "↙", "↘")},
+        **{a: "kosmonavts.legend.hyper" for a in ("⇒", "⇗", "⇖", "⇐", "⇙", "⇘")},
+    }
     #: An absent player's move, when skipped: stay landed, keep drifting with the order
     #: as it stands, don't land, decline an optional event, take the highest marker left.
     skip_options: tuple[str, ...] = ("stay", "confirm", "noland", "skip", "accept")

@@ -121,6 +121,21 @@ def public_view(s: Mapping[str, Any]) -> dict[str, Any]:
         "landing": None,
         "marker_pick": None,
     }
+    if s["over"]:  # the secret missions, held and met (✓) or not (✗)
+        v["reveal"] = [
+            [
+                P + "reveal.mission",
+                {
+                    "seat": k,
+                    "kind_key": P + "reveal." + mid.split(".")[0],
+                    "body_key": P + "body." + mid.split(".")[1],
+                    "mark": "✓" if pts else "✗",
+                    "points": pts,
+                },
+            ]
+            for k in range(n)
+            for mid, pts in mission_results(s, k)
+        ]
     if s["phase"] == "orders":
         v["confirmed"] = [bool(o["done"]) for o in s["orders"]]
     if s["phase"] == "setup":

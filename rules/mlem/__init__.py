@@ -10,7 +10,8 @@ Decisions and option ids
 * missions (variant, simultaneous, private): ``drop.<mission>`` (``/`` written ``-``,
   e.g. ``drop.7-8``) — the tile to give back; the other three are kept.
 * launch (one seat at a time, from the voyage's starting player): ``board.<ability>``.
-* exploration (commander): ``go.<parts>`` where parts are the dice groups used (``A``, ``1`` …
+* exploration (commander): ``go.<parts>`` (or, with many movements, the parts picked in
+  steps, see R32) where parts are the dice groups used (``A``, ``1`` …
   ``4``), ``b<seats>`` for the booster astronauts used (by owner seat), ``x`` for the
   expedition tile's extra dice and ``k`` for its keep-dice power, joined by ``+``
   (``go.A+1+b02``); also ``reroll`` (expedition tile) and ``crash`` (give up when only
@@ -106,6 +107,13 @@ R29. In a landing phase each astronaut decides once; astronauts that cannot land
     (all moons of the space taken and no shifter option) stay without being asked.
 R30. Ties on the final score share the place (ranks 1, 1, 3): the rulebook has no tie-break.
 R31. Crashing sends every non-parachutist home with its booster unflipped; nothing is lost.
+R32. (Interface, not a rule) With more than 12 possible movements the commander picks the
+    dice in steps: a multi-pick of the parts (dice groups ``A``, ``1`` … ``4``, boosters
+    ``b<seat>``, the tile's extra dice ``x``; any non-empty mix is a movement; ``reroll``
+    only on its own), then, when the keep-dice power applies to that mix, a second
+    question with the two movement ids (``go.…+k`` keep, ``go.…`` discard). The state
+    holds the first step in ``pick``. A movement id (``go.…``) is accepted at any time,
+    so both forms replay.
 """
 
 from __future__ import annotations
@@ -134,6 +142,14 @@ class MlemGame:
         OptionSpec("recon", "mlem.opt.recon", ("off", "on"), "off"),
         OptionSpec("missions", "mlem.opt.missions", ("off", "on"), "off"),
     )
+    #: Symbols in prompts and option labels, and what they mean (the table's legend).
+    symbols: Mapping[str, str] = {
+        "→": "mlem.legend.to",
+        "🔥": "mlem.legend.afterburner",
+        "🐱": "mlem.legend.booster",
+        "🛸": "mlem.legend.extra",
+        "🔒": "mlem.legend.keep",
+    }
     #: An absent player's move, when skipped: stay aboard, or fly the parachutist home.
     skip_options = ("stay", "chute.back")
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from core.contract import join_picks
+
 from .board import ACCEPTS, DEEP, PLANETS
-from .engine import _explore_specs, _land_targets, pending_of
+from .engine import _explore_specs, _land_targets, _picks_of_go, pending_of
 
 
 def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
@@ -14,6 +16,11 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     ids = [o.id for o in decision.options]
     phase = s["phase"]
     if phase == "explore":
+        if decision.multi:  # the dice picked in steps: the best movement's parts
+            best = _explore(s, ids, rng)
+            if best == "reroll":
+                return best
+            return join_picks(decision, _picks_of_go(best))
         return _explore(s, ids, rng)
     if phase in ("land", "chute"):
         return _land(s, ids, rng)
@@ -33,7 +40,8 @@ def _explore(s: dict[str, Any], ids: list[str], rng: random.Random) -> str:
         lost = 0 if keep else sum(1 for f in s["roll"] if f in faces and f != "A")
         return steps - 1.6 * lost - 0.8 * len(owners) - (0.5 if extra else 0) + rng.random()
 
-    return max(specs, key=score)
+    offered = [oid for oid in specs if oid in ids] or list(specs)  # a keep step: its two
+    return max(offered, key=score)
 
 
 def _land(s: dict[str, Any], ids: list[str], rng: random.Random) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, Result, split_picks
 from rules.kit import Events, Options, clone, rng
 
 from .board import (
@@ -71,6 +71,9 @@ BOOSTER_SYMBOL = "🐱"
 EXTRA_SYMBOL = "🛸"
 KEEP_SYMBOL = "🔒"
 RECON_POINTS = {"p1": 1, "p2": 2, "p3": 3}
+#: Above this many movements (keep-dice variants aside), the commander picks the dice in
+#: steps instead: a multi-pick of the dice groups, then, if it applies, whether to keep.
+PICK_LIMIT = 12
 
 
 # --------------------------------------------------------------------------- helpers
@@ -145,6 +148,7 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
         "exp": None,
         "recon": None,
         "missions": None,
+        "pick": None,
     }
     if variants["ufo"]:
         deck = list(EXPEDITION_ORDER)
@@ -335,6 +339,77 @@ def _spec_text(s: dict[str, Any], spec: Spec, boosters: bool = True) -> str:
     if k:
         parts.append(KEEP_SYMBOL)
     return " ".join(parts)
+
+
+def _parts(s: dict[str, Any]) -> list[Option]:
+    """The options of a dice-picking decision: each usable group of rolled dice (``A``,
+    ``1`` … ``4``), each aboard booster (``b<seat>``) and the tile's extra dice (``x``).
+    Every non-empty mix of them is a legal movement."""
+    space = s["space"]
+    ok = ACCEPTS[space]
+    ab = AFTERBURNER[space] or 0
+    counts: dict[Any, int] = {}
+    for f in s["roll"]:
+        if f in ok:
+            counts[f] = counts.get(f, 0) + 1
+    out = []
+    for f in GROUP_ORDER:
+        if f in counts:
+            dice = " ".join(_symbols(counts[f], FACE_SYMBOL[f]))
+            steps = counts[f] * (ab if f == "A" else f)
+            out.append(Option(str(f), "mlem.opt.part", {"dice": dice, "steps": steps}, "primary"))
+    for owner in _booster_owners(s):
+        out.append(Option(f"b{owner}", "mlem.opt.part_booster", {"owner_seat": owner}, "primary"))
+    if _tile_ability(s) == "extra":
+        extra = [d for d in EXPEDITION[s["exp"]["tile"]]["extra"] if d in ok]
+        if extra:
+            dice = " ".join(EXTRA_SYMBOL + str(d) for d in extra)
+            out.append(
+                Option("x", "mlem.opt.part", {"dice": dice, "steps": sum(extra)}, "primary")
+            )
+    return out
+
+
+def _go_of_picks(picks: list[str]) -> str:
+    """The movement id (``go.A+1+b02+x``) of a multi-pick answer's part ids."""
+    groups = [str(f) for f in GROUP_ORDER if str(f) in picks]
+    seats = sorted(p[1:] for p in picks if p.startswith("b"))
+    parts = groups + (["b" + "".join(seats)] if seats else []) + (["x"] if "x" in picks else [])
+    return "go." + "+".join(parts)
+
+
+def _picks_of_go(go: str) -> list[str]:
+    """The part ids of a movement id (inverse of :func:`_go_of_picks`; ``k`` left out)."""
+    out: list[str] = []
+    for token in go[3:].split("+"):
+        if token.startswith("b"):
+            out += [f"b{seat}" for seat in token[1:]]
+        elif token != "k":
+            out.append(token)
+    return out
+
+
+def _picking(s: dict[str, Any], specs: Mapping[str, Spec]) -> bool:
+    """Whether the commander picks the dice in steps (too many movements for a list)."""
+    return sum(1 for oid in specs if not oid.endswith("+k")) > PICK_LIMIT
+
+
+def _do_pick(s: dict[str, Any], ev: list[Event], choice: str) -> None:
+    """A multi-pick answer: the movement, or the keep question when it applies (R32)."""
+    picks = split_picks(choice)
+    if "reroll" in picks:
+        raise IllegalMove("mlem.error.reroll_alone")
+    offered = {o.id for o in _parts(s)}
+    if not picks or len(set(picks)) != len(picks) or not set(picks) <= offered:
+        raise IllegalMove("mlem.error.not_offered", choice=choice)
+    go = _go_of_picks(picks)
+    specs = _explore_specs(s)
+    if go not in specs:  # pragma: no cover - every mix of parts is a movement
+        raise IllegalMove("mlem.error.not_offered", choice=choice)
+    if go + "+k" in specs:
+        s["pick"] = go
+    else:
+        _do_move(s, ev, go)
 
 
 def _do_move(s: dict[str, Any], ev: list[Event], choice: str) -> None:
@@ -694,20 +769,44 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
         cmd = _commander(s)
         assert cmd is not None
         specs = _explore_specs(s)
+        args = {"dice": _dice_text(s["roll"]), "space": s["space"]}
+        if s.get("pick") is not None:  # second step: keep the number dice or not
+            go = s["pick"]
+            steps = specs[go][0]
+            kargs = {**args, "steps": steps, "to": min(DEEP, s["space"] + steps)}
+            kargs["dice"] = _spec_text(s, specs[go])
+            keep = (OPT(go + "+k", "opt.keep_yes", "primary"), OPT(go, "opt.keep_no"))
+            return [Decision(cmd, "mlem.prompt.keep", keep, kargs)]
+        if _picking(s, specs):
+            parts = _parts(s)
+            if _reroll_available(s):
+                parts.append(OPT("reroll", "opt.reroll"))
+            return [
+                Decision(
+                    cmd,
+                    "mlem.prompt.explore_pick",
+                    tuple(parts),
+                    args,
+                    min_picks=1,
+                    max_picks=len(parts),
+                )
+            ]
         available = len(_booster_owners(s))
         opt_list = []
-        for oid, sp in specs.items():
-            oargs: dict[str, Any] = {"steps": sp[0], "dice": _spec_text(s, sp)}
-            label = "mlem.opt.go"
+        # Nearest first; the same distance with fewer dice first.
+        ordered = sorted(specs.items(), key=lambda item: (item[1][0], item[0].count("+")))
+        for oid, sp in ordered:
+            to = min(DEEP, s["space"] + sp[0])
+            oargs: dict[str, Any] = {"steps": sp[0], "to": to, "dice": _spec_text(s, sp)}
+            label = "mlem.opt.go_deep" if to >= DEEP else "mlem.opt.go"
             if 0 < len(sp[2]) < available:  # say whose boosters when it is a choice
-                label = f"mlem.opt.go_b{len(sp[2])}"
+                label = f"{label}_b{len(sp[2])}"
                 rest = _spec_text(s, sp, boosters=False)
                 oargs["dice"] = rest + " " if rest else ""
                 oargs.update({f"b{i + 1}_seat": seat for i, seat in enumerate(sp[2])})
             opt_list.append(Option(oid, label, oargs, "primary"))
         if _reroll_available(s):
             opt_list.append(OPT("reroll", "opt.reroll"))
-        args = {"dice": _dice_text(s["roll"]), "space": s["space"]}
         prompt = "mlem.prompt.explore"
         if not any(f in ACCEPTS[s["space"]] for f in s["roll"]):
             opt_list.append(OPT("crash", "opt.crash", "danger"))
@@ -717,8 +816,32 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     seat, ability = s["queue"][0]
     targets = _land_targets(s)
     opts = tuple(_land_option(oid, t) for oid, t in targets.items())
-    prompt = "mlem.prompt.parachute" if phase == "chute" else "mlem.prompt.land"
-    return [Decision(seat, prompt, opts, {"space": s["space"], "astronaut": ability})]
+    prompt, largs = _land_prompt(s, ability, targets)
+    return [Decision(seat, prompt, opts, largs)]
+
+
+def _land_prompt(
+    s: dict[str, Any], ability: str, targets: Mapping[str, tuple[Any, ...] | None]
+) -> tuple[str, dict[str, Any]]:
+    """The landing question, naming the astronaut and where plain landing puts it:
+    ``mlem.prompt.land_moon`` / ``land_planet`` / ``land`` (only the shifter's ±1 lands),
+    and ``mlem.prompt.parachute_moon`` / ``parachute_planet`` after a crash."""
+    args: dict[str, Any] = {
+        "space": s["space"],
+        "astronaut": ability,
+        "astronaut_key": f"mlem.ability.{ability}",
+    }
+    here = targets.get("chute.land" if s["phase"] == "chute" else "land")
+    prompt = "mlem.prompt.parachute" if s["phase"] == "chute" else "mlem.prompt.land"
+    if here is not None:
+        kind, body, _idx, points = here
+        prompt += "_" + kind
+        if kind == "moon":
+            args["points"] = points
+        else:
+            args["planet_key"] = f"mlem.planet.{body}"
+            args["values"] = "/".join(str(v) for v in PLANETS[body])
+    return prompt, args
 
 
 def _waiting(s: dict[str, Any]) -> list[int]:
@@ -797,7 +920,12 @@ def apply_move(
     if phase == "explore":
         if seat != _commander(s):
             raise IllegalMove("mlem.error.not_your_turn")
-        if choice == "reroll":
+        if s.get("pick") is not None:
+            if choice not in (s["pick"], s["pick"] + "+k"):
+                raise IllegalMove("mlem.error.not_offered", choice=choice)
+            s["pick"] = None
+            _do_move(s, ev, choice)
+        elif choice == "reroll":
             if not _reroll_available(s):
                 raise IllegalMove("mlem.error.not_offered", choice=choice)
             s["exp"]["avail"] = False
@@ -807,6 +935,8 @@ def apply_move(
             if any(f in ACCEPTS[s["space"]] for f in s["roll"]):
                 raise IllegalMove("mlem.error.not_offered", choice=choice)
             _crash(s, ev)
+        elif not choice.startswith("go.") and _picking(s, _explore_specs(s)):
+            _do_pick(s, ev, choice)
         else:
             _do_move(s, ev, choice)
         return s, ev
@@ -1018,6 +1148,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 [{"id": m, "done": d} for m, d in missions_done(s, i)] for i in range(n)
             ]
     if over:
+        v["reveal"] = reveal_of(s)
         res = result_of(s)
         assert res is not None
         v["result"] = {
@@ -1043,6 +1174,52 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             priv["dealt"] = list(ms["dealt"][seat])
         v["private"] = priv
     return v
+
+
+def reveal_of(s: dict[str, Any]) -> list[list[Any]]:
+    """What was hidden, as ``[i18n key, args]`` lines for the end of the game: each seat's
+    secret missions (kept, and met ✓ or not ✗), its face-down UFO tiles and its taken
+    reconnaissance points tiles."""
+    out: list[list[Any]] = []
+    ms, ufo, recon = s["missions"], s["ufo"], s["recon"]
+    for seat in range(s["n"]):
+        if ms is not None and ms["kept"][seat] is not None:
+            done = missions_done(s, seat)
+            met = sum(1 for _m, ok in done if ok)
+            marks = ", ".join(f"{m} {'✓' if ok else '✗'}" for m, ok in done)
+            out.append(
+                [
+                    "mlem.reveal.missions",
+                    {"seat": seat, "missions": marks, "met": met, "points": MISSION_POINTS[met]},
+                ]
+            )
+        if ufo is not None and ufo["taken"][seat]:
+            tiles = ufo["taken"][seat]
+            out.append(
+                [
+                    "mlem.reveal.ufo",
+                    {
+                        "seat": seat,
+                        "n": len(tiles),
+                        "tiles": ", ".join(str(v) for v in tiles),
+                        "points": sum(tiles),
+                    },
+                ]
+            )
+        if recon is not None and recon["taken"][seat]:
+            tiles = recon["taken"][seat]
+            out.append(
+                [
+                    "mlem.reveal.recon",
+                    {
+                        "seat": seat,
+                        "n": len(tiles),
+                        "tiles": ", ".join(str(v) for v in tiles),
+                        "points": sum(tiles),
+                    },
+                ]
+            )
+    return out
 
 
 # --------------------------------------------------------------------------- persistence
@@ -1105,6 +1282,8 @@ def _validate(s: dict[str, Any]) -> None:
     n = s["n"]
     _check(2 <= n <= 5, "players")
     _check(s["phase"] in PHASES, "phase")
+    pick = s.get("pick")
+    _check(pick is None or (s["phase"] == "explore" and isinstance(pick, str)), "pick")
     _check(set(s["variants"]) == set(VARIANTS), "variants")
     _check(0 <= s["start"] < n, "start seat")
     _check(0 <= s["space"] <= DEEP, "space")

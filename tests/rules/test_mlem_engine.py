@@ -210,7 +210,7 @@ def _to_space_6(monkeypatch, crew, n=3):
 def test_landing_in_rocket_order_and_moons_fill_from_the_farthest(monkeypatch):
     s, _ = _to_space_6(monkeypatch, [(0, "saboteur"), (1, "planet_doubler"), (2, "satellite")])
     d = only_decision(s)
-    assert d.seat == 0 and d.prompt == "mlem.prompt.land"
+    assert d.seat == 0 and d.prompt == "mlem.prompt.land_moon"
     assert [o.id for o in d.options] == ["land", "stay"]
     assert d.option("land").args["points"] == 2  # M1 = [1, 2]: the 2-moon first
     s, ev = act(s, 0, "land")
@@ -426,7 +426,7 @@ def test_parachute_lands_after_a_crash(monkeypatch):
     assert s["phase"] == "chute" and s["disasters"] == 1
     assert GAME.view(s, None)["commander"] is None  # the voyage is over; only jumps remain
     d = only_decision(s)
-    assert d.seat == 0 and d.prompt == "mlem.prompt.parachute"
+    assert d.seat == 0 and d.prompt.startswith("mlem.prompt.parachute_")
     assert [o.id for o in d.options] == ["chute.land", "chute.back"]
     assert s["board"][1] == list(engine.ABILITIES)  # non-parachutists went home
     s, ev = act(s, 0, "chute.land")
@@ -550,7 +550,7 @@ def test_several_boosters_in_one_phase_and_as_a_rescue():
     assert [o.id for o in d.options] == ["go.b0", "go.b1", "go.b01", "crash"]
     # using one of two boosters is a choice: the label names the owner
     assert d.option("go.b1").label == "mlem.opt.go_b1"
-    assert d.option("go.b1").args == {"steps": 1, "dice": "", "b1_seat": 1}
+    assert d.option("go.b1").args == {"steps": 1, "to": 6, "dice": "", "b1_seat": 1}
     assert d.option("go.b01").label == "mlem.opt.go"
     s, _ = act(s, 0, "go.b01")
     assert s["space"] == 7

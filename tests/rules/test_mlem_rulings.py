@@ -1,4 +1,4 @@
-"""One test (at least) per ruling listed in the :mod:`rules.mlem` docstring (R1..R31)."""
+"""One test (at least) per ruling listed in the :mod:`rules.mlem` docstring (R1..R32)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import rules.mlem
+from core.contract import IllegalMove, join_picks
 from rules.mlem import GAME, engine
 from tests.rules.test_mlem_helpers import (
     ScriptedDice,
@@ -22,7 +23,7 @@ from tests.rules.test_mlem_helpers import (
 def test_every_ruling_is_written_down_and_tested_here():
     doc = rules.mlem.__doc__
     written = {int(n) for n in re.findall(r"^R(\d+)\. ", doc, re.M)}
-    assert written == set(range(1, 32))
+    assert written == set(range(1, 33))
     source = Path(__file__).read_text(encoding="utf-8")
     tested = {int(n) for n in re.findall(r"^def test_r(\d\d)_", source, re.M)}
     assert tested == written
@@ -357,3 +358,55 @@ def test_r31_crash_returns_boosters_unflipped(monkeypatch):
     s, _ = act(s, 0, "crash")
     assert "booster" in s["board"][1]
     assert all(b["boosters_used"] == 0 for b in GAME.view(s, None)["boards"])
+
+
+BOOSTED = [(0, "shifter"), (1, "booster"), (2, "booster")]
+
+
+def test_r32_many_movements_pick_the_dice_in_steps(monkeypatch):
+    ScriptedDice(monkeypatch)
+    s = explore_state(BOOSTED, n=3, space=0, roll=["A", 1, 2, "A"])
+    d = only_decision(s)  # 3 groups and 2 boosters: 31 movements, so the dice are picked
+    assert d.prompt == "mlem.prompt.explore_pick" and d.multi
+    assert [o.id for o in d.options] == ["A", "1", "2", "b1", "b2"]
+    assert (d.min_picks, d.max_picks) == (1, 5)
+    assert d.option("A").args == {"dice": "🔥 🔥", "steps": 2}
+    after, ev = act(s, 0, join_picks(d, ["b1", "2", "A"]))
+    assert after["space"] == 5 and "move" in codes(ev)  # 2 afterburners + 2 + one booster
+    assert after["crew"][1][2] == 1 and after["crew"][2][2] == 0  # Bea's booster only
+    # the movement id of the one-list form still plays (old logs replay) and agrees
+    same, _ = GAME.apply(s, 0, "go.A+2+b1")
+    assert GAME.dump(same) == GAME.dump(after)
+    one, _ = act(s, 0, "1")  # a single pick is an answer too
+    assert one["space"] == 1
+
+
+def test_r32_keep_is_asked_after_the_dice_and_reroll_goes_alone(monkeypatch):
+    ScriptedDice(monkeypatch)
+    s = explore_state(BOOSTED, n=3, space=0, roll=["A", 1, 2], ufo="on")
+    s["exp"]["tile"], s["exp"]["avail"] = "E6", True  # keep the dice
+    d = only_decision(s)
+    assert d.multi and "k" not in [o.id for o in d.options]
+    s2, ev = act(s, 0, join_picks(d, ["1", "b2"]))
+    assert not ev and s2["pick"] == "go.1+b2" and s2["space"] == 0
+    keep = only_decision(s2)
+    assert keep.prompt == "mlem.prompt.keep" and not keep.multi
+    assert [o.id for o in keep.options] == ["go.1+b2+k", "go.1+b2"]
+    assert keep.args["to"] == 2
+    kept, _ = act(s2, 0, "go.1+b2+k")
+    assert kept["pool"] == s["pool"] and kept["pick"] is None and kept["space"] == 2
+    spent, _ = act(s2, 0, "go.1+b2")
+    assert spent["pool"] == s["pool"] - 1
+    assert GAME.dump(GAME.load(GAME.dump(s2))) == GAME.dump(s2)
+    # afterburners only: no number dice to keep, so no second question
+    s3, _ = act(s, 0, "A")
+    assert s3["pick"] is None and s3["space"] == 1
+    s["exp"]["tile"] = "E2"  # reroll
+    d = only_decision(s)
+    assert d.options[-1].id == "reroll"
+    try:
+        GAME.apply(s, 0, join_picks(d, ["A", "reroll"]))
+    except IllegalMove as err:
+        assert err.code == "mlem.error.reroll_alone"
+    else:
+        raise AssertionError("a reroll mixed with dice was accepted")

@@ -1,0 +1,92 @@
+"""Every symbol a decision shows is explained: over random play-outs of each registered
+game, every prompt and option label (English and Spanish) uses no pictograph (emoji, ★, ✓,
+arrows drawn as symbols…) that the game's ``symbols`` legend does not list."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Iterator, Mapping
+
+import pytest
+
+from core.contract import Decision, IllegalMove, join_picks
+from core.i18n import t
+from host import registry
+
+NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fer"]
+IGNORED = {"\ufe0f", "\u200d"}  # variation selector, zero-width joiner
+
+
+def pictographs(text: str) -> set[str]:
+    """The non-letter pictographs in ``text``: Unicode "other symbols" (emoji, ★, ✓, ⬆…)
+    and arrows (→ ⇒ ↗ …: they stand for something in a game)."""
+    return {
+        c
+        for c in text
+        if c not in IGNORED
+        and (
+            unicodedata.category(c) == "So"
+            or 0x2190 <= ord(c) <= 0x21FF
+            or 0x1F000 <= ord(c) <= 0x1FAFF
+        )
+    }
+
+
+def explained(symbols: Mapping[str, str]) -> set[str]:
+    return {c for sym in symbols for c in sym if c not in IGNORED}
+
+
+def test_pictographs_finds_emoji_and_symbols_not_letters() -> None:
+    assert pictographs("→ 10 (+4): 🔥 2 2 🐱 Ana ✓ ★ ±×") == {"→", "🔥", "🐱", "✓", "★"}
+    assert pictographs("Bajar a la luna de la casilla 10 (+3)") == set()
+
+
+def texts(decision: Decision, lang: str) -> Iterator[tuple[str, str]]:
+    yield decision.prompt, t(decision.prompt, lang, NAMES, **dict(decision.args))
+    for o in decision.options:
+        yield o.label, t(o.label, lang, NAMES, **dict(o.args))
+
+
+def playouts(game_id: str, games: int = 12, cap: int = 1500) -> Iterator[Decision]:
+    game = registry.get(game_id)
+    for g in range(games):
+        rng = random.Random(f"symbols:{game_id}:{g}")
+        options = {o.id: rng.choice(o.choices) for o in game.options}
+        players = game.min_players + g % (game.max_players - game.min_players + 1)
+        state = game.new(players, options, g)
+        for _ in range(cap):
+            pending = game.pending(state)
+            if not pending:
+                break
+            yield from pending
+            d = rng.choice(pending)
+            if d.multi:
+                k = rng.randint(d.min_picks, min(d.max_picks, len(d.options)))
+                choice = join_picks(d, [o.id for o in rng.sample(d.options, k)])
+            else:
+                choice = rng.choice(d.options).id
+            try:
+                state, _ = game.apply(state, d.seat, choice)
+            except IllegalMove:  # a multi-pick mix the rules refuse: one pick instead
+                state, _ = game.apply(state, d.seat, d.options[0].id)
+
+
+@pytest.mark.parametrize("game_id", sorted(registry.games()))
+def test_every_symbol_in_prompts_and_labels_is_in_the_legend(game_id: str) -> None:
+    game = registry.get(game_id)
+    symbols: Mapping[str, str] = getattr(game, "symbols", None) or {}
+    for key in symbols.values():  # each meaning is written in both languages
+        assert t(key, "en") != key and t(key, "es") != key, key
+    known = explained(symbols)
+    bad: dict[str, set[str]] = {}
+    seen = 0
+    for d in playouts(game_id):
+        seen += 1
+        for lang in ("en", "es"):
+            for key, text in texts(d, lang):
+                unknown = pictographs(text) - known
+                if unknown:
+                    bad.setdefault(key, set()).update(unknown)
+    assert seen > 0
+    assert not bad, f"{game_id}: symbols without a legend entry: {bad}"

@@ -140,6 +140,15 @@ class GalaxyTruckerGame:
     #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
     #: passing and powering nothing.
     skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0")
+    #: The pictographs its labels use, with their meaning (the table's legend).
+    symbols: Mapping[str, str] = {
+        "↻": "galaxy_trucker.legend.turn",
+        "✔": "galaxy_trucker.legend.keep",
+        "🟥": "galaxy_trucker.legend.red",
+        "🟨": "galaxy_trucker.legend.yellow",
+        "🟩": "galaxy_trucker.legend.green",
+        "🟦": "galaxy_trucker.legend.blue",
+    }
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

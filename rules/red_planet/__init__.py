@@ -130,6 +130,12 @@ class RedPlanetGame:
     options: tuple[OptionSpec, ...] = ()
     #: An absent player's move, when skipped: keep the action card, stop moving.
     skip_options = ("keep", "done")
+    #: The pictographs its labels use, with their meaning (the table's legend).
+    symbols: Mapping[str, str] = {
+        "🚀": "red_planet.legend.docked",
+        "🛸": "red_planet.legend.launched",
+        "→": "red_planet.legend.to",
+    }
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

@@ -64,7 +64,8 @@ def phrases(prefixes: Iterable[str]) -> list[re.Pattern[str]]:
 
 
 #: What only the player concerned may read: events addressed to one seat (a card drawn, a
-#: discovery looked at), the missions, the action cards, the secret prompts.
+#: discovery looked at, an action card committed), the missions, the secret prompts
+#: (whether to play an action card this round included).
 PRIVATE_ONLY = phrases(
     [
         "red_planet.event.drew",
@@ -73,9 +74,8 @@ PRIVATE_ONLY = phrases(
         "red_planet.prompt.mission",
         "red_planet.prompt.choose",
         "red_planet.prompt.assign",
-        "red_planet.prompt.act2",
-        "red_planet.prompt.act3",
-        "red_planet.prompt.act4",
+        "red_planet.prompt.commit",
+        "red_planet.event.commit",
     ]
 )
 
@@ -257,6 +257,7 @@ async def check_finished_game(
     public = h.all_public_text()
     for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
         assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
+        assert "{'en'" not in body, where  # zone names reach players in their language
     missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
     assert not missing, missing
 
@@ -341,4 +342,7 @@ async def test_rules_summary_in_both_languages(harness: Harness) -> None:
         assert words in body and t("red_planet.name", lang) in body
         assert "2" in body and "6" in body  # the footer: 2–6 players
         summary = t("red_planet.rules_summary", lang)
-        assert len(summary) < 4000 and summary.split(".")[0] in body
+        assert len(summary) < 4000
+        # The command shows the rules by part (goal, turn, scoring), not the summary.
+        for part in ("goal", "turn", "scoring"):
+            assert t(f"red_planet.rules.{part}", lang).split(".")[0] in body, part

@@ -1040,9 +1040,16 @@ def dump_state(s: S) -> S:
 def load_state(data: Mapping[str, Any]) -> S:
     try:
         s = clone(dict(data))
-        # States saved before R22 committed action cards in the secret choice.
-        s.setdefault("ask", [[] for _ in range(s["n"])])
-        s.setdefault("commit", [[] for _ in range(s["n"])])
+        if "ask" not in s:
+            # Saved before R22 committed action cards in the secret choice: nothing is
+            # committed, and the old private offers still queued become no-ops.
+            s["ask"] = [[] for _ in range(s["n"])]
+            s["commit"] = [[] for _ in range(s["n"])]
+            old = {"act2": EMERGENCY_LAUNCH, "act3": COURSE_CORRECTION, "act4": REINFORCEMENTS}
+            if s["task"] is not None:
+                s["task"]["steps"] = [
+                    ["card", old[st[0]]] if st[0] in old else st for st in s["task"]["steps"]
+                ]
         _validate(s)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise ValueError(f"not a red_planet state: {exc!r}") from exc

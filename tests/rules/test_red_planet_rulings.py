@@ -618,3 +618,16 @@ def test_r22_declining_an_action_card_leaves_no_public_trace() -> None:
         assert len(with_card) == len(without)
         for step, (a, b) in enumerate(zip(with_card, without, strict=True)):
             assert a == b, (i, step)
+
+
+def test_r22_a_game_saved_before_r22_loads_and_plays_on() -> None:
+    s = holding(started(3), 0, "A02")
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, _ = answer(s, 0, "keep")
+    old = GAME.dump(s)
+    del old["ask"], old["commit"]
+    old["task"]["steps"] = [["act4"] if st[0] == "card" else st for st in old["task"]["steps"]]
+    s = GAME.load(old)
+    assert s["commit"] == [[], [], []] and ["act4"] not in s["task"]["steps"]
+    s, ev = finish_round(s)
+    assert s["round"] == 2 and not any("A02" in e.code for e in ev)

@@ -15,6 +15,9 @@ Numbers and plurals, one mechanism for every string:
   "3 partidas"); ``{n:|cubo|cubos}`` — the word alone.
 * A float argument is written for the language: no ``.0`` on whole numbers ("46 puntos"),
   a decimal comma in Spanish ("4,5"), one decimal at most unless a format spec says more.
+
+A name that differs by language (a place on a board: "Phobos" / "Fobos") is passed as a
+mapping ``{"en": ..., "es": ...}`` and shown in the reader's language (English if missing).
 """
 
 from __future__ import annotations
@@ -110,8 +113,16 @@ class _Formatter(string.Formatter):
 _FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
 
 
+def localized(value: Any, lang: str = DEFAULT) -> Any:
+    """A ``{"en": ..., "es": ...}`` argument in ``lang``; any other value as it is."""
+    if isinstance(value, Mapping) and DEFAULT in value:
+        return value.get(lang, value[DEFAULT])
+    return value
+
+
 def fmt(text: str, lang: str = DEFAULT, **args: Any) -> str:
     """``text`` formatted with ``args`` for ``lang`` (plurals and numbers as above)."""
+    args = {k: localized(v, lang) for k, v in args.items()}
     return _FORMATTERS.get(lang, _FORMATTERS[DEFAULT]).vformat(text, (), args)
 
 

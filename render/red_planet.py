@@ -501,8 +501,7 @@ def _draw_players(
     hand = _ints(view.get("hand_size"), nc)
     chosen = _list(view, "chosen")
     supply = _ints(view.get("supply"), nc)  # astronauts not yet placed
-    missions = _ints(view.get("mission_count"), nc)
-    actions = _ints(view.get("action_count"), nc)
+    cards = _ints(view.get("card_count"), nc)  # missions and actions, face down alike
     waiting = set(view.get("waiting") or [])
     first = view.get("first")
     step = view.get("step")
@@ -570,9 +569,7 @@ def _draw_players(
                 f"{i18n.t(f'red_planet.score.{k}', lang)} {v}" for k, v in parts[c].items()
             )
         elif not is_neutral:
-            info += " · " + t(
-                "cards", lang, hand=hand[c], missions=missions[c], actions=actions[c]
-            )
+            info += " · " + t("cards", lang, hand=hand[c], cards=cards[c])
         s, f = kit.fit_font(info, box[2] - box[0] - 40, (17, 15), "cond")
         text(d, (box[0] + 16, y + row_h - 20), s, f, fill=MUTED, anchor="lm")
         y += row_h

@@ -10,14 +10,16 @@ never a seat.
 Decisions and option ids
 ------------------------
 * set-up (simultaneous, private): ``keep.<mission>`` — the mission kept of the two dealt.
-* each round (simultaneous, private): ``c9`` … ``c1`` — the character chosen from the hand.
+* each round (simultaneous, private): ``c9`` … ``c1`` — the character chosen from the hand;
+  then, for each action card held (Reinforcements, Emergency Launch, Course Correction, in
+  that order), ``play`` / ``keep``: whether to play it this round (R22).
 * countdown (the resolving player, one decision at a time): ``d<i>`` a docked ship (place an
   astronaut, place 3, launch, destroy); a zone id (``VM`` … ``PH``) for a destination token,
   a discovery's zone or a Phobos drop (``drop.<zone>``); ``mv.<from>.<to>`` an Explorer move;
   ``draw`` / ``peek.<zone>`` (Scientist); ``ff.<where>.<colour>`` and ``kill.<zone>.<colour>``
   (``where`` = ``d<i>`` docked ship, ``l<j>`` launched ship or a zone); ``d<i>``/``l<j>`` then a
-  zone (Pilot, Course Correction); ``done`` stops moving or dropping; ``keep``/``use`` and
-  ship ids answer the private action-card offers.
+  zone (Pilot, Course Correction); ``done`` stops moving or dropping, or leaves a played
+  Emergency Launch or Course Correction without effect.
 
 View
 ----
@@ -28,10 +30,14 @@ View
 ``discovery`` None / ``"hidden"`` / card id once revealed), ``supply``, ``memorial``,
 ``dest_tokens``, ``tokens`` per colour, ``played``, ``hand_size``, ``chosen`` (who has a
 hidden choice waiting, never what), ``revealed`` ([colour, character] this round),
-``resolving``, ``mission_count``, ``action_count``, ``choosing_mission``, ``event_deck``,
+``resolving``, ``card_count`` (missions and action cards held, face down alike: never how
+many of each), ``choosing_mission``, ``event_deck``,
 ``event_discard``, ``waiting``; once over ``result`` and ``missions`` (revealed). ``private``
-holds ``hand``, ``chosen``, ``missions`` (with points if scored now), ``actions``, ``dealt``
-and ``discoveries`` (face-down ones this seat knows, by zone).
+holds ``hand``, ``chosen``, ``missions`` (with points if scored now), ``actions``,
+``committed`` (the action cards this seat plays this round), ``dealt`` and ``discoveries``
+(face-down ones this seat knows, by zone). Zone names in event and option arguments are
+``{"en": ..., "es": ...}`` mappings taken from ``red_planet.render.zone.<id>`` (the names the
+picture draws), shown by core.i18n in the reader's language.
 
 Rulings (where the rules are silent or ambiguous; each is tested in
 ``tests/rules/test_red_planet_rulings.py``)
@@ -47,7 +53,8 @@ R4. Each player is dealt 2 missions and keeps 1 in secret, all at once; when eve
     chosen, the returned missions, the undealt ones, the discoveries and the actions are
     shuffled into the event deck.
 R5. Characters are chosen at once and in secret; the public view says who has chosen, never
-    what, and a choice stays hidden until its number is called.
+    what, and a choice stays hidden until its number is called. A seat counts as having
+    chosen only once it has also answered for its action cards (R22).
 R6. Countdown 9→1; players sharing a number go clockwise from the first player; the neutral
     goes after the humans.
 R7. Astronauts are placed one decision at a time, on docked ships with room. The Scientist's
@@ -63,7 +70,8 @@ R10. Travel Agent: all or nothing: with no docked ship with 3 free seats (or few
     astronauts in supply) the whole effect is skipped.
 R11. Explorer: up to 3 moves between adjacent zones, the same astronaut as often as wished,
     ``done`` stops early; Phobos has no neighbours. Entering a zone reveals its resource.
-R12. Scientist: draw or peek. Drawn missions and actions stay secret; a drawn discovery is
+R12. Scientist: draw or peek. Drawn missions and actions stay secret (the table sees one
+    more face-down card, not which kind); a drawn discovery is
     hidden on an outer zone without one (known to the drawer); with none free it is discarded
     face up and the Scientist peeks instead. An empty deck leaves only the peek.
 R13. Saboteur: destroys any docked ship; everyone aboard goes to the Memorial, the ship to the
@@ -86,10 +94,17 @@ R20. Production: face-up zones add 1/2/3 tokens of their type; a sole majority t
     empty zone keeps everything. Tokens left after Production III score for nobody.
 R21. After round 10: discoveries are revealed (their immediate effects applied in zone
     order), then Production III (with the P3 discoveries), then final scoring.
-R22. Action cards are offered as private decisions at their moment: Reinforcements when the
-    holder's character is revealed, Emergency Launch after it has resolved, Course Correction
-    to its holders (clockwise from the first player) after all characters; Blocks of Ice is
-    played by itself at the next production.
+R22. Whether to play an action card is decided in secret with the character: right after
+    picking it, a holder answers "play this round?" for each card held (Reinforcements,
+    Emergency Launch, Course Correction), still counted as choosing, so the table cannot
+    tell a holder who declines from a player holding no action card. A committed card is
+    revealed (and discarded face up) at its moment, and only then is the holder asked in
+    public how to use it: Reinforcements when the character is revealed (2 placements
+    before its effect), Emergency Launch once the character has resolved (a docked ship
+    with room, or none), Course Correction after all characters, holders clockwise from the
+    first player (a launched ship to reroute, or none). A committed card with no legal
+    effect at its moment is still revealed and discarded. A card drawn during a round can
+    be played from the next round on. Blocks of Ice plays itself at the next production.
 R23. Missions and discoveries that say "most" need a strict sole maximum over every colour
     (the neutral's astronauts count).
 R24. Ice Monopoly: among the players only; 9 points split equally (rounded down) between the

@@ -13,10 +13,12 @@ from core.contract import Decision
 
 from .data import (
     DISCOVERIES,
+    EMERGENCY_LAUNCH,
     GROUPS,
     MARS,
     MISSIONS,
     PRODUCTION,
+    REINFORCEMENTS,
     RES_COUNT,
     RES_VALUE,
     ROUNDS,
@@ -134,6 +136,8 @@ class Bot:
     # ------------------------------------------------------------------ decisions
 
     def pick(self, d: Decision) -> str:
+        if ".prompt.commit." in d.prompt:
+            return self.on_commit(d.prompt.rsplit(".", 1)[1])
         kind = d.prompt.rsplit(".", 1)[1]
         ids = [o.id for o in d.options]
         handler = getattr(self, "on_" + kind, None)
@@ -265,18 +269,31 @@ class Bot:
         counts = [sh["crew"].count(c) for c in range(self.nc)]
         return self._best(ids, lambda z: self.gain(z, counts), 0.3)
 
+    def on_commit(self, card: str) -> str:
+        """Whether to play an action card this round, decided during the secret choice
+        from what this seat sees now (R22): the card is spent even if it finds no use."""
+        v = self.v
+        last = v["round"] >= ROUNDS
+        if card == REINFORCEMENTS:
+            return "play" if v["supply"][self.me] >= 2 else "keep"
+        if card == EMERGENCY_LAUNCH:
+            docks = [f"d{i}" for i, sh in enumerate(v["docks"]) if sh is not None]
+            best = max((self.launch_value(ref) for ref in docks), default=0.0)
+            return "play" if best >= 2 or (last and best > 0) else "keep"
+        # Course Correction: ships launch during the countdown, so look at the docked ones
+        # that already carry my astronauts; in the last round, use it or lose it.
+        mine = sum(sh["crew"].count(self.me) for sh in v["docks"] if sh is not None and sh["crew"])
+        return "play" if last or mine >= 3 or self.rng.random() < 0.15 else "keep"
+
     def on_act2(self, ids: list[str], d: Decision) -> str:
-        docks = [i for i in ids if i != "keep"]
+        docks = [i for i in ids if i != "done"]
         best = max(docks, key=self.launch_value)
-        return best if self.launch_value(best) >= 2 else "keep"
+        return best if self.launch_value(best) > 0 else "done"
 
     def on_act3(self, ids: list[str], d: Decision) -> str:
-        ships = [i for i in ids if i != "keep"]
+        ships = [i for i in ids if i != "done"]
         best = max(ships, key=self.redirect_value)
-        return best if self.redirect_value(best) > 2 else "keep"
-
-    def on_act4(self, ids: list[str], d: Decision) -> str:
-        return "use"
+        return best if self.redirect_value(best) > 0 else "done"
 
     # ------------------------------------------------------------------ characters
 

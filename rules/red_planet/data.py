@@ -19,7 +19,14 @@ EVENTS: dict[str, Any] = load_json(GAME_ID, "events.json")
 
 #: Zone ids in board order (Valles Marineris first, Phobos last).
 ZONES: tuple[str, ...] = tuple(z["id"] for z in BOARD["zones"])
-ZONE_NAMES: dict[str, str] = {z["id"]: z["name"] for z in BOARD["zones"]}
+_STRINGS: dict[str, dict[str, str]] = load_json(GAME_ID, "strings.json")
+#: Each zone's name in every language, from the same strings the picture draws
+#: (``red_planet.render.zone.<id>``): event and option arguments carry this mapping, which
+#: core.i18n shows in the reader's language ("Phobos" / "Fobos").
+ZONE_NAMES: dict[str, dict[str, str]] = {
+    z["id"]: {lang: texts[f"red_planet.render.zone.{z['id']}"] for lang, texts in _STRINGS.items()}
+    for z in BOARD["zones"]
+}
 PHOBOS = "PH"
 #: Mars zones (Phobos excluded).
 MARS: tuple[str, ...] = tuple(z for z in ZONES if z != PHOBOS)

@@ -55,6 +55,9 @@ from .data import (
 )
 
 SCHEMA = 1
+#: The action cards a holder decides on during the secret choice, in the order of their
+#: moments (Blocks of Ice plays itself at the next production).
+COMMITTABLE = (REINFORCEMENTS, EMERGENCY_LAUNCH, COURSE_CORRECTION)
 STEPS = ("missions", "choose", "resolve", "over")
 PHASE_KEYS = {
     "missions": "red_planet.phase.missions",
@@ -107,6 +110,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         "dealt": [[] for _ in range(players)],
         "missions": [[] for _ in range(players)],
         "actions": [[] for _ in range(players)],
+        "ask": [[] for _ in range(players)],
+        "commit": [[] for _ in range(players)],
         "nevents": [],
         "edeck": [],
         "ediscard": [],
@@ -184,21 +189,40 @@ def pending_of(s: S) -> list[Decision]:
             if s["dealt"][seat]
         ]
     if step == "choose":
-        return [
-            Decision(
-                seat,
-                PREFIX + "prompt.choose",
-                tuple(
-                    _opt(f"c{num}", f"char.{num}", "primary")
-                    for num in sorted(s["hand"][seat], reverse=True)
-                ),
-                args={"round": s["round"]},
-                private=True,
-                key=f"choose.{s['round']}",
-            )
-            for seat in range(s["n"])
-            if s["chosen"][seat] is None
-        ]
+        out: list[Decision] = []
+        for seat in range(s["n"]):
+            if s["chosen"][seat] is None:
+                out.append(
+                    Decision(
+                        seat,
+                        PREFIX + "prompt.choose",
+                        tuple(
+                            _opt(f"c{num}", f"char.{num}", "primary")
+                            for num in sorted(s["hand"][seat], reverse=True)
+                        ),
+                        args={"round": s["round"]},
+                        private=True,
+                        key=f"choose.{s['round']}",
+                    )
+                )
+            elif s["ask"][seat]:
+                # R22: whether to play a held action card this round is asked inside the
+                # secret choice, so the public sees only "still choosing" (see _is_done).
+                card = s["ask"][seat][0]
+                out.append(
+                    Decision(
+                        seat,
+                        PREFIX + "prompt.commit." + card,
+                        (
+                            _opt("play", "opt.play", "primary"),
+                            _opt("keep", "opt.keep", "success"),
+                        ),
+                        args={"round": s["round"]},
+                        private=True,
+                        key=f"commit.{s['round']}.{card}",
+                    )
+                )
+        return out
     if step == "resolve":
         task = s["task"]
         if task is None or not task["steps"]:
@@ -326,15 +350,11 @@ def _options(
         opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in _pilot_zones(s, sh)]
         return ("pilot2", {"ship": _ship_label(s, step[1])}, opts, False) if opts else None
     if kind == "act2":
-        if EMERGENCY_LAUNCH not in s["actions"][c]:
-            return None
         opts = [_dock_opt(s, i) for i, sh in enumerate(docks) if sh is not None and _room(sh) > 0]
         if not opts:
             return None
-        return ("act2", {}, [_opt("keep", "opt.keep", "success"), *opts], True)
+        return ("act2", {}, [*opts, _opt("done", "opt.done", "success")], False)
     if kind == "act3":
-        if COURSE_CORRECTION not in s["actions"][c] or not s["launched"]:
-            return None
         opts = [
             _opt(
                 ref,
@@ -347,18 +367,7 @@ def _options(
         ]
         if not opts:
             return None
-        return ("act3", {}, [_opt("keep", "opt.keep", "success"), *opts], True)
-    if kind == "act4":
-        if REINFORCEMENTS not in s["actions"][c] or s["supply"][c] <= 0:
-            return None
-        if not any(sh is not None and _room(sh) > 0 for sh in docks):
-            return None
-        return (
-            "act4",
-            {},
-            [_opt("keep", "opt.keep", "success"), _opt("use", "opt.use", "primary")],
-            True,
-        )
+        return ("act3", {}, [*opts, _opt("done", "opt.done", "success")], False)
     raise AssertionError(f"unknown step {kind}")  # pragma: no cover
 
 
@@ -403,6 +412,7 @@ def _target_label(s: S, o: int) -> str:
 
 
 def _target_args(s: S, where: str, o: int) -> dict[str, Any]:
+    place: str | dict[str, str]
     if where in ZONE_NAMES:
         place = ZONE_NAMES[where]
     else:
@@ -441,10 +451,19 @@ def apply_move(state: S, seat: int, choice: str) -> tuple[S, list[Event]]:
             _start_choose(s, ev)
         return s, ev
     if step == "choose":
-        s["chosen"][seat] = int(choice[1:])
-        ev.append(_ev("chose", seat))
-        if all(x is not None for x in s["chosen"]):
-            _start_resolve(s, ev)
+        if s["chosen"][seat] is None:
+            s["chosen"][seat] = int(choice[1:])
+            s["ask"][seat] = [a for a in COMMITTABLE if a in s["actions"][seat]]
+        else:
+            card = s["ask"][seat].pop(0)
+            if choice == "play":
+                s["commit"][seat].append(card)
+                ev.append(_ev(f"commit.{card}", seat, private_to=seat))
+        if not s["ask"][seat]:
+            # Only now does the table learn that this seat has chosen (R5, R22).
+            ev.append(_ev("chose", seat))
+            if all(chose_done(s, c) for c in range(s["nc"])):
+                _start_resolve(s, ev)
         return s, ev
     # resolve
     task = s["task"]
@@ -454,9 +473,19 @@ def apply_move(state: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     return s, ev
 
 
+def chose_done(s: S, c: int) -> bool:
+    """Whether colour ``c`` has finished its secret choice: a character, and an answer for
+    each action card it holds (R22). The public view shows only this."""
+    if s["chosen"][c] is None:
+        return False
+    return c >= s["n"] or not s["ask"][c]
+
+
 def _start_choose(s: S, ev: list[Event]) -> None:
     s["step"] = "choose"
     s["chosen"] = [None] * s["nc"]
+    s["ask"] = [[] for _ in range(s["n"])]
+    s["commit"] = [[] for _ in range(s["n"])]
     s["done"] = []
     nt = s["neutral"]
     if nt is not None:
@@ -483,7 +512,7 @@ def _start_resolve(s: S, ev: list[Event]) -> None:
 
 def _steps_for(s: S, c: int, num: int) -> list[list[Any]]:
     place = CHARACTERS[num]["place"]
-    pre: list[list[Any]] = [["act4"]]
+    pre: list[list[Any]] = [["card", REINFORCEMENTS]]
     if num == TRAVEL_AGENT:
         body: list[list[Any]] = [["place3"]]
     elif num == SECRET_AGENT:
@@ -504,7 +533,7 @@ def _steps_for(s: S, c: int, num: int) -> list[list[Any]]:
             body += [["kill"], ["drop", CHARACTERS[num]["drops"]]]
         elif num == PILOT:
             body.append(["pilot"])
-    return [*pre, *body, ["full"], ["act2"]]
+    return [*pre, *body, ["full"], ["card", EMERGENCY_LAUNCH]]
 
 
 def _run(s: S, ev: list[Event]) -> None:
@@ -516,7 +545,7 @@ def _run(s: S, ev: list[Event]) -> None:
                 c, num = s["order"].pop(0)
                 steps: list[list[Any]]
                 if num == 0:
-                    steps = [["act3"]]
+                    steps = [["card", COURSE_CORRECTION]]
                 else:
                     if c != s["neutral"]:
                         s["hand"][c].remove(num)
@@ -535,7 +564,7 @@ def _run(s: S, ev: list[Event]) -> None:
                     (s["first"] + k) % nc
                     for k in range(nc)
                     if (s["first"] + k) % nc < s["n"]
-                    and COURSE_CORRECTION in s["actions"][(s["first"] + k) % nc]
+                    and COURSE_CORRECTION in s["commit"][(s["first"] + k) % nc]
                 ]
                 s["order"] = [[c, 0] for c in holders]
                 continue
@@ -557,6 +586,11 @@ def _run(s: S, ev: list[Event]) -> None:
                 s["hand"][c] = sorted([*s["hand"][c], *s["played"][c]], reverse=True)
             s["played"][c] = []
             ev.append(_who("recruit", c, s))
+            continue
+        if head[0] == "card":
+            task["steps"].pop(0)
+            if c < s["n"] and head[1] in s["commit"][c]:
+                _play_card(s, c, head[1], ev)
             continue
         if head[0] == "full":
             task["steps"].pop(0)
@@ -711,26 +745,38 @@ def _do(s: S, c: int, step: list[Any], choice: str, ev: list[Event]) -> None:
         s["dtok"][choice] -= 1
         ev.append(_who("redirect", c, s, ship=_ship_label(s, step[1]), zone=ZONE_NAMES[choice]))
     elif kind == "act2":
-        if choice != "keep":
-            s["actions"][c].remove(EMERGENCY_LAUNCH)
-            ev.append(_ev(f"action.{EMERGENCY_LAUNCH}", c, reveals=True))
+        if choice == "done":
+            ev.append(_ev(f"unused.{EMERGENCY_LAUNCH}", c))
+        else:
             _launch(s, int(choice[1:]), ev)
     elif kind == "act3":
-        if choice != "keep":
-            s["actions"][c].remove(COURSE_CORRECTION)
-            ev.append(_ev(f"action.{COURSE_CORRECTION}", c, reveals=True))
+        if choice == "done":
+            ev.append(_ev(f"unused.{COURSE_CORRECTION}", c))
+        else:
             task["steps"].insert(0, ["pilot2", choice])
-    elif kind == "act4":
-        if choice == "use":
-            s["actions"][c].remove(REINFORCEMENTS)
-            ev.append(_ev(f"action.{REINFORCEMENTS}", c, reveals=True))
-            n = ACTIONS[REINFORCEMENTS]["place"]
-            task["steps"][0:0] = [["place", 0] for _ in range(n)]
     else:  # pragma: no cover
         raise AssertionError(kind)
 
 
-def _victim(code: str, c: int, o: int, s: S, place: str) -> Event:
+def _play_card(s: S, c: int, card: str, ev: list[Event]) -> None:
+    """A committed action card at its moment: revealed and discarded face up, then its
+    effect (R22). With nothing it could do, it is spent all the same."""
+    s["commit"][c].remove(card)
+    s["actions"][c].remove(card)
+    s["ediscard"].append(card)
+    ev.append(_ev(f"action.{card}", c, reveals=True))
+    task = s["task"]
+    if card == REINFORCEMENTS:
+        steps = [["place", 0] for _ in range(ACTIONS[REINFORCEMENTS]["place"])]
+    else:
+        steps = [["act2" if card == EMERGENCY_LAUNCH else "act3"]]
+    if _options(s, c, steps[0]) is None:
+        ev.append(_ev(f"void.{card}", c))
+        return
+    task["steps"][0:0] = steps
+
+
+def _victim(code: str, c: int, o: int, s: S, place: Any) -> Event:
     if o == s["neutral"]:
         return _who(code + "_vn", c, s, place=place)
     return _who(code, c, s, place=place, victim_seat=o)
@@ -994,6 +1040,16 @@ def dump_state(s: S) -> S:
 def load_state(data: Mapping[str, Any]) -> S:
     try:
         s = clone(dict(data))
+        if "ask" not in s:
+            # Saved before R22 committed action cards in the secret choice: nothing is
+            # committed, and the old private offers still queued become no-ops.
+            s["ask"] = [[] for _ in range(s["n"])]
+            s["commit"] = [[] for _ in range(s["n"])]
+            old = {"act2": EMERGENCY_LAUNCH, "act3": COURSE_CORRECTION, "act4": REINFORCEMENTS}
+            if s["task"] is not None:
+                s["task"]["steps"] = [
+                    ["card", old[st[0]]] if st[0] in old else st for st in s["task"]["steps"]
+                ]
         _validate(s)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise ValueError(f"not a red_planet state: {exc!r}") from exc
@@ -1020,6 +1076,8 @@ def _validate(s: S) -> None:
     check(sorted(ships) == sorted(SHIP_IDS), "ships")
     for seat in range(n):
         check(all(m in MISSIONS for m in s["missions"][seat]), "missions")
+        held = s["actions"][seat]
+        check(all(a in held for a in s["ask"][seat] + s["commit"][seat]), "action cards")
     for c in range(nc):
         check(all(x in CHARACTERS for x in s["hand"][c] + s["played"][c]), "characters")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import OUTER, ZONES
-from .engine import PHASE_KEYS, dest_of, mission_done, public_scores, result_of
+from .engine import PHASE_KEYS, chose_done, dest_of, mission_done, public_scores, result_of
 
 
 def _ship_view(sh: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -55,13 +55,12 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         # Played characters are face up; the hand is the rest, minus the hidden choice.
         "played": [list(p) for p in s["played"]],
         "hand_size": [len(s["hand"][c]) if c != s["neutral"] else 0 for c in range(nc)],
-        "chosen": [
-            s["chosen"][c] is not None and [c, s["chosen"][c]] not in s["done"] for c in range(nc)
-        ],
+        # Who has finished the secret choice (character and action cards), never what.
+        "chosen": [chose_done(s, c) and [c, s["chosen"][c]] not in s["done"] for c in range(nc)],
         "revealed": [list(x) for x in s["done"]],
         "resolving": [task["c"], task["num"]] if task is not None else None,
-        "mission_count": [len(m) for m in s["missions"]],
-        "action_count": [len(a) for a in s["actions"]],
+        # Missions and action cards lie face down alike: only their number is public.
+        "card_count": [len(m) + len(a) for m, a in zip(s["missions"], s["actions"], strict=True)],
         "choosing_mission": [bool(d) for d in s["dealt"]],
         "event_deck": len(s["edeck"]),
         "event_discard": list(s["ediscard"]),
@@ -90,6 +89,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 {"id": m, "points": mission_done(s, seat, m)} for m in s["missions"][seat]
             ],
             "actions": list(s["actions"][seat]),
+            "committed": list(s["commit"][seat]),
             "dealt": list(s["dealt"][seat]),
             "discoveries": {
                 z: d["id"] for z, d in s["disc"].items() if seat in d["known"] and not d["up"]
@@ -113,7 +113,7 @@ def _is_waiting(s: dict[str, Any], seat: int) -> bool:
     if step == "missions":
         return bool(s["dealt"][seat])
     if step == "choose":
-        return s["chosen"][seat] is None
+        return not chose_done(s, seat)
     if step == "resolve":
         task = s["task"]
         return task is not None and task["c"] == seat

@@ -65,7 +65,8 @@ def phrases(prefixes: Iterable[str]) -> list[re.Pattern[str]]:
 
 
 #: What only the player concerned may read: events addressed to one seat (a card drawn, a
-#: discovery looked at), the missions, the action cards, the secret prompts.
+#: discovery looked at, an action card committed), the missions, the secret prompts
+#: (whether to play an action card this round included).
 PRIVATE_ONLY = phrases(
     [
         "red_planet.event.drew",
@@ -74,9 +75,8 @@ PRIVATE_ONLY = phrases(
         "red_planet.prompt.mission",
         "red_planet.prompt.choose",
         "red_planet.prompt.assign",
-        "red_planet.prompt.act2",
-        "red_planet.prompt.act3",
-        "red_planet.prompt.act4",
+        "red_planet.prompt.commit",
+        "red_planet.event.commit",
     ]
 )
 
@@ -258,6 +258,7 @@ async def check_finished_game(
     public = h.all_public_text()
     for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
         assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
+        assert "{'en'" not in body, where  # zone names reach players in their language
     missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
     assert not missing, missing
 

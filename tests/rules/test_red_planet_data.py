@@ -121,3 +121,17 @@ def test_every_key_the_engine_produces_exists() -> None:
             for e in events:
                 need(e.code, dict(e.args))
     assert "red_planet.prompt.ff" in seen and "red_planet.event.n_place" in seen
+
+
+def test_zone_names_follow_the_reader_language_like_the_picture() -> None:
+    """One glossary: buttons and log lines name a zone exactly as the picture does."""
+    from core.i18n import t
+    from rules.red_planet.data import ZONE_NAMES
+
+    for z, names in ZONE_NAMES.items():
+        for lang in ("en", "es"):
+            assert names[lang] == STRINGS[lang][f"red_planet.render.zone.{z}"]
+    text = t("red_planet.event.land", "es", zone=ZONE_NAMES["PH"], crew=2)
+    assert "Fobos" in text and "Phobos" not in text and "2 astronautas" in text
+    assert t("red_planet.opt.zone", "en", zone=ZONE_NAMES["PH"]) == "Phobos"
+    assert t("red_planet.opt.zone", "es", zone=ZONE_NAMES["PH"]) == "Fobos"

@@ -311,22 +311,157 @@ def test_r21_discoveries_revealed_before_the_last_production() -> None:
     )
 
 
-def test_r22_action_cards_are_private_offers_blocks_of_ice_plays_itself() -> None:
-    s = started(3)
-    s["actions"][0] = ["A04", "A01"]
-    s["edeck"] = [x for x in s["edeck"] if x not in ("A04", "A01")]
+def holding(s: S, seat: int, *cards: str) -> S:
+    """Give ``seat`` these action cards (taken out of the event deck)."""
+    s["actions"][seat] = list(cards)
+    s["edeck"] = [x for x in s["edeck"] if x not in cards]
+    return s
+
+
+def answer(s: S, seat: int, *choices: str) -> tuple[S, list[Any]]:
+    events: list[Any] = []
+    for choice in choices:
+        s, ev = GAME.apply(s, seat, choice)
+        events += ev
+    return s, events
+
+
+def test_r22_action_cards_are_decided_inside_the_secret_choice() -> None:
+    s = holding(started(3), 0, "A03", "A04", "A01")
+    before = GAME.view(s, None)
+    s, ev = GAME.apply(s, 0, "c9")
+    assert ev == []  # nothing public yet: seat 0 is still choosing
+    assert GAME.view(s, None) == before
+    d = next(d for d in GAME.pending(s) if d.seat == 0)
+    # One private question per card, in the order of their moments; Blocks of Ice is not
+    # asked (it plays itself).
+    assert d.private and d.prompt == "red_planet.prompt.commit.A04"
+    assert [o.id for o in d.options] == ["play", "keep"]
+    s, ev = GAME.apply(s, 0, "keep")
+    assert ev == [] and GAME.view(s, None) == before
+    assert GAME.pending(s)[0].prompt == "red_planet.prompt.commit.A03"
+    s, ev = GAME.apply(s, 0, "play")
+    assert codes(ev) == ["commit.A03", "chose"] and ev[0].private_to == 0
+    assert ev[1].private_to is None
+    public = GAME.view(s, None)
+    assert public["chosen"][0] and 0 not in public["waiting"]
+    assert GAME.view(s, 0)["private"]["committed"] == ["A03"]
+    # The table counts face-down cards, never which kind they are.
+    assert "action_count" not in public and "mission_count" not in public
+    assert public["card_count"][0] == len(s["missions"][0]) + 3
+
+
+def test_r22_reinforcements_is_revealed_with_the_character_then_placed_in_public() -> None:
+    s = holding(started(3), 0, "A04")
     s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, ev = answer(s, 0, "play")
+    assert "reveal.9" in codes(ev) and "action.A04" in codes(ev)
+    assert codes(ev).index("reveal.9") < codes(ev).index("action.A04")
+    assert "A04" not in s["actions"][0] and s["ediscard"][-1] == "A04"
     d = GAME.pending(s)[0]
-    assert d.seat == 0 and d.private and prompt(s) == "act4"
-    s, _ = GAME.apply(s, 0, "use")
+    assert d.seat == 0 and not d.private and prompt(s) == "place"
     supply = s["supply"][0]
-    for _ in range(3):
+    for _ in range(3):  # 2 reinforcements, then the Recruiter's own astronaut
         s, _ = GAME.apply(s, 0, ids(s)[0])
     assert s["supply"][0] == supply - 3
+
+
+def test_r22_emergency_launch_after_the_character_and_it_may_launch_nothing() -> None:
+    s = holding(started(3), 0, "A02")
+    set_docks(s, [ship("s02"), ship("s05"), ship("s08")])  # room for 4 each
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, _ = answer(s, 0, "play")
+    s, ev = GAME.apply(s, 0, ids(s)[0])  # the Recruiter's astronaut
+    assert "recruit" in codes(ev) and "action.A02" in codes(ev)
+    d = GAME.pending(s)[0]
+    assert d.seat == 0 and not d.private and prompt(s) == "act2" and "done" in ids(s)
+    s, ev = GAME.apply(s, 0, "d0")
+    assert "launch" in codes(ev) and [sh["id"] for sh in s["launched"]] == ["s02"]
+    assert s["launched"][0]["crew"] == [0]  # not full: launched all the same
+    # Declining at the moment: the card is spent all the same.
+    s = holding(started(3), 0, "A02")
+    set_docks(s, [ship("s02"), ship("s05"), ship("s08")])
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, _ = answer(s, 0, "play")
+    s, _ = GAME.apply(s, 0, ids(s)[0])
+    s, ev = GAME.apply(s, 0, "done")
+    assert "unused.A02" in codes(ev) and not s["launched"] and "A02" in s["ediscard"]
+
+
+def test_r22_course_correction_after_all_characters_clockwise_from_the_first() -> None:
+    s = started(3)
+    s["first"] = 1
+    s["actions"][0] = ["A03"]
+    s["edeck"] = [x for x in s["edeck"] if x != "A03"]
+    set_docks(s, [ship("s01", [1, 2]), ship("s02"), ship("s03")])  # s01 holds 3
+    s, _ = choose_all(s, {0: 9, 1: 2, 2: 1})
+    s, _ = answer(s, 0, "play")
+    s, _ = GAME.apply(s, 0, "d0")  # the Recruiter fills s01: it launches
+    assert len(s["launched"]) == 1
+    s, _ = finish_round_for_course(s)
+    assert prompt(s) == "act3" and GAME.pending(s)[0].seat == 0
+    assert not GAME.pending(s)[0].private and ids(s)[-1] == "done"
+    cur = engine.dest_of(s["launched"][0])
+    s, _ = GAME.apply(s, 0, "l0")
+    target = next(z for z in ids(s))
+    s, ev = GAME.apply(s, 0, target)
+    assert "redirect" in codes(ev) and target != cur
+    assert any(
+        e.code.endswith(".land") and e.args["zone"] == engine.ZONE_NAMES[target] for e in ev
+    )
+
+
+def finish_round_for_course(s: S) -> tuple[S, list[Any]]:
+    """Play the countdown with "stop" or the first option until Course Correction asks."""
+    events: list[Any] = []
+    while s["step"] == "resolve" and GAME.pending(s) and prompt(s) != "act3":
+        d = GAME.pending(s)[0]
+        options = [o.id for o in d.options]
+        s, ev = GAME.apply(s, d.seat, "done" if "done" in options else options[0])
+        events += ev
+    return s, events
+
+
+def test_r22_a_committed_card_with_no_effect_is_revealed_and_discarded() -> None:
+    s = holding(started(3), 0, "A03")
+    set_docks(s, [ship("s02"), ship("s05"), ship("s08")])  # room for 4 each: none launches
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, _ = answer(s, 0, "play")
+    s, ev = finish_round(s)
+    assert not any(e.code.endswith(".launch") for e in ev)
+    assert codes(ev).index("action.A03") + 1 == codes(ev).index("void.A03")
+    assert "A03" not in s["actions"][0] and "A03" in s["ediscard"]
+    # Reinforcements with no astronaut left in supply: the same.
+    s = holding(started(3), 0, "A04")
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s["memorial"][0] += s["supply"][0]
+    s["supply"][0] = 0
+    s, ev = answer(s, 0, "play")
+    assert "action.A04" in codes(ev) and "void.A04" in codes(ev)
+    assert "A04" in s["ediscard"] and GAME.pending(s)[0].seat != 0
+
+
+def test_r22_a_declined_card_leaves_no_trace_and_is_asked_again() -> None:
+    s = holding(started(3), 1, "A02")
+    s, _ = choose_all(s, {0: 9, 1: 8, 2: 1})
+    s, ev = answer(s, 1, "keep")
+    s, more = finish_round(s)
+    ev += more
+    assert not any("A02" in e.code for e in ev)
+    assert s["actions"][1] == ["A02"] and s["round"] == 2
+    s, _ = GAME.apply(s, 1, "c7")
+    assert next(d for d in GAME.pending(s) if d.seat == 1).prompt.endswith("commit.A02")
+
+
+def test_r22_blocks_of_ice_plays_itself_at_the_next_production() -> None:
+    s = holding(started(3), 0, "A01")
+    s, _ = GAME.apply(s, 0, "c9")
+    assert not any(d.seat == 0 for d in GAME.pending(s))  # never asked
     ice = s["tokens"][0]["ice"]
-    s["round"] = 5
-    engine._production(s, 1, [])
+    events: list[Any] = []
+    engine._production(s, 1, events)
     assert s["tokens"][0]["ice"] >= ice + 2 and "A01" not in s["actions"][0]
+    assert "action.A01" in codes(events)
 
 
 def test_r23_most_needs_a_strict_sole_maximum() -> None:
@@ -408,3 +543,91 @@ def test_r27_killed_astronauts_never_come_back() -> None:
         assert all(a >= b for a, b in zip(s["memorial"], memorial, strict=True))
         memorial = list(s["memorial"])
         assert engine.astronaut_totals(s) == [22] * 4
+
+
+# --------------------------------------------------------------------------- R22: no leak
+
+COMMIT = ".prompt.commit."
+
+
+def _seen(s: S) -> tuple[Any, Any]:
+    """What the table sees: the public view, and who the game waits for (and whether it is a
+    private decision)."""
+    view = GAME.view(s, None)
+    if view["over"]:
+        # The final reveal shows every mission held and scores them, the stand-in card too
+        # (see below); so the final scores are left out here and in "game_over".
+        view = {k: v for k, v in view.items() if k not in ("missions", "result", "scores")}
+    return view, [(d.seat, d.private) for d in GAME.pending(s)]
+
+
+def _traced(s: S, seed: int) -> tuple[list[Any], int]:
+    """Play a whole game with a policy that reads only what the table sees and the options
+    offered, declining every action card; return what the table saw after each move (with
+    the public events) and how many private card questions were answered on the way. Each
+    such answer must be invisible: while it is open, the table sees exactly what it saw
+    before the move that raised it."""
+    trace: list[Any] = []
+    asked = 0
+    k = 0
+    before = _seen(s)
+    while GAME.pending(s):
+        rng = random.Random(f"{seed}:{k}")
+        k += 1
+        d = rng.choice(GAME.pending(s))
+        assert COMMIT not in d.prompt
+        s, events = GAME.apply(s, d.seat, rng.choice(d.options).id)
+        while any(COMMIT in x.prompt for x in GAME.pending(s)):
+            assert _seen(s) == before
+            assert all(e.private_to is not None for e in events)
+            q = next(x for x in GAME.pending(s) if COMMIT in x.prompt)
+            s, more = GAME.apply(s, q.seat, "keep")
+            events += more
+            asked += 1
+        before = _seen(s)
+        public = [
+            (e.code, {} if e.code.endswith(".game_over") else dict(e.args), e.seat)
+            for e in events
+            if e.private_to is None
+        ]
+        trace.append((before, public))
+    return trace, asked
+
+
+def test_r22_declining_an_action_card_leaves_no_public_trace() -> None:
+    """Over many random games, a seat holding an action card it never plays is seen exactly
+    like the same seat holding a mission in its place (the table counts face-down cards, so
+    the stand-in keeps that count equal): same public view, same public events, and the
+    game waits for the same seats, privately or not, at every step."""
+    for i in range(30):
+        n = 2 + i % 5
+        seat = (i * 7) % n
+        card = engine.COMMITTABLE[i % 3]
+        games = []
+        for holds_action in (True, False):
+            s = started(n, seed=100 + i)
+            mission = next(x for x in s["edeck"] if x.startswith("M"))
+            s["edeck"] = [x for x in s["edeck"] if x not in (card, mission)]
+            if holds_action:
+                s["actions"][seat].append(card)
+            else:
+                s["missions"][seat].append(mission)
+            games.append(_traced(s, seed=i))
+        (with_card, asked), (without, _) = games
+        assert asked >= 10  # asked at least once a round
+        assert len(with_card) == len(without)
+        for step, (a, b) in enumerate(zip(with_card, without, strict=True)):
+            assert a == b, (i, step)
+
+
+def test_r22_a_game_saved_before_r22_loads_and_plays_on() -> None:
+    s = holding(started(3), 0, "A02")
+    s, _ = choose_all(s, {0: 9, 1: 1, 2: 1})
+    s, _ = answer(s, 0, "keep")
+    old = GAME.dump(s)
+    del old["ask"], old["commit"]
+    old["task"]["steps"] = [["act4"] if st[0] == "card" else st for st in old["task"]["steps"]]
+    s = GAME.load(old)
+    assert s["commit"] == [[], [], []] and ["act4"] not in s["task"]["steps"]
+    s, ev = finish_round(s)
+    assert s["round"] == 2 and not any("A02" in e.code for e in ev)

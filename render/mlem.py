@@ -1189,13 +1189,30 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     return out
 
 
+def _exact_colours() -> list[RGB]:
+    """The colours drawn over the static board, kept exact in the PNG palette: seats (so
+    a seat's colour never drifts into another's), the theme and this board's own."""
+    out: list[RGB] = [p.rgb for p in kit.PALETTE]
+    out += [kit.BG, kit.BG2, kit.PANEL, kit.PANEL_EDGE, kit.INK, kit.MUTED, kit.FAINT]
+    out += [kit.GOLD, kit.RED, kit.GREEN, kit.DARK, (0, 0, 0), (255, 255, 255)]
+    out += [MOON_RGB, CELL_RGB, CELL_EARLY_RGB, CELL_EDGE, PATH_RGB, DEEP_RGB, UFO_RGB]
+    out += [RED_SOFT, GREEN_SOFT, *PLANET_RGB.values(), *RECON_RGB.values()]
+    out += list(PHASE_RGB.values())
+    return out
+
+
+#: One palette for every MLEM picture, made once: mapping onto it is faster than finding a
+#: palette for each picture, and keeps every seat colour exact (the recap GIF too).
+_PALETTE = kit.palette_for(_out_base(i18n.DEFAULT), _exact_colours())
+
+
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is never read."""
     public = {k: v for k, v in view.items() if k != "private"}
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png(img, compress_level=3, sample=2)
+    return kit.to_png_palette(img, _PALETTE, compress_level=4)
 
 
 # ----------------------------------------------------------------------------- private
@@ -1243,7 +1260,7 @@ def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_private(view, priv, names, lang)
-    return kit.to_png(img)
+    return kit.to_png(img)  # its own colours (gold and green blends): a palette of its own
 
 
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:

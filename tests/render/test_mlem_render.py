@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import io
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -202,3 +203,16 @@ def test_variant_legend_fits_above_the_second_row(lang: str) -> None:
     view, _ = F.five_all_variants()
     d = ImageDraw.Draw(Image.new("RGB", (mlem.W, mlem.H)))
     assert mlem._legend_variants(d, view, lang) <= mlem.ROW_Y[1]
+
+
+def test_tables_share_one_fixed_palette_with_exact_seat_colours() -> None:
+    """Every table is mapped onto one palette made once (fast, and seat colours exact)."""
+    palette = mlem._PALETTE.getpalette() or []
+    entries = {tuple(palette[i : i + 3]) for i in range(0, len(palette) - 2, 3)}
+    for pc in kit.PALETTE:
+        assert pc.rgb in entries
+    for name in sorted(F.PUBLIC):
+        view, names = F.PUBLIC[name]()
+        im = Image.open(io.BytesIO(mlem.render_table(view, names, "en")))
+        got = im.getpalette() or []
+        assert im.mode == "P" and got == palette[: len(got)], name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,15 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def redact_url(url: str) -> str:
+    """A database URL fit for a log line: its password, if any, is starred out."""
+    return re.sub(r"^(\w+://[^:/@]*:)[^/]*@", r"\1***@", url)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
+    #: COSMODROME_DB: an SQLite file path, or a ``postgresql://`` URL for PostgreSQL.
     db_path: str = "cosmodrome.db"
     dev_guild: int | None = None
     #: How often reminders and deadlines are checked (seconds); 0 turns the checks off.

@@ -178,6 +178,10 @@ class Storage(ABC):
     dialect: str = ""
 
     @abstractmethod
+    async def migrate(self) -> int:
+        """Apply the migrations not applied yet; the schema's version after."""
+
+    @abstractmethod
     def reading(self) -> AbstractAsyncContextManager[Any]:
         """Hold while several reads must agree with each other."""
 

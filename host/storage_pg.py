@@ -125,6 +125,15 @@ class PgStore(Storage):
                 self._bound.reset(token)
 
     @asynccontextmanager
+    async def bound(self, con: Conn) -> AsyncIterator[None]:
+        """Run this task's queries on ``con`` (e.g. inside a transaction of the caller's)."""
+        token = self._bound.set((asyncio.current_task(), con))
+        try:
+            yield
+        finally:
+            self._bound.reset(token)
+
+    @asynccontextmanager
     async def reading(self) -> AsyncIterator[Conn]:
         """Reads that agree: one snapshot (REPEATABLE READ, read only), unless the task
         already holds a connection (in a game's lock, where nobody else writes the game)."""

@@ -85,7 +85,7 @@ class Cosmodrome(commands.Bot):
             import asyncpg
 
             try:
-                self.store = await open_store(path)
+                self.store = await open_store(path, pool=self.settings.db_pool)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise StartupError(
                     f"cannot open the PostgreSQL database {redact_url(path)!r} ({exc}). Check "

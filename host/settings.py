@@ -42,6 +42,8 @@ class Settings:
     #: COSMODROME_DB: an SQLite file path, or a ``postgresql://`` URL for PostgreSQL.
     db_path: str = "cosmodrome.db"
     dev_guild: int | None = None
+    #: COSMODROME_DB_POOL: at most this many PostgreSQL connections per process.
+    db_pool: int = 10
     #: How often reminders and deadlines are checked (seconds); 0 turns the checks off.
     tick_seconds: float = 60.0
 
@@ -57,7 +59,13 @@ class Settings:
         guild = merged.get("COSMODROME_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
             raise SettingsError(f"COSMODROME_DEV_GUILD must be a server id, got {guild!r}")
+        pool = merged.get("COSMODROME_DB_POOL", "").strip() or "10"
+        if not pool.isdigit() or not 2 <= int(pool) <= 1000:
+            raise SettingsError(
+                f"COSMODROME_DB_POOL must be a number from 2 to 1000, got {pool!r}"
+            )
         return cls(
+            db_pool=int(pool),
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             db_path=merged.get("COSMODROME_DB", "").strip() or "cosmodrome.db",
             dev_guild=int(guild) if guild else None,

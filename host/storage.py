@@ -159,13 +159,13 @@ def is_postgres_url(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(target: str | Path) -> Storage:
-    """Open the store ``COSMODROME_DB`` names: a ``postgresql://`` URL (PostgreSQL) or a
-    file path (SQLite)."""
+async def open_store(target: str | Path, *, pool: int = 10) -> Storage:
+    """Open the store ``COSMODROME_DB`` names: a ``postgresql://`` URL (PostgreSQL, at most
+    ``pool`` connections) or a file path (SQLite)."""
     if is_postgres_url(target):
         from host.storage_pg import PgStore
 
-        return await PgStore.open(str(target))
+        return await PgStore.open(str(target), max_size=pool)
     return await SqliteStore.open(target)
 
 

@@ -73,7 +73,7 @@ class PgStore(Storage):
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PgStore:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=min(min_size, max_size), max_size=max_size)
         store = cls(pool)
         try:
             await store.migrate()

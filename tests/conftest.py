@@ -49,6 +49,12 @@ def new_pg_database(server: PgTestServer) -> str:
     return server.url() + f"&search_path={name}"
 
 
+@pytest.fixture
+def pg_url(pg_server: PgTestServer) -> str:
+    """A fresh, empty PostgreSQL database's URL (PostgreSQL-only tests)."""
+    return new_pg_database(pg_server)
+
+
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where a test's store lives: an SQLite file, or a fresh PostgreSQL database's URL

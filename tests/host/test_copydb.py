@@ -14,8 +14,6 @@ from host.clock import FakeClock
 from host.sessions import Host
 from host.storage import open_store
 from tests import toygame
-from tests.conftest import new_pg_database
-from tests.host.pgserver import PgTestServer
 from tests.host.test_sessions import ANA, BEN, CAL, play_one, started
 
 GAMES = {"toy": cast(Game, toygame.GAME)}
@@ -43,11 +41,6 @@ async def fill(path: str, clock: FakeClock) -> tuple[int, int, str]:
     d = snap.decisions[0]
     await host.store.close()
     return running, d.seat, snap.token(d)
-
-
-@pytest.fixture
-def pg_url(pg_server: PgTestServer) -> str:
-    return new_pg_database(pg_server)
 
 
 async def test_copy_moves_everything_and_the_game_goes_on(tmp_path: Path, pg_url: str) -> None:

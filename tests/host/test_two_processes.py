@@ -17,14 +17,7 @@ from host.sessions import Host, HostError
 from host.storage import VersionConflict, open_store
 from host.storage_pg import PgStore
 from tests import toygame
-from tests.conftest import new_pg_database
-from tests.host.pgserver import PgTestServer
 from tests.host.test_sessions import ANA, BEN, play_one, started
-
-
-@pytest.fixture
-def pg_url(pg_server: PgTestServer) -> str:
-    return new_pg_database(pg_server)
 
 
 @pytest.fixture

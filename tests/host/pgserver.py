@@ -81,7 +81,9 @@ class PgTestServer:
             raise NoServer(f"{Path(args[0]).name} failed: {out.stderr.strip() or out.stdout}")
 
     @classmethod
-    def start(cls) -> PgTestServer:
+    def start(cls, *, durable: bool = False) -> PgTestServer:
+        """Start a server; ``durable`` keeps PostgreSQL's own fsync and synchronous commit
+        (for benchmarks: the tests turn them off to go fast)."""
         bindir = find_bindir()
         root = Path(tempfile.mkdtemp(prefix="cosmo-pg-"))
         user = "nobody" if os.geteuid() == 0 else None
@@ -108,9 +110,10 @@ class PgTestServer:
         # Tests need no durability: fsync off makes them fast. No TCP at all.
         opts = (
             f"-c listen_addresses='' -c unix_socket_directories='{server.socket_dir}' "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
             "-c max_connections=200"
         )
+        if not durable:
+            opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         server._run(
             str(bindir / "pg_ctl"),
             "-D",

@@ -63,6 +63,13 @@ class PgTestServer:
     def socket_dir(self) -> Path:
         return self.root / "sock"
 
+    def _can_run(self) -> bool:
+        try:
+            self._run(str(self.bindir / "postgres"), "--version")
+        except (NoServer, OSError):
+            return False
+        return True
+
     def _run(self, *args: str) -> None:
         kwargs: dict[str, object] = {}
         if self.user is not None:
@@ -95,8 +102,22 @@ class PgTestServer:
             entry = pwd.getpwnam(user)
             for path in (root, server.socket_dir):
                 os.chown(path, entry.pw_uid, entry.pw_gid)
+            if not server._can_run():
+                # The binaries sit where that user cannot reach (a virtualenv under /root):
+                # a copy of the installation (bin, lib, share: ~30 MB) in the server's folder.
+                # The wheel's shared libraries sit beside its package (pgserver.libs), found
+                # by a relative rpath: the copy keeps the same layout.
+                install, package = bindir.parent, bindir.parent.parent
+                site = root / "site"
+                shutil.copytree(install, site / package.name / install.name, symlinks=True)
+                libs = package.parent / f"{package.name}.libs"
+                if libs.is_dir():
+                    shutil.copytree(libs, site / libs.name, symlinks=True)
+                for path in (site, site / package.name):
+                    os.chmod(path, 0o755)
+                server.bindir = site / package.name / install.name / bindir.name
         server._run(
-            str(bindir / "initdb"),
+            str(server.bindir / "initdb"),
             "-D",
             str(server.data),
             "-U",
@@ -115,7 +136,7 @@ class PgTestServer:
         if not durable:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         server._run(
-            str(bindir / "pg_ctl"),
+            str(server.bindir / "pg_ctl"),
             "-D",
             str(server.data),
             "-l",

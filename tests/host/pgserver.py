@@ -95,31 +95,39 @@ class PgTestServer:
         root = Path(tempfile.mkdtemp(prefix="cosmo-pg-"))
         user = "nobody" if os.geteuid() == 0 else None
         server = cls(bindir, root, user)
-        server.socket_dir.mkdir()
-        if user is not None:
+        try:
+            server._boot(durable)
+        except BaseException:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        return server
+
+    def _boot(self, durable: bool) -> None:
+        self.socket_dir.mkdir()
+        if self.user is not None:
             import pwd
 
-            entry = pwd.getpwnam(user)
-            for path in (root, server.socket_dir):
+            entry = pwd.getpwnam(self.user)
+            for path in (self.root, self.socket_dir):
                 os.chown(path, entry.pw_uid, entry.pw_gid)
-            if not server._can_run():
+            if not self._can_run():
                 # The binaries sit where that user cannot reach (a virtualenv under /root):
                 # a copy of the installation (bin, lib, share: ~30 MB) in the server's folder.
                 # The wheel's shared libraries sit beside its package (pgserver.libs), found
                 # by a relative rpath: the copy keeps the same layout.
-                install, package = bindir.parent, bindir.parent.parent
-                site = root / "site"
+                install, package = self.bindir.parent, self.bindir.parent.parent
+                site = self.root / "site"
                 shutil.copytree(install, site / package.name / install.name, symlinks=True)
                 libs = package.parent / f"{package.name}.libs"
                 if libs.is_dir():
                     shutil.copytree(libs, site / libs.name, symlinks=True)
                 for path in (site, site / package.name):
                     os.chmod(path, 0o755)
-                server.bindir = site / package.name / install.name / bindir.name
-        server._run(
-            str(server.bindir / "initdb"),
+                self.bindir = site / package.name / install.name / self.bindir.name
+        self._run(
+            str(self.bindir / "initdb"),
             "-D",
-            str(server.data),
+            str(self.data),
             "-U",
             "postgres",
             "-A",
@@ -130,17 +138,17 @@ class PgTestServer:
         )
         # Tests need no durability: fsync off makes them fast. No TCP at all.
         opts = (
-            f"-c listen_addresses='' -c unix_socket_directories='{server.socket_dir}' "
+            f"-c listen_addresses='' -c unix_socket_directories='{self.socket_dir}' "
             "-c max_connections=200"
         )
         if not durable:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        server._run(
-            str(server.bindir / "pg_ctl"),
+        self._run(
+            str(self.bindir / "pg_ctl"),
             "-D",
-            str(server.data),
+            str(self.data),
             "-l",
-            str(root / "log"),
+            str(self.root / "log"),
             "-o",
             opts,
             "-w",
@@ -148,7 +156,6 @@ class PgTestServer:
             "60",
             "start",
         )
-        return server
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@/{dbname}?host={self.socket_dir}"

@@ -16,7 +16,7 @@ from host.clock import FakeClock
 from host.sessions import Host, HostError
 from host.storage import VersionConflict, open_store
 from host.storage_pg import PgStore
-from tests import toygame
+from tests import timedgame, toygame
 from tests.host.test_sessions import ANA, BEN, play_one, started
 
 
@@ -36,7 +36,7 @@ async def make(pg_url: str, clock: FakeClock) -> AsyncIterator[Callable[[], Any]
             store,
             clock=clock,
             seeds=random.Random(len(hosts)),
-            games=lambda: {"toy": cast(Game, toygame.GAME)},
+            games=lambda: {"toy": cast(Game, toygame.GAME), "timed": timedgame.GAME},
         )
         hosts.append(h)
         return h
@@ -131,6 +131,19 @@ async def test_a_reminder_is_due_once_across_processes(make, clock: FakeClock) -
     clock.advance(13 * 3600)  # past the default 12h reminder
     dues = await asyncio.gather(*(h.pace(gid) for h in (one, two, one, two)))
     assert sum(len(due.nudges) for due in dues) == 1
+
+
+async def test_a_timer_fires_once_across_processes(make, clock: FakeClock) -> None:
+    one, two = await make(), await make()
+    lobby = await one.new_lobby(guild_id=1, channel_id=100, game_id="timed", owner=ANA, lang="en")
+    await two.join(lobby.id, BEN)
+    await one.start(lobby.id, ANA)
+    await one.pace(lobby.id)  # the first turn's timer starts counting
+    clock.advance(timedgame.SPEED["live"])
+    dues = await asyncio.gather(*(h.pace(lobby.id) for h in (one, two, two, one)))
+    assert sum(len(due.timed) for due in dues) == 1
+    assert await one.store.count_actions(lobby.id) == 1
+    assert await two.replay(lobby.id) == (await one.by_id(lobby.id)).row.state
 
 
 async def test_a_process_that_dies_mid_game_loses_nothing(make) -> None:

@@ -23,8 +23,8 @@ from discord.ext import commands
 from core import i18n
 from host.clock import Clock
 from host.sessions import Host
-from host.settings import Settings, SettingsError
-from host.storage import Store
+from host.settings import Settings, SettingsError, redact_url
+from host.storage import Storage, is_postgres_url, open_store
 
 log = logging.getLogger("cosmodrome")
 
@@ -61,7 +61,7 @@ class Translator(app_commands.Translator):
 
 class Cosmodrome(commands.Bot):
     host: Host
-    store: Store
+    store: Storage
 
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, seeds: random.Random | None = None
@@ -81,13 +81,25 @@ class Cosmodrome(commands.Bot):
 
     async def setup_hook(self) -> None:
         path = self.settings.db_path
-        try:
-            self.store = await Store.open(path)
-        except (OSError, sqlite3.Error) as exc:
-            raise StartupError(
-                f"cannot open the database {str(path)!r} ({exc}). Set COSMODROME_DB to a file "
-                "in a folder the bot can write to."
-            ) from exc
+        if is_postgres_url(path):
+            import asyncpg
+
+            try:
+                self.store = await open_store(path, pool=self.settings.db_pool)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                raise StartupError(
+                    f"cannot open the PostgreSQL database {redact_url(path)!r} ({exc}). Check "
+                    "the COSMODROME_DB URL, that the server runs and that the database exists "
+                    "(README: Running on PostgreSQL)."
+                ) from exc
+        else:
+            try:
+                self.store = await open_store(path)
+            except (OSError, sqlite3.Error) as exc:
+                raise StartupError(
+                    f"cannot open the database {str(path)!r} ({exc}). Set COSMODROME_DB to a "
+                    "file in a folder the bot can write to."
+                ) from exc
         self.host = Host(self.store, clock=self.clock, seeds=self.seeds)
         await self.tree.set_translator(Translator())
         for ext in EXTENSIONS:

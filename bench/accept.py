@@ -1,28 +1,67 @@
-"""Accepting a choice (check + apply + one SQLite commit, no render) with many active games.
+"""Accepting a choice (check + apply + one commit, no render) with many active games.
 
     python -m bench.accept [--game mlem] [--games 500] [--moves 2000] [--synchronous FULL]
-                           [--dir FOLDER]
+                           [--dir FOLDER] [--db postgresql://...]
 
 Creates ``--games`` active games in a fresh SQLite file (WAL), then plays ``--moves``
 random choices spread over them through ``Host.play`` — the same path a button click takes
 after it is acknowledged — and reports p50/p99 latency. ``--synchronous NORMAL`` measures
 what the bot's ``synchronous=FULL`` (a move survives a power cut) costs.
+
+``--db postgresql://...`` measures PostgreSQL instead: the games go in a schema of their own
+in that database, dropped at the end (nothing else in the database is touched).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import tempfile
 import time
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bench.common import random_options, summary
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, Player
-from host.storage import SYNCHRONOUS, Store
+from host.storage import SYNCHRONOUS, SqliteStore, Storage
+
+
+@contextlib.asynccontextmanager
+async def bench_store(
+    synchronous: str, folder: str | None, db: str | None
+) -> AsyncIterator[Storage]:
+    """A fresh SQLite file in a temporary folder, or a fresh schema in ``db`` (PostgreSQL)."""
+    if db is None:
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            store = await SqliteStore.open(Path(tmp) / "bench.db")
+            await store.db.execute(f"PRAGMA synchronous={synchronous}")
+            try:
+                yield store
+            finally:
+                await store.close()
+        return
+    import asyncpg
+
+    from host.storage_pg import PgStore
+
+    schema = "bench_" + uuid.uuid4().hex[:10]
+    con = await asyncpg.connect(db)
+    try:
+        await con.execute(f"CREATE SCHEMA {schema}")
+        sep = "&" if "?" in db else "?"
+        pg = await PgStore.open(f"{db}{sep}search_path={schema}")
+        try:
+            yield pg
+        finally:
+            await pg.close()
+    finally:
+        await con.execute(f"DROP SCHEMA {schema} CASCADE")
+        await con.close()
 
 
 async def run(
@@ -31,12 +70,11 @@ async def run(
     moves: int,
     synchronous: str = SYNCHRONOUS,
     folder: str | None = None,
+    db: str | None = None,
 ) -> list[float]:
     game = registry.get(game_id)
     rng = random.Random(5)
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        store = await Store.open(Path(tmp) / "bench.db")
-        await store.db.execute(f"PRAGMA synchronous={synchronous}")
+    async with bench_store(synchronous, folder, db) as store:
         host = Host(store, clock=FakeClock(), seeds=random.Random(1))
         ids: list[int] = []
         users: dict[int, list[Player]] = {}
@@ -67,7 +105,6 @@ async def run(
             t0 = time.perf_counter()
             await host.play(gid, who.user_id, d.seat, snap.token(d), opt)
             times.append((time.perf_counter() - t0) * 1000)
-        await store.close()
     return times
 
 
@@ -80,11 +117,14 @@ def main() -> None:
     ap.add_argument(
         "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
     )
+    ap.add_argument("--db", help="a postgresql:// URL: measure PostgreSQL instead of SQLite")
     args = ap.parse_args()
-    times = asyncio.run(run(args.game, args.games, args.moves, args.synchronous, args.dir))
+    times = asyncio.run(
+        run(args.game, args.games, args.moves, args.synchronous, args.dir, args.db)
+    )
+    where = "PostgreSQL" if args.db else f"SQLite synchronous={args.synchronous}"
     print(
-        f"{args.game}: accept a choice with {args.games} active games, "
-        f"synchronous={args.synchronous}: {summary(times)}"
+        f"{args.game}: accept a choice with {args.games} active games, {where}: {summary(times)}"
     )
 
 

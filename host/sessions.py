@@ -29,7 +29,7 @@ from core.contract import (
 from host import pacing, registry
 from host.clock import Clock
 from host.locks import KeyedLocks
-from host.storage import ChannelBusy, GameRow, SeatRow, Store, TimerRow, VersionConflict
+from host.storage import ChannelBusy, GameRow, SeatRow, Storage, TimerRow, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ def event_from(d: dict[str, Any]) -> Event:
 class Host:
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         clock: Clock | None = None,
         seeds: random.Random | None = None,
         games: Callable[[], dict[str, Game]] = registry.games,
@@ -199,7 +199,8 @@ class Host:
         self.clock = clock or Clock()
         self.seeds = seeds or random.SystemRandom()
         self._games = games
-        self.locks = KeyedLocks()
+        # One game at a time in this process, and across processes where the store can.
+        self.locks = KeyedLocks(across=store.lock_game)
 
     def game(self, game_id: str) -> Game:
         try:

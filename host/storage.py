@@ -1,4 +1,5 @@
-"""All SQL lives here. One aiosqlite connection, WAL mode, numbered migrations.
+"""The storage interface (:class:`Storage`) and the SQLite store: one aiosqlite
+connection, WAL mode, numbered migrations. The PostgreSQL store is host/storage_pg.py.
 
 Every accepted choice is one transaction (:meth:`Store.commit_action`): the action row, the
 new state and the version bump land together or not at all, and only if the version is
@@ -8,12 +9,14 @@ still the one the caller read (optimistic check), so two racing writers cannot b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,7 +166,256 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class Store:
+def is_postgres_url(target: str | Path) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL, False for a file path."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(target: str | Path, *, pool: int = 10) -> Storage:
+    """Open the store ``COSMODROME_DB`` names: a ``postgresql://`` URL (PostgreSQL, at most
+    ``pool`` connections) or a file path (SQLite)."""
+    if is_postgres_url(target):
+        from host.storage_pg import PgStore
+
+        return await PgStore.open(str(target), max_size=pool)
+    return await SqliteStore.open(target)
+
+
+class Storage(ABC):
+    """What the host asks of its database, whichever it is (:class:`SqliteStore`, or
+    :class:`host.storage_pg.PgStore`). Both keep the same semantics: every accepted choice
+    is one transaction, guarded by the optimistic version check."""
+
+    #: "sqlite" or "postgresql"
+    dialect: str = ""
+
+    @abstractmethod
+    async def migrate(self) -> int:
+        """Apply the migrations not applied yet; the schema's version after."""
+
+    @abstractmethod
+    def reading(self) -> AbstractAsyncContextManager[Any]:
+        """Hold while several reads must agree with each other."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Any]:
+        """One write transaction; what it yields is the backend's own connection."""
+
+    def lock_game(self, game_id: int) -> AbstractAsyncContextManager[Any]:
+        """A lock on one game that holds across processes on the same database. Taken by
+        the host inside its in-process lock; a one-process backend needs none."""
+        return contextlib.nullcontext()
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: dict[str, str],
+        seed: int,
+        lang: str,
+        owner_id: int,
+        now: float,
+    ) -> int: ...
+
+    @abstractmethod
+    async def game(self, game_id: int) -> GameRow | None: ...
+
+    @abstractmethod
+    async def live_game(self, channel_id: int) -> GameRow | None: ...
+
+    @abstractmethod
+    async def latest_game(self, channel_id: int) -> GameRow | None: ...
+
+    @abstractmethod
+    async def games_in_guild(self, guild_id: int, live_only: bool = True) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def lagging_games(self) -> list[int]:
+        """Games whose table does not show their stored version yet."""
+
+    @abstractmethod
+    async def active_games(self) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        """Set bookkeeping fields (not the state of a running game: see commit_action)."""
+
+    @abstractmethod
+    async def bump_lobby(self, game_id: int, version: int, now: float, **fields: Any) -> int:
+        """Change lobby fields and bump the version, if still at ``version``."""
+
+    @abstractmethod
+    async def start_game(
+        self, game_id: int, version: int, seed: int, state: dict[str, Any], now: float
+    ) -> int: ...
+
+    @abstractmethod
+    async def commit_action(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        seat: int,
+        choice: str,
+        by_user: int | None,
+        by_bot: bool,
+        events: list[dict[str, Any]],
+        state: dict[str, Any],
+        over: bool,
+        now: float,
+        think: float | None = None,
+        timer: str | None = None,
+        waits: dict[int, tuple[float, int, int]] | None = None,
+    ) -> int:
+        """Append the action, store the state and bump the version: one transaction.
+
+        ``waits`` (when the move changes whom the game waits for) replaces the game's waits
+        in the same transaction.
+
+        With ``timer`` (a running timer's key) the move is that timer's expiry, and the
+        timer is marked fired in the same transaction: if it already fired, nothing is
+        written (:class:`VersionConflict`)."""
+
+    @abstractmethod
+    async def finish(self, game_id: int, status: str, now: float) -> bool:
+        """Mark a live game abandoned (or over); False if it was not live."""
+
+    @abstractmethod
+    async def seats(self, game_id: int) -> list[SeatRow]: ...
+
+    @abstractmethod
+    async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None: ...
+
+    @abstractmethod
+    async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None: ...
+
+    @abstractmethod
+    async def reopen_dms(self, user_id: int) -> None:
+        """The user says DMs work again: try them in every game of theirs."""
+
+    @abstractmethod
+    async def games_of_user(self, user_id: int, live_only: bool = True) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def actions(
+        self, game_id: int, limit: int | None = None, *, live: bool = True
+    ) -> list[ActionRow]:
+        """The action log in order; ``live`` leaves out undone actions (what replay uses)."""
+
+    @abstractmethod
+    async def undo_actions(
+        self,
+        game_id: int,
+        version: int,
+        seqs: list[int],
+        kind: str,
+        state: dict[str, Any],
+        now: float,
+    ) -> int:
+        """Mark ``seqs`` undone (kind "undo" or "rollback") and store the state they lead
+        back to: one transaction, if the game is still at ``version``."""
+
+    @abstractmethod
+    async def moves_by_seat(self, game_id: int) -> dict[int, int]:
+        # Undone actions count too: a button from before an undo stays dead.
+        ...
+
+    @abstractmethod
+    async def count_actions(self, game_id: int) -> int: ...
+
+    @abstractmethod
+    async def vote(self, game_id: int, kind: str, user_id: int, now: float) -> set[int]: ...
+
+    @abstractmethod
+    async def dm_panel(
+        self, game_id: int, seat: int
+    ) -> tuple[str, int | None, int | None] | None: ...
+
+    @abstractmethod
+    async def set_dm_panel(
+        self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None
+    ) -> None: ...
+
+    @abstractmethod
+    async def clear_votes(self, game_id: int, kind: str) -> None: ...
+
+    @abstractmethod
+    async def waits(self, game_id: int) -> dict[int, tuple[float, int, int]]:
+        """seat -> (since, nudges sent, deadline state)."""
+
+    @abstractmethod
+    async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None: ...
+
+    @abstractmethod
+    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None: ...
+
+    @abstractmethod
+    async def timers(self, game_id: int) -> dict[str, TimerRow]:
+        """Every timer of the game seen so far, by key."""
+
+    @abstractmethod
+    async def open_timer_keys(self, game_id: int) -> set[str]: ...
+
+    @abstractmethod
+    async def update_timers(
+        self,
+        game_id: int,
+        opened: list[tuple[str, int, float]],
+        closed: Iterable[str],
+        now: float,
+    ) -> None:
+        """Timers (key, seat, seconds) now open start counting if new; known keys keep
+        their start (a key names one run of a timer) and are open again. Keys no longer
+        open are marked so."""
+
+    @abstractmethod
+    async def next_timer_due(self) -> float | None:
+        """When the soonest running timer of an active game runs out."""
+
+    @abstractmethod
+    async def drop_timer(self, game_id: int, key: str, now: float) -> bool:
+        """Mark a running timer fired without a move (its option was no longer offered)."""
+
+    @abstractmethod
+    async def save_results(self, rows: list[tuple[Any, ...]]) -> None: ...
+
+    @abstractmethod
+    async def user_stats(self, user_id: int) -> list[tuple[Any, ...]]:
+        """Per game kind: games, wins, average score, games with bots."""
+
+    @abstractmethod
+    async def user_think(self, user_id: int) -> tuple[int, float | None]: ...
+
+    @abstractmethod
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10
+    ) -> list[tuple[Any, ...]]:
+        """user, wins, games, average score, games with bots — best first."""
+
+    @abstractmethod
+    async def user_settings(self, user_id: int) -> tuple[bool, str | None]: ...
+
+    @abstractmethod
+    async def set_user_settings(self, user_id: int, dm_turn: bool, lang: str | None) -> None: ...
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> tuple[str | None, str | None]: ...
+
+    @abstractmethod
+    async def set_guild_settings(
+        self, guild_id: int, lang: str | None, reminders: str | None
+    ) -> None: ...
+
+
+class SqliteStore(Storage):
+    dialect = "sqlite"
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._tx = asyncio.Lock()
@@ -171,7 +423,7 @@ class Store:
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path) -> SqliteStore:
         # A file SQLite cannot open fails here, in this thread: when aiosqlite's own connect
         # fails, its worker thread outlives the call (and complains once the loop is gone).
         sqlite3.connect(str(path)).close()
@@ -801,3 +1053,7 @@ class Store:
                 "reminders = excluded.reminders",
                 (guild_id, lang, reminders),
             )
+
+
+#: The SQLite store's older name.
+Store = SqliteStore

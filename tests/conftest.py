@@ -1,9 +1,12 @@
-"""Shared fixtures: a bot factory on a real SQLite file, and the offline Discord harness."""
+"""Shared fixtures: a bot factory on a real SQLite file, the offline Discord harness, and
+``db``: a fresh database of each backend in turn (an SQLite file, then a PostgreSQL database
+on a server the tests start themselves; see tests/host/pgserver.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,51 @@ from core import i18n
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.harness.fixtures import make_harness, no_network  # noqa: F401
+from tests.host.pgserver import PgTestServer
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgTestServer]:
+    """One PostgreSQL server for the whole run. No server: the tests that need one fail
+    (loudly, with the reason), they are never skipped."""
+    server = PgTestServer.start()
+    yield server
+    server.stop()
+
+
+def new_pg_database(server: PgTestServer) -> str:
+    """A new empty place on ``server``: a schema of its own, named in the URL's search_path
+    (much quicker to make than a database); its URL."""
+    import asyncpg
+
+    name = server.fresh_db_name()
+
+    async def create() -> None:
+        con = await asyncpg.connect(server.url())
+        try:
+            await con.execute(f'CREATE SCHEMA "{name}"')
+        finally:
+            await con.close()
+
+    asyncio.run(create())
+    return server.url() + f"&search_path={name}"
+
+
+@pytest.fixture
+def pg_url(pg_server: PgTestServer) -> str:
+    """A fresh, empty PostgreSQL database's URL (PostgreSQL-only tests)."""
+    return new_pg_database(pg_server)
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's store lives: an SQLite file, or a fresh PostgreSQL database's URL
+    (open it with ``host.storage.open_store``). Tests that use it run once per backend."""
+    if request.param == "sqlite":
+        return str(tmp_path / "cosmodrome.db")
+    return new_pg_database(request.getfixturevalue("pg_server"))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from host.clock import FakeClock
 from host.pacing import tick_wait
 from host.sessions import TIMER_EVENT, Host, HostError, Player
-from host.storage import Store, VersionConflict
+from host.storage import VersionConflict, open_store
 from tests import timedgame
 
 ANA = Player(1, "Ana", "es")
@@ -20,7 +20,7 @@ DAYS = timedgame.SPEED["days"]
 
 
 async def make_host(path: str, clock: FakeClock) -> Host:
-    store = await Store.open(path)
+    store = await open_store(path)
     return Host(
         store, clock=clock, seeds=random.Random(7), games=lambda: {"timed": timedgame.GAME}
     )
@@ -32,8 +32,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def host(tmp_path, clock):
-    h = await make_host(str(tmp_path / "g.db"), clock)
+async def host(db, clock):
+    h = await make_host(db, clock)
     yield h
     await h.store.close()
 
@@ -116,8 +116,8 @@ async def test_durations_come_from_the_lobby_option(host, clock):
     assert len((await host.pace(gid)).timed) == 1
 
 
-async def test_due_timers_fire_once_after_a_restart(tmp_path, clock):
-    path = str(tmp_path / "r.db")
+async def test_due_timers_fire_once_after_a_restart(db, clock):
+    path = db
     first = await make_host(path, clock)
     gid = await started(first, ANA, BEN)
     await first.store.close()

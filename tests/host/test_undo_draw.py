@@ -8,13 +8,13 @@ import pytest
 
 from host.clock import FakeClock
 from host.sessions import Host, HostError, Player
-from host.storage import Store
+from host.storage import open_store
 
 ANA, BEN = Player(1, "Ana"), Player(2, "Ben")
 
 
-async def test_undo_refused_after_a_card_draw(tmp_path) -> None:
-    store = await Store.open(tmp_path / "k.db")
+async def test_undo_refused_after_a_card_draw(db: str) -> None:
+    store = await open_store(db)
     host = Host(store, clock=FakeClock(), seeds=random.Random(3))
     users = {0: ANA, 1: BEN}
     snap = await host.new_lobby(
@@ -41,10 +41,10 @@ async def test_undo_refused_after_a_card_draw(tmp_path) -> None:
     await store.close()
 
 
-async def test_a_covered_secret_order_is_one_miss(tmp_path) -> None:
+async def test_a_covered_secret_order_is_one_miss(db: str) -> None:
     """The clock covers an absent player's whole order (several secret steps) as one
     move, counted as one missed deadline — not one per cube."""
-    store = await Store.open(tmp_path / "p.db")
+    store = await open_store(db)
     clock = FakeClock()
     host = Host(store, clock=clock, seeds=random.Random(5))
     snap = await host.new_lobby(

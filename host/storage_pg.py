@@ -50,7 +50,8 @@ MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
-    "table_hash, host_options, published_version"
+    "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
+    "nudge_messages"
 )
 
 
@@ -249,7 +250,8 @@ class PgStore(Storage):
             raise ValueError(f"not updatable: {bad}")
         sets, values = [], []
         for key, value in fields.items():
-            if key in ("options", "state", "table_to_move", "host_options") and value is not None:
+            json_keys = ("options", "state", "table_to_move", "host_options", "nudge_messages")
+            if key in json_keys and value is not None:
                 value = dumps(value)
             values.append(value)
             sets.append(f"{key} = ${len(values)}")

@@ -13,6 +13,7 @@ GAME_MODULES: dict[str, str] = {
     "mlem": "rules.mlem",
     "kosmonavts": "rules.kosmonavts",
     "red_planet": "rules.red_planet",
+    "ad_astra": "rules.ad_astra",
 }
 
 

@@ -290,7 +290,8 @@ def _trade(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> 
     t = s["task"]
     wanted = max(RES, key=lambda r: value[r])
     if value[wanted] > 1.4:
-        if t["noff"] == 0:
+        # One try per window: a compose it cancels must not bring it back here for ever.
+        if t["noff"] == 0 and t["ncomp"] == 0:
             for o in range(s["n"]):
                 if o != seat and s["res"][o][wanted] >= 2 and f"offer.{o}" in ids:
                     return f"offer.{o}"

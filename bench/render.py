@@ -10,7 +10,7 @@ import random
 import statistics
 import time
 
-from bench.common import pct, random_options
+from bench.common import pct, random_answer, random_options
 from host import registry
 
 
@@ -32,7 +32,7 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, list[str]]]:
             if not pending:
                 break
             d = rng.choice(pending)
-            state, _ = game.apply(state, d.seat, rng.choice(d.options).id)
+            state, _ = game.apply(state, d.seat, random_answer(d, rng))
             step += 1
     return views[:count]
 

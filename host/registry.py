@@ -14,6 +14,7 @@ GAME_MODULES: dict[str, str] = {
     "kosmonavts": "rules.kosmonavts",
     "red_planet": "rules.red_planet",
     "galaxy_trucker": "rules.galaxy_trucker",
+    "ad_astra": "rules.ad_astra",
 }
 
 

@@ -22,7 +22,7 @@ Decisions and option ids
   ``get.<res>``/``back``, ``done``; a multi-pick compose ``g.<res>.<n>`` / ``w.<res>.<n>`` / ``x``;
   answers ``acc.<id>``, ``ref.<id>``, ``lapse.<id>``; other players ``prop`` / ``pass``.
 * scoring (owner): ``sc.<element>``; discards ``t.<res>`` then ``k.<count>`` (identical),
-  multi-pick ``d.<res>`` (different), ``none``.
+  ``diff`` then a multi-pick of 2+ ``d.<res>`` (different), ``none``.
 * end of round (simultaneous, private): ``x.<res>.<n>`` (multi-pick) or ``x.<res>``.
 
 View

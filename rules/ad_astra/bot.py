@@ -259,6 +259,10 @@ def _same_count(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random
     return counts[-1]
 
 
+def _diff_ask(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    return "diff" if "diff" in ids else "none"
+
+
 def _diff(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     types = [c for c in ids if c.startswith("d.")]
     return ",".join(types) if len(types) >= 2 else "none"
@@ -290,7 +294,8 @@ def _trade(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> 
     t = s["task"]
     wanted = max(RES, key=lambda r: value[r])
     if value[wanted] > 1.4:
-        if t["noff"] == 0:
+        # One try per window: a compose it cancels must not bring it back here for ever.
+        if t["noff"] == 0 and t["ncomp"] == 0:
             for o in range(s["n"]):
                 if o != seat and s["res"][o][wanted] >= 2 and f"offer.{o}" in ids:
                     return f"offer.{o}"
@@ -348,6 +353,7 @@ _HANDLERS = {
     "score": _score,
     "same": _same,
     "same_count": _same_count,
+    "diff_ask": _diff_ask,
     "diff": _diff,
     "discard": _discard,
     "trade": _trade,

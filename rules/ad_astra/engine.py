@@ -496,14 +496,18 @@ def _score_decision(s: S) -> Decision:
             key=key + ".k",
         )
     kinds = [r for r in RES if hand[r] >= 1]
+    if t["pick"] != "diff":
+        # First whether to discard at all, then which types: the multi-pick then needs 2+.
+        go = (_opt("diff", "opt.diff_go", "primary"),) if len(kinds) >= 2 else ()
+        return Decision(seat, P + "prompt.diff_ask", (*go, _opt("none", "opt.none")), key=key)
     opts = tuple(_opt(f"d.{r}", f"opt.diff_type.{r}", res=r) for r in kinds)
     return Decision(
         seat,
         P + "prompt.diff",
-        (*opts, _opt("none", "opt.none")),
-        key=key,
-        min_picks=1,
-        max_picks=len(kinds) + 1,
+        opts,
+        key=key + ".d",
+        min_picks=2,
+        max_picks=len(kinds),
     )
 
 
@@ -953,10 +957,14 @@ def _apply_score(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     if choice.startswith("t."):
         t["pick"] = choice[2:]
         return
+    if choice == "diff":
+        t["pick"] = "diff"
+        return
     if choice.startswith("k."):
         drop = {t["pick"]: int(choice[2:])}
         t["pick"] = None
     elif choice != "none":
+        t["pick"] = None
         picks = choice.split(",")
         if "none" not in picks:
             if len(picks) < 2:

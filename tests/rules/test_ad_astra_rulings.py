@@ -309,9 +309,13 @@ def test_r11_resource_scorings_from_the_owners_left() -> None:
     s, _ = play(s, 1, "t.X")
     s, _ev = play(s, 1, "k.4")
     assert [v["scoring"] for v in s["vp"]] == [3, 4, 0] and s["vp"][1]["bonus"] == 3
-    # different resources: one of each chosen type; a single type is refused
+    # different resources: one of each chosen type; first whether, then 2 or more types
     s, _ = play(s, 0, "sc.diff")
     assert top(s) == 2  # seat 1 has no cards left: skipped
+    assert ids(s, 2) == {"diff", "none"}
+    s, _ = play(s, 2, "diff")
+    (d,) = [d for d in GAME.pending(s) if d.seat == 2]
+    assert (d.min_picks, d.max_picks) == (2, 3)
     with pytest.raises(IllegalMove):
         GAME.apply(s, 2, "d.W")
     s, _ = play(s, 2, "d.W,d.F,d.E")

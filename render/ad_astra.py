@@ -1,0 +1,808 @@
+"""Board pictures for Ad Astra.
+
+The Discord layer calls exactly two functions, from a worker thread:
+
+* :func:`render_table` — PNG bytes of the public table (never reads ``view["private"]``):
+  the galaxy (Sol and the eight star systems, planets face down or face up with their type,
+  colonies, factories, terraformers and ships in each seat's colour and shape, the ships in
+  deep space), the planning board (face-down cards in their owner's colour, revealed cards
+  with what they show, the slot being played), the score track with its 50 line, and each
+  player's public pieces and counts (open hands while a Trade action resolves).
+* :func:`render_private` — PNG bytes of one seat's secrets: action cards in hand and the
+  ones planned, resource cards, artifacts and the hidden planets this seat has looked at.
+
+Board constants come from :mod:`rules.ad_astra.data`; every word comes from
+``data/ad_astra/strings.json`` (``ad_astra.render.*``). The static layer (sky, system frames
+and names, the track, the legend) is drawn once per language and copied for every picture.
+Resources are drawn as coloured discs with a symbol (drop, leaf, bolt, X, Y, Z, alien eye),
+explained in the legend in words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from core import i18n
+from render import kit
+from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from rules.ad_astra.data import ARTIFACTS, END_VP, PIECES, RES, SCORING, SOL, STARS, card_pair
+
+__all__ = ["W", "render_private", "render_table", "seat_rgb", "seat_shape"]
+
+W = 1200
+HEADER_H = 72
+MAP_X, MAP_Y = 10, HEADER_H + 8
+SYS_W, SYS_H, SYS_GAP = 256, 196, 6
+MAP_W = 3 * SYS_W + 2 * SYS_GAP
+DEEP_Y = MAP_Y + 3 * SYS_H + 2 * SYS_GAP + 8
+DEEP_H = 66
+TRACK_Y = DEEP_Y + DEEP_H + 8
+TRACK_H = 96
+LEGEND_Y = TRACK_Y + TRACK_H + 8
+COL_X = MAP_X + MAP_W + 12
+COL_W = W - COL_X - 10
+BOARD_Y = HEADER_H + 8
+TRACK_MAX = 60
+
+#: Where each system sits in the 3 × 3 galaxy (Sol in the middle).
+_GRID: dict[str, tuple[int, int]] = {
+    "SR": (0, 0),
+    "LR": (1, 0),
+    "TR": (2, 0),
+    "NR": (0, 1),
+    SOL: (1, 1),
+    "NY": (2, 1),
+    "SY": (0, 2),
+    "LY": (1, 2),
+    "TY": (2, 2),
+}
+assert set(_GRID) == {SOL, *STARS}
+
+RES_RGB: dict[str, RGB] = {
+    "W": (64, 140, 236),
+    "F": (96, 180, 70),
+    "E": (236, 184, 30),
+    "X": (206, 132, 78),
+    "Y": (168, 132, 220),
+    "Z": (70, 190, 186),
+    "A": (214, 70, 150),
+}
+HIDDEN_RGB: RGB = (70, 78, 112)
+RED_SYS: RGB = (120, 44, 48)
+YELLOW_SYS: RGB = (112, 96, 34)
+SOL_RGB: RGB = (128, 84, 26)
+TERRA_RGB: RGB = (120, 240, 140)
+SLOT_RGB: RGB = (40, 46, 82)
+
+
+def _lang(lang: str | None) -> str:
+    return kit.lang_or_default(lang)
+
+
+def t(key: str, lang: str, **args: Any) -> str:
+    return i18n.t(f"ad_astra.render.{key}", lang, **args)
+
+
+def seat_shape(c: int) -> str:
+    """The shape of seat ``c``'s pieces (the kit's six)."""
+    return str(kit.PALETTE[c % len(kit.PALETTE)].shape)
+
+
+def seat_rgb(c: int) -> RGB:
+    """The colour of seat ``c``'s pieces (the kit's six)."""
+    return kit.PALETTE[c % len(kit.PALETTE)].rgb
+
+
+def _sys_name(code: str, lang: str) -> str:
+    return t(f"system.{code}", lang)
+
+
+def _sys_box(code: str) -> tuple[float, float, float, float]:
+    cx, cy = _GRID[code]
+    x0 = MAP_X + cx * (SYS_W + SYS_GAP)
+    y0 = MAP_Y + cy * (SYS_H + SYS_GAP)
+    return (x0, y0, x0 + SYS_W, y0 + SYS_H)
+
+
+# --------------------------------------------------------------------------- symbols
+
+
+def res_icon(
+    d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, res: str | None
+) -> None:
+    """A resource (or planet type) as a coloured disc with its symbol; ``None`` = hidden."""
+    cx, cy = center
+    col = RES_RGB.get(res or "", HIDDEN_RGB)
+    d.ellipse((cx - r + 1, cy - r + 2, cx + r + 1, cy + r + 2), fill=(0, 0, 0))
+    d.ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=col, outline=kit.DARK, width=max(1, round(r / 10))
+    )
+    ink = kit.DARK
+    k = r * 0.55
+    if res is None:
+        text(d, (cx, cy + 1), "?", font(max(10, round(r * 1.1))), fill=INK, anchor="mm")
+    elif res == "W":  # a drop
+        d.ellipse((cx - k * 0.7, cy - k * 0.1, cx + k * 0.7, cy + k * 1.0), fill=INK)
+        d.polygon(
+            [(cx, cy - k * 1.05), (cx - k * 0.62, cy + k * 0.25), (cx + k * 0.62, cy + k * 0.25)],
+            fill=INK,
+        )
+    elif res == "F":  # a leaf
+        d.ellipse((cx - k * 0.55, cy - k, cx + k * 0.55, cy + k * 0.7), fill=INK)
+        d.line([(cx, cy - k * 0.6), (cx, cy + k * 1.05)], fill=col, width=max(1, round(r / 9)))
+    elif res == "E":  # a bolt
+        pts = [(0.25, -1.1), (-0.55, 0.15), (-0.05, 0.15), (-0.3, 1.1), (0.55, -0.2), (0.05, -0.2)]
+        d.polygon([(cx + a * k, cy + b * k) for a, b in pts], fill=kit.DARK)
+    elif res == "A":  # an alien eye
+        d.ellipse((cx - k, cy - k * 0.55, cx + k, cy + k * 0.55), fill=INK)
+        d.ellipse((cx - k * 0.35, cy - k * 0.35, cx + k * 0.35, cy + k * 0.35), fill=kit.DARK)
+    else:  # the three ores: their letter (the same in both languages)
+        text(d, (cx, cy + 1), res, font(max(10, round(r * 1.2))), fill=ink, anchor="mm")
+
+
+def ship_icon(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, seat: int) -> None:
+    """A starship: an arrowhead in the seat's colour with the seat's shape on it."""
+    cx, cy = center
+    pts = [
+        (cx, cy - r * 1.25),
+        (cx + r, cy + r * 0.9),
+        (cx, cy + r * 0.45),
+        (cx - r, cy + r * 0.9),
+    ]
+    d.polygon([(x + 1, y + 2) for x, y in pts], fill=(0, 0, 0))
+    d.polygon(pts, fill=seat_rgb(seat), outline=kit.DARK, width=max(1, round(r / 8)))
+    kit.shape(d, (cx, cy + r * 0.05), r * 0.3, seat_shape(seat), fill=kit.DARK)
+
+
+def colony_icon(
+    d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, seat: int, factory: bool
+) -> None:
+    """A colony: the seat's token; a factory: the same token on a white square base."""
+    cx, cy = center
+    if factory:
+        k = r * 1.12
+        d.rounded_rectangle(
+            (cx - k, cy - k, cx + k, cy + k), radius=r * 0.2, fill=INK, outline=kit.DARK, width=2
+        )
+        kit.seat_token(d, center, r * 0.78, seat)
+    else:
+        kit.seat_token(d, center, r * 0.85, seat)
+
+
+def terra_icon(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, seat: int) -> None:
+    """A terraformer: a bright green ring around a small token of the seat."""
+    cx, cy = center
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=TERRA_RGB, width=max(2, round(r / 4)))
+    kit.seat_token(d, center, r * 0.5, seat)
+
+
+# --------------------------------------------------------------------------- static layer
+
+
+def _legend_items(lang: str) -> list[tuple[Any, str]]:
+    def res(code: str) -> Any:
+        return lambda dd, xy, s: res_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, code)
+
+    items: list[tuple[Any, str]] = [(res(r), t(f"res.{r}", lang)) for r in (*RES, "A")]
+    items.append((res(None), t("hidden", lang)))  # type: ignore[arg-type]
+    items.append(
+        (
+            lambda dd, xy, s: colony_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, 0, False),
+            t("colony", lang),
+        )
+    )
+    items.append(
+        (
+            lambda dd, xy, s: colony_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2.4, 0, True),
+            t("factory", lang),
+        )
+    )
+    items.append(
+        (
+            lambda dd, xy, s: terra_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, 0),
+            t("terraform", lang),
+        )
+    )
+    items.append(
+        (
+            lambda dd, xy, s: ship_icon(dd, (xy[0] + s / 2, xy[1] + s / 2 + 1), s / 2.3, 0),
+            t("ship", lang),
+        )
+    )
+    return items
+
+
+def _build_base(lang: str) -> Image.Image:
+    h = 1100
+    img = kit.star_field((W, h), seed=11)
+    d = ImageDraw.Draw(img)
+    for code in _GRID:
+        box = _sys_box(code)
+        edge = SOL_RGB if code == SOL else RED_SYS if code.endswith("R") else YELLOW_SYS
+        fill = kit.blend(edge, BG, 0.8)
+        kit.rounded_box(d, box, radius=14, fill=fill, outline=kit.blend(edge, INK, 0.25), width=3)
+        name = _sys_name(code, lang)
+        s, f = kit.fit_font(name, SYS_W - 20, (24, 22, 20))
+        text(d, (box[0] + 12, box[1] + 8), s, f, fill=INK, shadow=1)
+    # deep space
+    kit.rounded_box(
+        d,
+        (MAP_X, DEEP_Y, MAP_X + MAP_W, DEEP_Y + DEEP_H),
+        radius=14,
+        fill=kit.BG2,
+        outline=PANEL_EDGE,
+    )
+    s, f = kit.fit_font(t("deep_space", lang), 190, (22, 20, 18))
+    text(d, (MAP_X + 14, DEEP_Y + DEEP_H / 2), s, f, fill=MUTED, anchor="lm")
+    # score track
+    kit.rounded_box(
+        d,
+        (MAP_X, TRACK_Y, MAP_X + MAP_W, TRACK_Y + TRACK_H),
+        radius=14,
+        fill=kit.BG2,
+        outline=PANEL_EDGE,
+    )
+    x0, x1 = _track_x(0), _track_x(TRACK_MAX)
+    ty = TRACK_Y + TRACK_H - 26
+    d.line([(x0, ty), (x1, ty)], fill=FAINT, width=4)
+    for v in range(0, TRACK_MAX + 1, 5):
+        x = _track_x(v)
+        big = v % 10 == 0
+        d.line([(x, ty - (9 if big else 5)), (x, ty + (9 if big else 5))], fill=MUTED, width=2)
+        if big and v != END_VP:
+            text(d, (x, ty + 12), str(v), font(16), fill=MUTED, anchor="mt")
+    xe = _track_x(END_VP)
+    d.line([(xe, TRACK_Y + 8), (xe, ty + 10)], fill=GOLD, width=4)
+    text(d, (xe, ty + 12), str(END_VP), font(18), fill=GOLD, anchor="mt")
+    # legend
+    kit.legend(
+        d, (MAP_X + 6, LEGEND_Y + 4), _legend_items(lang), font(17), MAP_W - 12, icon=24, gap=16
+    )
+    # planning board frame
+    text(d, (COL_X + 4, BOARD_Y + 2), t("planning", lang), font(22), fill=INK, shadow=1)
+    return img
+
+
+def _track_x(v: float) -> float:
+    return MAP_X + 30 + (MAP_W - 60) * min(max(v, 0), TRACK_MAX) / TRACK_MAX
+
+
+_base = kit.per_language(_build_base)
+_TABLE_PALETTE = kit.palette_for(
+    _base(i18n.DEFAULT),
+    [
+        *(seat_rgb(c) for c in range(6)),
+        *(kit.blend(seat_rgb(c), kit.BG2, 0.9) for c in range(6)),
+        *(kit.blend(seat_rgb(c), BG, 0.55) for c in range(6)),
+        *RES_RGB.values(),
+        *(HIDDEN_RGB, TERRA_RGB, SLOT_RGB, GOLD, INK, MUTED, FAINT, kit.DARK, PANEL, PANEL_EDGE),
+        *(kit.BG2, kit.GREEN, (0, 0, 0), (255, 255, 255)),
+    ],
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _list(m: Any, key: str) -> list[Any]:
+    v = m.get(key) if isinstance(m, dict) else None
+    return v if isinstance(v, list) else []
+
+
+def _dict(m: Any, key: str) -> dict[str, Any]:
+    v = m.get(key) if isinstance(m, dict) else None
+    return v if isinstance(v, dict) else {}
+
+
+def _n(view: dict, names: Sequence[str]) -> int:
+    n = view.get("players")
+    return n if kit.is_int(n) and 1 <= n <= 6 else max(1, min(6, len(names)))
+
+
+def _card_label(card: str, lang: str) -> str:
+    return t(f"card.{card}", lang)
+
+
+# --------------------------------------------------------------------------- table parts
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
+    kit.rounded_box(d, (8, 6, W - 8, HEADER_H - 4), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    cy = HEADER_H / 2 + 1
+    title = i18n.t("ad_astra.name", lang)
+    text(d, (24, cy), title, font(32), fill=GOLD, anchor="lm", shadow=2)
+    x = 24 + font(32).getlength(title) + 24
+    rnd = view.get("round")
+    if kit.is_int(rnd) and rnd > 0:
+        s = t("round", lang, n=rnd)
+        text(d, (x, cy), s, font(30), fill=INK, anchor="lm")
+        x += font(30).getlength(s) + 20
+    phase = i18n.t(str(view.get("phase") or "ad_astra.phase.plan"), lang)
+    x += kit.pill(d, x, 14, HEADER_H - 12, phase, font(26), (120, 170, 255)) + 18
+    notes = []
+    if view.get("ending") and not view.get("over"):
+        notes.append((t("last_round", lang), GOLD))
+    fd = view.get("face_down")
+    if kit.is_int(fd):
+        notes.append((t("face_down", lang, n=fd), MUTED))
+    for s, col in notes:
+        s2, f = kit.fit_font(s, max(40, W - 24 - x), (24, 22, 20, 18))
+        text(d, (x, cy), s2, f, fill=col, anchor="lm")
+        x += f.getlength(s2) + 18
+
+
+def _draw_systems(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    planets = [p for p in _list(view, "planets") if isinstance(p, dict)]
+    ships_on: dict[int, list[int]] = {}
+    for seat, sh in enumerate(_list(view, "ships")[:n]):
+        for pid in sh if isinstance(sh, list) else []:
+            if kit.is_int(pid) and pid >= 0:
+                ships_on.setdefault(pid, []).append(seat)
+    by_sys: dict[str, list[dict]] = {}
+    for p in planets:
+        by_sys.setdefault(str(p.get("sys")), []).append(p)
+    for code in _GRID:
+        ps = by_sys.get(code, [])
+        x0, y0, _x1, y1 = _sys_box(code)
+        k = len(ps)
+        per_row = k if k <= 4 else (k + 1) // 2
+        rows = 1 if k <= 4 else 2
+        cw = (SYS_W - 16) / max(per_row, 1)
+        top = y0 + 40
+        rh = (y1 - 8 - top) / rows
+        r = min(cw * 0.36, rh * 0.3, 26)
+        for i, p in enumerate(ps):
+            row, col = divmod(i, per_row)
+            count_in_row = per_row if row < rows - 1 else k - per_row * (rows - 1)
+            offs = (SYS_W - 16 - count_in_row * cw) / 2
+            cx = x0 + 8 + offs + cw * (col + 0.5)
+            cy = top + rh * row + rh * 0.42
+            _draw_planet(d, (cx, cy), r, p, ships_on.get(int(p.get("id", -1)), []), n)
+
+
+def _draw_planet(
+    d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, p: dict, ships: list[int], n: int
+) -> None:
+    cx, cy = c
+    typ = p.get("type")
+    res_icon(d, c, r, typ if typ in RES_RGB else None)
+    tf = p.get("terraformed_by")
+    if kit.is_seat(tf, n):
+        d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), outline=TERRA_RGB, width=4)
+    b = p.get("building")
+    if isinstance(b, list) and len(b) == 2 and kit.is_seat(b[0], n):
+        colony_icon(d, (cx + r * 0.8, cy - r * 0.75), r * 0.55, int(b[0]), b[1] == "f")
+    if ships:
+        seat = ships[0]
+        sx, sy = cx - r * 0.85, cy + r * 0.85
+        ship_icon(d, (sx, sy), r * 0.48, seat)
+        if len(ships) > 1:
+            text(
+                d,
+                (sx + r * 0.55, sy + 2),
+                f"×{len(ships)}",
+                font(max(12, round(r * 0.6))),
+                fill=INK,
+                anchor="lm",
+                outline=2,
+            )
+
+
+def _draw_deep(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> None:
+    x = MAP_X + 14 + min(190, font(22).getlength(t("deep_space", lang))) + 24
+    cy = DEEP_Y + DEEP_H / 2 + 2
+    any_ship = False
+    for seat, sh in enumerate(_list(view, "ships")[:n]):
+        k = sum(1 for pid in (sh if isinstance(sh, list) else []) if pid == -1)
+        if not k:
+            continue
+        any_ship = True
+        ship_icon(d, (x + 14, cy), 15, seat)
+        text(d, (x + 34, cy), f"×{k}", font(24), fill=INK, anchor="lm")
+        x += 90
+    if not any_ship:
+        text(d, (x, cy), "—", font(22), fill=FAINT, anchor="lm")
+
+
+def _draw_track(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    scores = _list(view, "scores")[:n]
+    ty = TRACK_Y + TRACK_H - 26
+    stacks: dict[int, int] = {}
+    for seat in sorted(range(len(scores)), key=lambda i: -int(kit.int_of(scores[i]))):
+        v = kit.int_of(scores[seat])
+        key = round(_track_x(v) / 12)
+        h = stacks.get(key, 0)
+        stacks[key] = h + 1
+        col, row = divmod(h, 3)
+        x = _track_x(v) + col * 26
+        y = ty - 20 - row * 22
+        kit.seat_token(d, (x, y), 12, seat)
+        if v > TRACK_MAX:
+            text(d, (x + 16, y), str(v), font(16), fill=INK, anchor="lm")
+
+
+def _slot_layout(count: int) -> tuple[int, float, float]:
+    cols = 5 if count > 12 else 4
+    sw = (COL_W - (cols - 1) * 6) / cols
+    return cols, sw, 80.0
+
+
+def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
+    slots = _list(view, "slots")
+    facs = _list(view, "factions")
+    cur = view.get("current_slot")
+    cols, sw, sh = _slot_layout(len(slots))
+    y0 = BOARD_Y + 34
+    for i, sl in enumerate(slots):
+        r, c = divmod(i, cols)
+        x = COL_X + c * (sw + 6)
+        y = y0 + r * (sh + 6)
+        box = (x, y, x + sw, y + sh)
+        now = kit.is_int(cur) and cur == i + 1
+        if not isinstance(sl, dict) or not kit.is_seat(sl.get("seat"), n):
+            d.rounded_rectangle(box, radius=8, fill=SLOT_RGB, outline=FAINT, width=1)
+            text(d, (x + sw / 2, y + sh / 2), str(i + 1), font(22), fill=FAINT, anchor="mm")
+            continue
+        seat = int(sl["seat"])
+        card = sl.get("card")
+        col = seat_rgb(seat)
+        if card is None:
+            d.rounded_rectangle(
+                box,
+                radius=8,
+                fill=kit.blend(col, BG, 0.55),
+                outline=GOLD if now else kit.DARK,
+                width=4 if now else 2,
+            )
+            kit.shape(
+                d, (x + sw / 2, y + sh / 2 + 2), 15, seat_shape(seat), fill=col, outline=kit.DARK
+            )
+            text(d, (x + 6, y + 4), str(i + 1), font(15), fill=INK)
+            continue
+        d.rounded_rectangle(
+            box,
+            radius=8,
+            fill=kit.blend(col, kit.BG2, 0.75),
+            outline=GOLD if now else col,
+            width=4 if now else 3,
+        )
+        text(d, (x + 6, y + 3), str(i + 1), font(14), fill=MUTED)
+        if not isinstance(card, str) or not card:
+            continue
+        label, f = kit.fit_font(t(f"short.{card[0]}", lang), sw - 10, (19, 17, 15, 13))
+        text(d, (x + sw / 2, y + 30), label, f, fill=INK, anchor="mm")
+        fac = facs[seat] if seat < len(facs) else None
+        if card[:1] in ("p", "m") and isinstance(fac, str):
+            try:
+                pa, pb = card_pair(fac, card)
+            except (KeyError, IndexError, ValueError):
+                continue
+            if card[0] == "p":
+                res_icon(d, (x + sw / 2 - 15, y + sh - 18), 13, pa)
+                res_icon(d, (x + sw / 2 + 15, y + sh - 18), 13, pb)
+            else:
+                for j, code in enumerate((pa, pb)):
+                    s, f = kit.fit_font(t(f"abbr.{code}", lang), sw - 8, (15, 14, 13, 12), "cond")
+                    text(d, (x + sw / 2, y + sh - 28 + j * 16), s, f, fill=INK, anchor="mm")
+        elif card in SCORING:
+            text(
+                d, (x + sw / 2, y + sh - 18), "★" * int(card[1]), font(18), fill=GOLD, anchor="mm"
+            )
+    rows = max(1, math.ceil(len(slots) / cols))
+    return y0 + rows * (sh + 6) + 6
+
+
+def _turn_seat(view: dict) -> int | None:
+    if view.get("planner") is not None:
+        p = view.get("planner")
+        return p if kit.is_int(p) else None
+    task = _dict(view, "task")
+    tn = task.get("turn")
+    if kit.is_int(tn):
+        return tn
+    o = task.get("owner")
+    return o if kit.is_int(o) else None
+
+
+def _draw_players(
+    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], n: int, lang: str
+) -> float:
+    scores = _list(view, "scores")
+    pieces = _list(view, "pieces")
+    hands = _list(view, "hand_count")
+    acts = _list(view, "action_cards")
+    arts = _list(view, "artifact_count")
+    played = _list(view, "scoring_played")
+    open_hands = _list(view, "open_hands")
+    first = view.get("first")
+    turn = _turn_seat(view)
+    result = _dict(view, "result")
+    winners = set(_list(result, "winners"))
+    ph = 138 if open_hands else 112
+    for seat in range(n):
+        box = (COL_X, y, COL_X + COL_W, y + ph)
+        hl = (seat in winners) if view.get("over") else seat == turn
+        kit.seat_panel(d, box, seat, highlight=hl)
+        kit.seat_token(d, (COL_X + 30, y + 28), 15, seat)
+        sc = str(kit.int_of(scores[seat] if seat < len(scores) else 0))
+        fs = font(32)
+        scw = fs.getlength(sc)
+        text(d, (COL_X + COL_W - 14, y + 28), sc, fs, fill=GOLD, anchor="rm")
+        xname = COL_X + 52
+        maxw = COL_X + COL_W - 24 - scw - xname - (40 if first == seat else 0)
+        name, f = kit.fit_font(kit.player_name(names, seat, lang), maxw, (28, 26, 24, 22, 20))
+        text(d, (xname, y + 28), name, f, fill=INK, anchor="lm")
+        if first == seat:
+            xf = xname + f.getlength(name) + 10
+            kit.pill(d, xf, y + 15, y + 41, "1", font(20), GOLD, pad=9)
+        # pieces in play, out of four each
+        pc = pieces[seat] if seat < len(pieces) and isinstance(pieces[seat], dict) else {}
+        x = COL_X + 20
+        cy = y + 66
+        for kind in ("c", "f", "tf", "ship"):
+            k = kit.int_of(pc.get(kind))
+            if kind == "ship":
+                ship_icon(d, (x + 12, cy + 1), 12, seat)
+            elif kind == "tf":
+                terra_icon(d, (x + 12, cy), 12, seat)
+            else:
+                colony_icon(d, (x + 12, cy), 12, seat, kind == "f")
+            text(d, (x + 27, cy), f"{k}/{PIECES}", font(21), fill=INK, anchor="lm")
+            x += 72
+        # counts: resource cards, action cards, artifacts, scoring cards played
+        cy2 = y + 96
+        x = COL_X + 20
+        hc = kit.int_of(hands[seat] if seat < len(hands) else 0)
+        ac = kit.int_of(acts[seat] if seat < len(acts) else 0)
+        ar = kit.int_of(arts[seat] if seat < len(arts) else 0)
+        s = t("counts", lang, res=hc, act=ac, art=ar)
+        s, f = kit.fit_font(s, COL_W - 34, (19, 18, 17, 16))
+        text(d, (x, cy2), s, f, fill=MUTED, anchor="lm")
+        # the scoring cards already played this cycle
+        sp = played[seat] if seat < len(played) and isinstance(played[seat], list) else []
+        for j, sc_card in enumerate(("s1", "s2", "s3")):
+            on = sc_card in sp
+            xx = COL_X + COL_W - 62 + j * 22
+            text(d, (xx, cy), "★", font(22), fill=GOLD if on else FAINT, anchor="mm")
+        if open_hands and seat < len(open_hands) and isinstance(open_hands[seat], dict):
+            hand = open_hands[seat]
+            x = COL_X + 20
+            cy3 = y + 122
+            for r in RES:
+                res_icon(d, (x + 10, cy3), 10, r)
+                text(
+                    d, (x + 24, cy3), str(kit.int_of(hand.get(r))), font(18), fill=INK, anchor="lm"
+                )
+                x += 56
+        y += ph + 6
+    return y
+
+
+def _draw_bank(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+    bank = _dict(view, "bank")
+    if not bank:
+        return y
+    text(d, (COL_X + 4, y + 14), t("bank", lang), font(18), fill=MUTED, anchor="lm")
+    x = COL_X + 4 + font(18).getlength(t("bank", lang)) + 14
+    for r in RES:
+        res_icon(d, (x + 10, y + 14), 10, r)
+        text(d, (x + 24, y + 14), str(kit.int_of(bank.get(r))), font(17), fill=INK, anchor="lm")
+        x += 50
+    return y + 30
+
+
+def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    base = _base(lang)
+    n = _n(view, names)
+    slots = _list(view, "slots")
+    cols, _, sh = _slot_layout(len(slots))
+    rows = max(1, math.ceil(len(slots) / cols))
+    ph = 138 if view.get("open_hands") else 112
+    right = BOARD_Y + 34 + rows * (sh + 6) + 6 + n * (ph + 6) + 34
+    left = LEGEND_Y + 70
+    h = int(max(left, right) + 8)
+    img = Image.new("RGB", (W, h), BG)
+    img.paste(base.crop((0, 0, W, min(h, base.height))), (0, 0))
+    d = ImageDraw.Draw(img)
+    _draw_header(d, view, lang)
+    _draw_systems(d, view, n)
+    _draw_deep(d, view, n, lang)
+    _draw_track(d, view, n)
+    y = _draw_board(d, view, n, lang)
+    y = _draw_players(d, y, view, names, n, lang)
+    _draw_bank(d, y - 2, view, lang)
+    return img
+
+
+def render_table(view: dict, names: list[str], lang: str) -> bytes:
+    """PNG bytes of the public table. ``view["private"]`` is never read."""
+    public = {k: v for k, v in view.items() if k != "private"}
+    lang = _lang(lang)
+    with kit.LOCK:
+        img = _draw_table(public, names, lang)
+    return kit.to_png_palette(img, _TABLE_PALETTE)
+
+
+# --------------------------------------------------------------------------- private
+
+PW = 1000
+
+
+def _has_private(priv: Any) -> bool:
+    return isinstance(priv, dict) and any(
+        priv.get(k) for k in ("action_hand", "planned", "resources", "artifacts", "known_planets")
+    )
+
+
+def render_private(
+    view: dict, names: list[str], lang: str, seat: int | None = None
+) -> bytes | None:
+    """PNG bytes of one seat's secrets: action cards in hand and planned, resource cards,
+    artifacts and the hidden planets it has looked at. ``None`` when there is nothing
+    private. The seat comes from ``seat`` or ``view["seat"]``/``private["seat"]``."""
+    priv = view.get("private")
+    if not _has_private(priv):
+        return None
+    assert isinstance(priv, dict)
+    if seat is None:
+        for cand in (view.get("seat"), priv.get("seat")):
+            if kit.is_seat(cand, 6):
+                seat = cand
+                break
+    lang = _lang(lang)
+    with kit.LOCK:
+        img = _draw_private(view, priv, names, lang, seat)
+    return kit.to_png(img)
+
+
+def _section(d: ImageDraw.ImageDraw, y: float, title: str) -> float:
+    text(d, (24, y), title, font(26), fill=GOLD, shadow=1)
+    return y + 38
+
+
+def _action_card(
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    card: str,
+    faction: str | None,
+    lang: str,
+    badge: str = "",
+) -> None:
+    kit.rounded_box(d, (x, y, x + w, y + h), radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    title = t("scoring", lang) if card in SCORING else _card_label(card, lang)
+    bw = font(16).getlength(badge) + 12 if badge else 0
+    label, f = kit.fit_font(title, w - 16 - bw, (20, 18, 16, 14), "cond")
+    if badge:
+        text(d, (x + w - 8, y + 12), badge, font(16), fill=GOLD, anchor="ra")
+    text(d, (x + 8, y + 10), label, f, fill=INK)
+    if card in SCORING:
+        a, b = SCORING[card]
+        for i, elem in enumerate((a, b)):
+            s, fs = kit.fit_font(
+                i18n.t(f"ad_astra.score.{elem}", lang), w - 36, (17, 15, 13), "cond"
+            )
+            text(d, (x + 10, y + h - 44 + i * 22), "★", font(16), fill=GOLD, anchor="lm")
+            text(d, (x + 30, y + h - 44 + i * 22), s, fs, fill=MUTED, anchor="lm")
+    if card[:1] in ("p", "m") and faction:
+        try:
+            a, b = card_pair(faction, card)
+        except (KeyError, IndexError, ValueError):
+            return
+        if card[0] == "p":
+            res_icon(d, (x + 26, y + h - 24), 16, a)
+            res_icon(d, (x + 64, y + h - 24), 16, b)
+            s, fs = kit.fit_font(
+                f"{t(f'res.{a}', lang)} / {t(f'res.{b}', lang)}", w - 100, (16, 14, 12), "cond"
+            )
+            text(d, (x + 88, y + h - 24), s, fs, fill=MUTED, anchor="lm")
+        else:
+            s, fs = kit.fit_font(
+                f"{_sys_name(a, lang)} / {_sys_name(b, lang)}", w - 16, (18, 16, 14, 12), "cond"
+            )
+            text(d, (x + 8, y + h - 24), s, fs, fill=MUTED, anchor="lm")
+
+
+def _draw_private(
+    view: dict, priv: dict, names: Sequence[str], lang: str, seat: int | None
+) -> Image.Image:
+    faction = priv.get("faction") if isinstance(priv.get("faction"), str) else None
+    hand = [c for c in _list(priv, "action_hand") if isinstance(c, str)]
+    planned = {str(k): v for k, v in _dict(priv, "planned").items() if isinstance(v, str)}
+    res = _dict(priv, "resources")
+    arts = [a for a in _list(priv, "artifacts") if isinstance(a, str)]
+    known = {str(k): v for k, v in _dict(priv, "known_planets").items() if isinstance(v, str)}
+    planets = {
+        int(p["id"]): p
+        for p in _list(view, "planets")
+        if isinstance(p, dict) and kit.is_int(p.get("id"))
+    }
+    cw, ch, cols = 232, 96, 4
+    hand_rows = max(1, math.ceil(len(hand) / cols))
+    plan_rows = math.ceil(len(planned) / cols) if planned else 0
+    known_by_sys: dict[str, list[str]] = {}
+    for pid, typ in sorted(known.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0):
+        p = planets.get(int(pid)) if pid.isdigit() else None
+        sys_ = str(p.get("sys")) if p else "?"
+        known_by_sys.setdefault(sys_, []).append(typ)
+    h = 80 + 38 + hand_rows * (ch + 10) + 10
+    if plan_rows:
+        h += 38 + plan_rows * (ch + 10) + 10
+    h += 38 + 60 + 10
+    h += 38 + max(1, len(arts)) * 56 + 10
+    h += 38 + max(1, math.ceil(len(known_by_sys) / 2)) * 50 + 20
+    img = kit.star_field((PW, int(h)), seed=5)
+    d = ImageDraw.Draw(img)
+    kit.rounded_box(d, (8, 6, PW - 8, 70), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    who = kit.player_name(names, seat, lang) if seat is not None else ""
+    if seat is not None:
+        kit.seat_token(d, (36, 38), 16, seat)
+    title = t("private.title", lang, name=who) if who else t("private.anon", lang)
+    s, f = kit.fit_font(title, PW - 90, (30, 28, 26, 24))
+    text(d, (62, 38), s, f, fill=INK, anchor="lm")
+    y = 84.0
+    y = _section(d, y, t("private.hand", lang, n=len(hand)))
+    if not hand:
+        text(d, (24, y + 10), "—", font(22), fill=FAINT)
+    for i, card in enumerate(hand):
+        r, c = divmod(i, cols)
+        _action_card(d, 20 + c * (cw + 8), y + r * (ch + 10), cw, ch, card, faction, lang)
+    y += hand_rows * (ch + 10) + 10
+    if planned:
+        y = _section(d, y, t("private.planned", lang))
+        items = sorted(planned.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
+        for i, (slot, card) in enumerate(items):
+            r, c = divmod(i, cols)
+            badge = t("private.slot", lang, n=slot)
+            _action_card(
+                d, 20 + c * (cw + 8), y + r * (ch + 10), cw, ch, card, faction, lang, badge
+            )
+        y += plan_rows * (ch + 10) + 10
+    total = sum(kit.int_of(res.get(rc)) for rc in RES)
+    y = _section(d, y, t("private.resources", lang, n=total))
+    x = 24.0
+    for rc in RES:
+        res_icon(d, (x + 22, y + 26), 22, rc)
+        k = str(kit.int_of(res.get(rc)))
+        text(d, (x + 52, y + 18), k, font(30), fill=INK, anchor="lm")
+        s, fs = kit.fit_font(t(f"res.{rc}", lang), 100, (16, 14, 12), "cond")
+        text(d, (x + 52, y + 42), s, fs, fill=MUTED, anchor="lm")
+        x += 160
+    y += 70
+    y = _section(d, y, t("private.artifacts", lang))
+    if not arts:
+        text(d, (24, y + 8), t("private.none", lang), font(20, "book"), fill=FAINT)
+        y += 56
+    for a in arts:
+        name = str(ARTIFACTS.get(a, {}).get("name", a))
+        kit.rounded_box(
+            d,
+            (20, y, PW - 20, y + 48),
+            radius=10,
+            fill=kit.blend(RES_RGB["A"], kit.BG2, 0.8),
+            outline=RES_RGB["A"],
+        )
+        res_icon(d, (44, y + 24), 15, "A")
+        text(d, (68, y + 24), name, font(22), fill=INK, anchor="lm")
+        xd = 76 + font(22).getlength(name)
+        s, fs = kit.fit_font(t(f"art.{a}", lang), PW - 40 - xd, (18, 16, 14), "book")
+        text(d, (xd, y + 25), s, fs, fill=MUTED, anchor="lm")
+        y += 56
+    y = _section(d, y, t("private.known", lang))
+    if not known_by_sys:
+        text(d, (24, y + 8), t("private.none", lang), font(20, "book"), fill=FAINT)
+    for i, (sys_, types) in enumerate(sorted(known_by_sys.items())):
+        r, c = divmod(i, 2)
+        x = 24 + c * (PW / 2)
+        yy = y + r * 50
+        s, fs = kit.fit_font(_sys_name(sys_, lang) if sys_ in _GRID else sys_, 200, (20, 18, 16))
+        text(d, (x, yy + 18), s, fs, fill=INK, anchor="lm")
+        for j, typ in enumerate(types):
+            res_icon(d, (x + 224 + j * 40, yy + 18), 17, typ if typ in RES_RGB else None)
+    return img

@@ -13,6 +13,8 @@ Numbers and plurals, one mechanism for every string:
 
 * ``{n:#|partida|partidas}`` — the number and the word that agrees with it ("1 partida",
   "3 partidas"); ``{n:|cubo|cubos}`` — the word alone.
+* ``{res:@ad_astra.res.}`` — a code the game passes ("W", or several with counts "2W+1X")
+  written with the words of the keys ``ad_astra.res.W`` … ("2 water + 1 xanthium").
 * A float argument is written for the language: no ``.0`` on whole numbers ("46 puntos"),
   a decimal comma in Spanish ("4,5"), one decimal at most unless a format spec says more.
 
@@ -97,7 +99,21 @@ class _Formatter(string.Formatter):
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
+    def names(self, value: Any, prefix: str) -> str:
+        """``{res:@game.res.}``: a code (or codes joined by ``+``, each with an optional
+        count, "2W+1X") written as the words of the keys ``prefix + code``."""
+        parts = []
+        for part in str(value).split("+"):
+            count = part[: len(part) - len(part.lstrip("0123456789"))]
+            code = part[len(count) :]
+            key = prefix + code
+            word = t(key, self.lang) if code and has(key, self.lang) else code
+            parts.append(f"{count} {word}" if count else word)
+        return " + ".join(p for p in parts if p)
+
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("@"):
+            return self.names(value, format_spec[1:])
         if "|" in format_spec:
             head, *forms = format_spec.split("|")
             count = value if isinstance(value, int | float) else 0

@@ -72,3 +72,12 @@ def test_command_names_are_valid_discord_names_with_accents() -> None:
             assert all(c.isalnum() or c in "-_" for c in name), (lang, key, name)
     assert cat["es"]["cmd.stats"] == "estadísticas"
     assert cat["es"]["cmd.leaderboard"] == "clasificación"
+
+
+def test_codes_are_written_as_words() -> None:
+    """``{x:@prefix}`` writes a game's codes (with counts, joined by +) as their words."""
+    text = "{seat} pays {cards:@ad_astra.render.res.} in {sys:@ad_astra.render.system.}"
+    out = i18n.fmt(text, "es", seat="Ana", cards="2W+1X", sys="TR")
+    assert out == "Ana pays 2 agua + 1 xanthio in Binaria Roja"
+    assert i18n.fmt("{r:@ad_astra.render.res.}", "en", r="W") == "water"
+    assert i18n.fmt("{r:@nope.}", "en", r="Q") == "Q"  # unknown codes stay as they are

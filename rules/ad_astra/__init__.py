@@ -130,6 +130,8 @@ class AdAstraGame:
     )
     #: An absent player's move, when skipped.
     skip_options = ("pass", "done", "none")
+    #: The pictographs its labels use, with their meaning (the table's legend).
+    symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

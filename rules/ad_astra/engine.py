@@ -841,7 +841,7 @@ def _peek(s: S, seat: int, sys_: str, ev: list[Event]) -> None:
     s["known"][seat].sort()
     ev.append(_ev("looked", seat, sys=sys_, count=len(down)))
     if down:
-        seen = {str(pid): s["planets"][pid]["t"] for pid in down}
+        seen = "+".join(str(s["planets"][pid]["t"]) for pid in down)  # codes, in order
         ev.append(_ev("saw", seat, private_to=seat, sys=sys_, planets=seen))
 
 

@@ -155,7 +155,7 @@ def test_r5_a_move_needs_a_landing_and_the_peek_is_private() -> None:
     looked = next(e for e in ev if e.code.endswith("looked"))
     assert looked.private_to is None and looked.args["count"] == 5
     saw = next(e for e in ev if e.code.endswith("saw"))
-    assert saw.private_to == 0 and len(saw.args["planets"]) == 5
+    assert saw.private_to == 0 and len(saw.args["planets"].split("+")) == 5
     d = GAME.pending(s)[0]
     assert d.private and d.seat == 0 and all(o.id.startswith("l.") for o in d.options)
     with pytest.raises(IllegalMove):

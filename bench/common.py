@@ -6,20 +6,11 @@ import random
 import statistics
 from typing import Any
 
-from core.contract import Decision, Game, join_picks
+from core.contract import Game, random_answer
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, str]:
     return {o.id: rng.choice(o.choices) for o in game.options}
-
-
-def random_answer(d: Decision, rng: random.Random) -> str:
-    """A uniformly random legal answer: one option, or for a multi-pick decision as many
-    distinct options as it takes (between its ``min_picks`` and ``max_picks``)."""
-    if d.max_picks <= 1:
-        return rng.choice(d.options).id
-    k = rng.randint(max(1, d.min_picks), min(d.max_picks, len(d.options)))
-    return join_picks(d, [o.id for o in rng.sample(list(d.options), k)])
 
 
 def playout(game: Game, players: int, options: dict[str, str], seed: int) -> tuple[Any, int]:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -86,6 +87,8 @@ class Option:
     style: str = "secondary"
     #: (row, column) in the decision's ``grid``, if it has one.
     cell: tuple[int, int] | None = None
+    #: In a multi-pick decision: this option can only be picked on its own.
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,18 @@ def join_picks(decision: Decision, picks: Sequence[str]) -> str:
     return MULTI_SEP.join(sorted(set(picks), key=lambda p: order.get(p, len(order))))
 
 
+def random_answer(decision: Decision, rng: random.Random) -> str:
+    """A uniformly random legal answer (random play-outs, the default bot): one option, or
+    for a multi-pick decision an option that stands alone, or between ``min_picks`` and
+    ``max_picks`` distinct others."""
+    first = rng.choice(decision.options)
+    if not decision.multi or first.alone:
+        return first.id
+    rest = [o for o in decision.options if not o.alone]
+    k = rng.randint(max(1, decision.min_picks), max(1, min(decision.max_picks, len(rest))))
+    return join_picks(decision, [o.id for o in rng.sample(rest, k)])
+
+
 def split_picks(choice: str) -> list[str]:
     return choice.split(MULTI_SEP) if choice else []
 
@@ -303,6 +318,8 @@ def check_picks(decision: Decision, choice: str) -> None:
             raise IllegalMove("host.error.not_offered")
     if len(set(picks)) != len(picks):
         raise IllegalMove("host.error.repeated_pick")
+    if len(picks) > 1 and any(o.alone for p in picks if (o := decision.option(p))):
+        raise IllegalMove("host.error.pick_alone")
     if len(picks) < decision.min_picks:
         raise IllegalMove("host.error.too_few_picks", min=decision.min_picks)
     if len(picks) > decision.max_picks:

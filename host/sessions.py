@@ -23,6 +23,7 @@ from core.contract import (
     apply_checked,
     check_picks,
     join_picks,
+    random_answer,
     seats_pending,
     split_picks,
 )
@@ -489,12 +490,7 @@ class Host:
         pick = getattr(snap.game, "bot_choice", None)
         if pick is not None:
             return str(pick(snap.state, seat, rng))
-        decision = snap.decisions_for(seat)[0]
-        if decision.multi:
-            top = min(decision.max_picks, len(decision.options))
-            n = rng.randint(min(decision.min_picks, top), top)
-            return join_picks(decision, [o.id for o in rng.sample(decision.options, n)])
-        return rng.choice(decision.options).id
+        return random_answer(snap.decisions_for(seat)[0], rng)
 
     @staticmethod
     def skip_pick(snap: Snapshot, seat: int) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 
-from core.contract import Decision, Game, join_picks
+from core.contract import Decision, Game, random_answer
 
 #: The render budget of DESIGN.md.
 PNG_BUDGET = 400 * 1024
@@ -28,10 +28,7 @@ PNG_BUDGET = 400 * 1024
 
 def random_pick(d: Decision, rng: random.Random) -> str:
     """A random legal answer to ``d`` (several distinct options for a multi-pick)."""
-    if d.max_picks <= 1:
-        return rng.choice(d.options).id
-    k = rng.randint(max(1, d.min_picks), min(d.max_picks, len(d.options)))
-    return join_picks(d, [o.id for o in rng.sample(list(d.options), k)])
+    return random_answer(d, rng)
 
 
 def play_out(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -779,8 +780,8 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
             return [Decision(cmd, "mlem.prompt.keep", keep, kargs)]
         if _picking(s, specs):
             parts = _parts(s)
-            if _reroll_available(s):
-                parts.append(OPT("reroll", "opt.reroll"))
+            if _reroll_available(s):  # a reroll is its own answer (R32)
+                parts.append(replace(OPT("reroll", "opt.reroll"), alone=True))
             return [
                 Decision(
                     cmd,

@@ -198,3 +198,27 @@ def test_random_pool_games_keep_every_pending_seat_able_to_move() -> None:
             assert d.options
             state, _ = apply_checked(game, state, d.seat, rng.choice(d.options).id)
         assert game.result(state) is not None
+
+
+def test_an_option_that_goes_alone_cannot_be_mixed() -> None:
+    """A multi-pick option marked ``alone`` (MLEM's reroll) is an answer on its own only;
+    random answers respect it."""
+    import random as _random
+
+    from core.contract import Decision, IllegalMove, Option, check_picks, random_answer
+
+    d = Decision(
+        0,
+        "p",
+        (Option("a", "l"), Option("b", "l"), Option("r", "l", alone=True)),
+        min_picks=1,
+        max_picks=3,
+    )
+    check_picks(d, "r")
+    check_picks(d, "a,b")
+    with pytest.raises(IllegalMove) as err:
+        check_picks(d, "a,r")
+    assert err.value.code == "host.error.pick_alone"
+    rng = _random.Random(1)
+    for _ in range(200):
+        check_picks(d, random_answer(d, rng))

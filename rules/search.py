@@ -16,6 +16,8 @@
 * ``evaluate(state, seat) -> float`` in [0, 1] — the seat's expected share of the win in a
   position, used when a play-out is cut short (budget ``depth``).
 * ``prune(state, decision) -> option ids`` — the options worth searching (default: all).
+* ``search_levels: dict[str, Budget]`` — the game's own budgets for some levels (a game whose
+  moves are costly plays fewer play-outs to stay within the time a level allows).
 
 Search: sequential halving over the candidate answers of the seat's decision. Each round
 shares its play-outs equally among the surviving candidates; every candidate is played in
@@ -74,11 +76,13 @@ MARGIN_WEIGHT = 0.1
 MAX_PLAYOUT_MOVES = 5000
 
 
-def budget_of(level_or_budget: str | Budget) -> Budget:
+def budget_of(level_or_budget: str | Budget, game: Any = None) -> Budget:
+    """The budget of a level name (the game's own ``search_levels`` first)."""
     if isinstance(level_or_budget, Budget):
         return level_or_budget
+    own = getattr(game, "search_levels", None) or {}
     try:
-        return LEVELS[level_or_budget]
+        return own.get(level_or_budget) or LEVELS[level_or_budget]
     except KeyError:
         raise ValueError(f"unknown bot level {level_or_budget!r}") from None
 
@@ -224,7 +228,7 @@ def choose(
     """An answer for ``seat``'s pending decision (an option id, or a multi-pick answer).
 
     Deterministic in ``rng``. Raises ValueError when the seat has no decision."""
-    budget = budget_of(level_or_budget)
+    budget = budget_of(level_or_budget, game)
     decision = decision_of(game, state, seat)
     if budget.noise and rng.random() < budget.noise:
         return random_answer(decision, rng)
@@ -243,7 +247,7 @@ def choose(
 
 def bot_for(game: Any, level: str | Budget = DEFAULT_LEVEL) -> BotChoice:
     """A ``bot_choice(state, seat, rng)``-compatible function playing ``game`` at ``level``."""
-    budget = budget_of(level)
+    budget = budget_of(level, game)
 
     def bot_choice(state: State, seat: int, rng: random.Random) -> str:
         return choose(game, state, seat, rng, budget)

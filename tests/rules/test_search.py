@@ -10,6 +10,7 @@ import pytest
 
 import rules.search as search
 from core.contract import answers
+from rules.kosmonavts import GAME as KOSMO
 from rules.mlem import GAME as MLEM
 from rules.search import LEVELS, Budget, bot_for, choose, decision_of
 from tests.searchtoy import Guess, PeekingGuess, Pick, SampledGuess
@@ -144,3 +145,34 @@ def test_mlem_sample_keeps_what_the_seat_sees(seed: int) -> None:
                 assert [d for d in MLEM.pending(w) if d.seat == seat] == mine
         d = pend[0]
         s, _ = MLEM.apply(s, d.seat, rng.choice(d.options).id)
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "advanced"}])
+def test_kosmonavts_sample_keeps_what_the_seat_sees(options: dict[str, str]) -> None:
+    rng = random.Random(5)
+    s = KOSMO.new(2, options, 5)
+    step = 0
+    while KOSMO.pending(s):
+        if step % 4 == 0:
+            for seat in range(2):
+                w = KOSMO.sample(s, seat, rng)
+                assert KOSMO.view(w, seat) == KOSMO.view(s, seat)
+                mine = [d for d in KOSMO.pending(s) if d.seat == seat]
+                assert [d for d in KOSMO.pending(w) if d.seat == seat] == mine
+        d = KOSMO.pending(s)[0]
+        s, _ = KOSMO.apply(s, d.seat, KOSMO.bot_choice(s, d.seat, rng))
+        step += 1
+
+
+def test_kosmonavts_search_is_deterministic_and_legal() -> None:
+    s = KOSMO.new(2, {}, 2)
+    budget = Budget(playouts=12, depth=15)
+    for _ in range(40):
+        pend = KOSMO.pending(s)
+        if not pend:
+            break
+        d = pend[0]
+        a = choose(KOSMO, s, d.seat, random.Random(7), budget)
+        assert a == choose(KOSMO, s, d.seat, random.Random(7), budget)
+        assert answers(d, a)
+        s, _ = KOSMO.apply(s, d.seat, a)

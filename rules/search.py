@@ -54,12 +54,15 @@ class Budget:
     ``depth``: moves per play-out before ``evaluate`` scores the position (None = to the
     end, or when the game has no ``evaluate``). ``noise``: the chance of picking a uniformly
     random answer instead (easy bots make mistakes). ``answers``: how many answers of a
-    multi-pick decision are searched at most."""
+    multi-pick decision are searched at most. ``tolerance``: among the answers whose mean
+    reward is within this of the best, the first in offer (or ``prune``) order wins — the
+    game's preference breaks near-ties, which keeps bots of different temperaments apart."""
 
     playouts: int
     depth: int | None = None
     noise: float = 0.0
     answers: int = 12
+    tolerance: float = 0.02
 
 
 #: The three levels a lobby offers per bot seat (autopilot: ``normal``).
@@ -201,7 +204,7 @@ def search(
     count = dict.fromkeys(alive, 0)
     rounds = max(1, math.ceil(math.log2(len(alive))))
     per_round = max(1, budget.playouts // rounds)
-    for _ in range(rounds):
+    for r in range(rounds):
         if len(alive) == 1:
             break
         worlds = max(1, per_round // len(alive))
@@ -215,11 +218,16 @@ def search(
                     continue  # not legal in this world (should not happen): no sample
                 total[ans] += playout(game, after, seat, random.Random(seed), budget.depth)
                 count[ans] += 1
+        if r == rounds - 1:
+            break  # the last survivors are judged below, near-ties to the first offered
         means = {a: total[a] / count[a] if count[a] else -1.0 for a in alive}
         order = sorted(alive, key=lambda a: -means[a])  # stable: ties keep offer order
-        alive = order[: max(1, math.ceil(len(order) / 2))]
+        keep = order[: max(1, math.ceil(len(order) / 2))]
+        alive = [a for a in alive if a in keep]  # back in offer order
     means = {a: total[a] / count[a] for a in total if count[a]}
-    return alive[0], means
+    top = max(means[a] for a in alive if a in means) if means else 0.0
+    best = next((a for a in alive if means.get(a, -1.0) >= top - budget.tolerance), alive[0])
+    return best, means
 
 
 def choose(

@@ -113,14 +113,27 @@ def test_playouts_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     assert 0 < calls <= budget.playouts
 
 
+def _kosmo_position() -> dict[str, Any]:
+    """A Kosmonavts position in the orders phase of round 3, reached by the pilot bots."""
+    rng = random.Random(3)
+    s = KOSMO.new(2, {}, 3)
+    while not (s["phase"] == "orders" and s["round"] >= 3):
+        d = KOSMO.pending(s)[0]
+        s, _ = KOSMO.apply(s, d.seat, KOSMO.bot_choice(s, d.seat, rng))
+    return s
+
+
 @pytest.mark.parametrize("level", list(LEVELS))
-def test_every_level_answers_in_time_on_a_fixed_position(level: str) -> None:
-    s = _mlem_position(seed=9, moves=25)
-    seat = MLEM.pending(s)[0].seat
+@pytest.mark.parametrize("which", ["mlem", "kosmonavts"])
+def test_every_level_answers_in_time_on_a_fixed_position(level: str, which: str) -> None:
+    game, s = (
+        (MLEM, _mlem_position(seed=9, moves=25)) if which == "mlem" else (KOSMO, _kosmo_position())
+    )
+    seat = game.pending(s)[0].seat
     t0 = time.process_time()
-    answer = bot_for(MLEM, level)(s, seat, random.Random(0))
+    answer = bot_for(game, level)(s, seat, random.Random(0))
     spent = time.process_time() - t0
-    assert answers(decision_of(MLEM, s, seat), answer)
+    assert answers(decision_of(game, s, seat), answer)
     assert spent < 10.0  # the budget targets 2 s; generous for a shared CI machine
 
 
@@ -176,3 +189,29 @@ def test_kosmonavts_search_is_deterministic_and_legal() -> None:
         assert a == choose(KOSMO, s, d.seat, random.Random(7), budget)
         assert answers(d, a)
         s, _ = KOSMO.apply(s, d.seat, a)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        (MLEM, {"ufo": "on", "recon": "on", "missions": "on"}),
+        (KOSMO, {"rules": "advanced"}),
+        (KOSMO, {}),
+    ],
+    ids=["mlem-variants", "kosmonavts-advanced", "kosmonavts-basic"],
+)
+def test_search_bots_finish_whole_games(game: Any, options: dict[str, str]) -> None:
+    # Every seat a bot: seat 0 easy, the others a tiny search (every phase gets searched).
+    tiny = bot_for(game, Budget(playouts=6, depth=8))
+    easy = bot_for(game, "easy")
+    s = game.new(3, options, 21)
+    rngs = [random.Random(i) for i in range(3)]
+    for _ in range(3000):
+        pend = game.pending(s)
+        if not pend:
+            break
+        d = pend[0]
+        a = (easy if d.seat == 0 else tiny)(s, d.seat, rngs[d.seat])
+        assert answers(d, a)
+        s, _ = game.apply(s, d.seat, a)
+    assert game.result(s) is not None

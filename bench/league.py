@@ -18,6 +18,7 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -83,7 +84,9 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run_line(game: Any, line: str, games: int, options: dict[str, str]) -> str:
+def run_line(
+    game: Any, line: str, games: int, options: dict[str, str], progress: bool = False
+) -> str:
     names = line.split(",")
     shares: list[float] = []
     times: dict[str, list[float]] = {}
@@ -92,6 +95,13 @@ def run_line(game: Any, line: str, games: int, options: dict[str, str]) -> str:
         shares.append(share)
         for k, v in t.items():
             times.setdefault(k, []).extend(v)
+        if progress:
+            print(_line(game, line, shares, times), file=sys.stderr, flush=True)
+    return _line(game, line, shares, times)
+
+
+def _line(game: Any, line: str, shares: list[float], times: dict[str, list[float]]) -> str:
+    games = len(shares)
     p = statistics.fmean(shares)
     lo, hi = wilson(p, games)
     timing = "  ".join(
@@ -108,12 +118,13 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="mlem, kosmonavts (default: both)")
     ap.add_argument("--line", action="append", help="e.g. hard,random (default: the set)")
     ap.add_argument("--option", action="append", default=[], help="key=value lobby option")
+    ap.add_argument("--progress", action="store_true", help="running figures on stderr")
     args = ap.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
     for gid in args.game or list(LINES):
         game = registry.get(gid)
         for line in args.line or LINES[gid]:
-            print(run_line(game, line, args.games, options), flush=True)
+            print(run_line(game, line, args.games, options, args.progress), flush=True)
 
 
 if __name__ == "__main__":

@@ -215,3 +215,16 @@ def test_search_bots_finish_whole_games(game: Any, options: dict[str, str]) -> N
         assert answers(d, a)
         s, _ = game.apply(s, d.seat, a)
     assert game.result(s) is not None
+
+
+def test_kosmonavts_prune_offers_routes_and_the_rollout_flies_them() -> None:
+    s = _kosmo_position()
+    d = decision_of(KOSMO, s, 0)
+    kept = KOSMO.prune(s, d)
+    assert kept and all(d.option(k) is not None for k in kept)
+    # Take a route that is not the pilot's own (when there is one): the play-out policy
+    # then carries on with that route instead of undoing it.
+    steps = [k for k in kept if k.startswith(("add.", "addh.", "convert"))]
+    assert steps
+    s2, _ = KOSMO.apply(s, 0, steps[-1])
+    assert KOSMO.rollout(s2, 0, random.Random(0)) != "undo"

@@ -244,6 +244,22 @@ class Game(Protocol):
     #                                               table shows a legend line for the ones
     #                                               the open decisions use; a test checks
     #                                               that no prompt or label uses another.
+    # Search hooks (all optional; used by rules/search.py, the bots' engine):
+    #   sample(state, seat, rng) -> state           a state that seat cannot tell from this
+    #                                               one: everything its view hides (others'
+    #                                               cards and secret choices, face-down
+    #                                               tiles, deck order, the stored seed of
+    #                                               future randomness) redrawn from rng.
+    #                                               Without it the engine never searches
+    #                                               (it cannot peek), unless:
+    #   perfect_information: bool                   True = nothing hidden, no stored future
+    #                                               randomness: the state is searched as is
+    #   rollout(state, seat, rng) -> answer         play-out policy (default bot_choice)
+    #   evaluate(state, seat) -> float in [0, 1]    the seat's chance to win, for play-outs
+    #                                               cut short by the level's depth
+    #   prune(state, decision) -> option ids        the options worth searching, best
+    #                                               first (reads only what the seat sees)
+    #   search_levels: {level: rules.search.Budget} the game's own budgets per level
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:
         """Set up a game for ``players`` seats (0..players-1)."""

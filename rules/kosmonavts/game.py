@@ -9,6 +9,7 @@ from typing import Any
 from core.contract import Decision, Event, OptionSpec, Result
 
 from . import bot, engine, view
+from . import search as _search
 
 
 class Kosmonavts:
@@ -29,6 +30,12 @@ class Kosmonavts:
     #: as it stands, don't land, decline an optional event, take the highest marker left.
     skip_options: tuple[str, ...] = ("stay", "confirm", "noland", "skip", "accept")
     skip_options += tuple(f"marker.{v}" for v in range(6, 0, -1))
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    rollout = staticmethod(_search.rollout)
+    evaluate = staticmethod(_search.evaluate)
+    prune = staticmethod(_search.prune)
+    search_levels = _search.LEVELS
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new(players, options, seed)

@@ -125,6 +125,7 @@ from typing import Any
 from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
 
 from . import engine
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "MlemGame"]
@@ -152,6 +153,10 @@ class MlemGame:
     }
     #: An absent player's move, when skipped: stay aboard, or fly the parachutist home.
     skip_options = ("stay", "chute.back")
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    rollout = staticmethod(_search.rollout)
+    evaluate = staticmethod(_search.evaluate)
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new_state(players, options, seed)

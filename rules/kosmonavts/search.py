@@ -1,0 +1,182 @@
+"""Kosmonavts' hooks for the search engine (:mod:`rules.search`).
+
+* :func:`sample` redraws what ``seat`` cannot see: future randomness (a fresh seed, hence
+  also the other bot seats' temperaments), the order of the event deck, the other seats'
+  missions (dealt again from the cards ``seat`` does not hold; in the advanced game their
+  dealt cards and which two they keep), and the other seats' secret orders: an order still
+  being composed starts again, an order already given becomes the one the pilot heuristic
+  would give (a plausible order; the seat only knows that one was given).
+* :func:`prune` keeps, while an order is composed, the next steps of a few candidate plans —
+  the pilot's own plan and the plan aimed at each body worth a marker — so the search
+  compares routes rather than single cubes; :func:`rollout` continues whichever candidate
+  plan the order so far follows, so a route chosen cube by cube is flown as planned.
+* :func:`evaluate` turns a position into the seat's chance to win: markers, Earth markers,
+  missions done as things stand, and how much nearer to the next marker it is.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from core.contract import Decision
+from rules.search import Budget
+
+from . import bot
+from .board import BODIES, EARTH, M1_BODIES, M2_ALPHA, M2_BETA, dist
+from .engine import body_pos, can_get_marker, mission_results, return_ready, running_scores
+
+#: moves cost more than MLEM's: fewer, shorter play-outs keep each level within its time
+LEVELS = {"normal": Budget(playouts=40, depth=40), "hard": Budget(playouts=160, depth=60)}
+#: scale (in points) of the logistic that turns a lead into a chance to win
+LEAD_SCALE = 4.0
+#: worth of a marker still to get, in points, shrinking with the distance to its body
+MARKER_HOPE = 1.5
+
+
+def _plan(
+    s: Mapping[str, Any], seat: int, targets: tuple[tuple[str, int, float], ...]
+) -> tuple[str, ...]:
+    ship = s["ships"][seat]
+    temper = bot.temperament(s, seat)
+    return bot.plan_order(
+        (ship["pos"][0], ship["pos"][1]),
+        tuple(ship["rose"]),
+        ship["fuel"],
+        ship["hyper"],
+        ship["shields"],
+        ship["landed"] is not None,
+        s["limits"][seat],
+        s["rules"] == "advanced",
+        targets,
+        temper.refuel_below,
+        temper.danger,
+    )
+
+
+def plans(s: Mapping[str, Any], seat: int) -> list[tuple[str, ...]]:
+    """Candidate orders for ``seat`` this round: the pilot's plan first, then one plan per
+    body worth flying to, then staying landed (when landed)."""
+    temper = bot.temperament(s, seat)
+    targets = bot._targets(s, seat, temper)
+    out = [_plan(s, seat, targets)]
+    for t in targets:
+        out.append(_plan(s, seat, ((t[0], t[1], 0.0),)))
+    if s["ships"][seat]["landed"] is not None:
+        out.append(("stay",))
+    return list(dict.fromkeys(out))
+
+
+def _followed(s: Mapping[str, Any], seat: int) -> list[tuple[str, ...]]:
+    done = s["orders"][seat]["steps"]
+    return [p for p in plans(s, seat) if list(p[: len(done)]) == done and len(p) > len(done)]
+
+
+def prune(s: Mapping[str, Any], decision: Decision) -> list[str]:
+    if s["phase"] != "orders" or s["touchdown"] is not None:
+        return [o.id for o in decision.options]
+    nxt = [p[len(s["orders"][decision.seat]["steps"])] for p in _followed(s, decision.seat)]
+    return list(dict.fromkeys(nxt))
+
+
+def rollout(s: Mapping[str, Any], seat: int, rng: random.Random) -> str:
+    if s["phase"] == "orders" and s["touchdown"] is None and s["orders"][seat]["steps"]:
+        offered = {o.id for o in bot.seat_options(s, seat)}
+        for p in _followed(s, seat):
+            step = p[len(s["orders"][seat]["steps"])]
+            if step in offered:
+                return step
+    return bot.bot_choice(s, seat, rng)
+
+
+def _redeal_missions(w: dict[str, Any], seat: int, rng: random.Random) -> None:
+    n = w["n"]
+    others = [k for k in range(n) if k != seat]
+    if w["dealt"] is None:  # basic: [m1, m2 alpha, m2 beta] each
+        mine = {m.split(".")[1] for m in w["missions"][seat]}
+        alpha = [b for b in M2_ALPHA if b not in mine]
+        beta = [b for b in M2_BETA if b not in mine]
+        m1 = [b for b in M1_BODIES if b not in mine]
+        rng.shuffle(alpha)
+        rng.shuffle(beta)
+        rng.shuffle(m1)
+        for k in others:
+            if not w["missions"][k]:
+                continue
+            a, b = alpha.pop(), beta.pop()
+            c = next((x for x in m1 if x not in (a, b)), m1[0])
+            m1.remove(c)
+            w["missions"][k] = ["m1." + c, "m2." + a, "m2." + b]
+        return
+    removed = set(w["removed"])
+    mine_dealt = set(w["dealt"][seat])
+    m1 = [b for b in M1_BODIES if b not in removed and "m1." + b not in mine_dealt]
+    m2 = [b for b in (*M2_ALPHA, *M2_BETA) if b not in removed and "m2." + b not in mine_dealt]
+    rng.shuffle(m1)
+    rng.shuffle(m2)
+    for k in others:
+        if len(m1) < 2 or len(m2) < 2:
+            return
+        dealt = ["m1." + m1.pop(), "m1." + m1.pop(), "m2." + m2.pop(), "m2." + m2.pop()]
+        w["dealt"][k] = dealt
+        ch = w["choice"][k] if w["choice"] is not None else None
+        if ch is not None and not ch["done"]:
+            ch["keep"] = []
+            ch["picks"] = 0
+        elif w["missions"][k]:
+            keep = sorted(rng.sample(range(4), 2))
+            if ch is not None:
+                ch["keep"] = keep
+            w["missions"][k] = [dealt[i] for i in keep]
+
+
+def sample(s: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """A state ``seat`` cannot tell from ``s``: everything hidden from it redrawn."""
+    from rules.kit import clone
+
+    w = clone(dict(s))
+    w["seed"] = rng.getrandbits(48)
+    w["rng"] = 0
+    rng.shuffle(w["deck"])
+    _redeal_missions(w, seat, rng)
+    orders = w["orders"]
+    if w["phase"] == "orders" and orders is not None:
+        for k in range(w["n"]):
+            if k == seat:
+                continue
+            o = orders[k]
+            if not o["done"]:
+                o["steps"], o["picks"], o["final"] = [], 0, None
+                continue
+            plan = _plan(w, k, bot._targets(w, k, bot.temperament(w, k)))
+            o["steps"], o["picks"], o["final"] = list(plan[:-1]), len(plan) - 1, plan[-1]
+    return w
+
+
+def evaluate(s: Mapping[str, Any], seat: int) -> float:
+    """The seat's chance to win from here (see the module docstring)."""
+    n = s["n"]
+    base = running_scores(s)
+    est = []
+    for k in range(n):
+        value = float(base[k])
+        if not s["over"]:
+            value += sum(p for _m, p in mission_results(s, k))
+            ship = s["ships"][k]
+            pos = (ship["pos"][0], ship["pos"][1]) if ship["pos"] is not None else None
+            goals = (
+                [EARTH] if return_ready(s, k) else [b for b in BODIES if can_get_marker(s, k, b)]
+            )
+            near = [
+                dist((p[0] - pos[0], p[1] - pos[1]))
+                for b in goals
+                if pos and (p := body_pos(s, b))
+            ]
+            if near:
+                value += MARKER_HOPE / (1.0 + min(near) / 4.0)
+            value += 0.1 * (ship["fuel"] + 2 * ship["hyper"]) + 0.3 * ship["shields"]
+        est.append(value)
+    lead = est[seat] - max(est[k] for k in range(n) if k != seat)
+    return 1.0 / (1.0 + math.exp(-lead / LEAD_SCALE))

@@ -81,7 +81,8 @@ R15. Trade: while a Trade action resolves, every hand is open (counts and types)
     public view; otherwise only counts are public.
 R16. Only the owner trades: offers "give X, want Y" (one multi-pick) to one named player at a
     time, at most 10 offers per window; the recipient accepts or refuses; an offer not
-    answered lapses after the lobby's trade time.
+    answered lapses on its own timer, a third of the window's (the lobby's ``trade_time``:
+    live 40 s of 120 s, days 4 h of 12 h), so an offer can lapse while the window is open.
 R17. Other players may each send the owner up to 3 proposals per window (one open at a
     time); only the owner can accept them.
 R18. Bank trades (owner only) are 2 identical cards for 1 of any other type, at once.

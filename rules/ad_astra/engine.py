@@ -48,6 +48,8 @@ STEPS = ("plan", "act", "discard", "over")
 PHASE_KEYS = {k: f"{GAME_ID}.phase.{k}" for k in STEPS}
 P = f"{GAME_ID}."
 TRADE_SECONDS: dict[str, int] = dict(DATA["trade"]["seconds"])
+#: How long an offer waits for its answer before it lapses (shorter than the window).
+OFFER_SECONDS: dict[str, int] = dict(DATA["trade"]["offer_seconds"])
 MAX_OFFERS: int = DATA["trade"]["max_offers_per_window"]
 MAX_PROPOSALS: int = DATA["trade"]["max_proposals_per_seat"]
 #: Most options a select menu holds.
@@ -77,6 +79,7 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         "n": n,
         "fac": list(FACTIONS[:n]),
         "trade_secs": TRADE_SECONDS[trade],
+        "offer_secs": OFFER_SECONDS[trade],
         "round": 1,
         "step": "plan",
         "first": 0,
@@ -519,6 +522,7 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
     owner = t["o"]
     tid = t["tid"]
     secs = s["trade_secs"]
+    offer_secs = s.get("offer_secs", secs // 3)  # states saved before offers had their own
     out: list[Decision] = []
     comp = t["comp"]
     # The owner: composing, choosing a bank card, or the main window decision.
@@ -596,7 +600,7 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
                     args={"from_seat": frm, "give": _fmt(off["give"]), "want": _fmt(off["want"])},
                     key=f"offer.{oid}",
                     private=True,
-                    timer=Timer(f"offer.{oid}", secs, f"lapse.{oid}"),
+                    timer=Timer(f"offer.{oid}", offer_secs, f"lapse.{oid}"),
                 )
             )
     for seat in order_from(s, owner)[1:]:

@@ -391,7 +391,9 @@ def test_r16_offer_accept_refuse_and_lapse() -> None:
     s, ev = play(s, 0, "g.W.1,g.W.2,w.F.1")
     assert "offer" in codes(ev) and ev[0].private_to is None
     offer = next(d for d in GAME.pending(s) if d.seat == 1)
-    assert offer.timer is not None and offer.timer.seconds == 120
+    assert offer.timer is not None and offer.timer.seconds == 40  # its own, shorter time
+    main = next(d for d in GAME.pending(s) if d.seat == 0)
+    assert main.timer is not None and main.timer.seconds == 120
     assert offer.timer.option == "lapse.1" and offer.key == "offer.1"
     s, ev = play(s, 1, "acc.1")
     assert hand(s, 0) == {"W": 1, "F": 1, "X": 1} and hand(s, 1) == {"W": 2, "F": 1, "E": 1}
@@ -459,6 +461,8 @@ def test_r20_done_or_time_closes_and_open_offers_lapse() -> None:
     assert main.timer.seconds == 12 * 3600
     s, _ = play(s, 0, "offer.1")
     s, _ = play(s, 0, "g.W.1,w.F.1")
+    offer = next(d for d in GAME.pending(s) if d.seat == 1)
+    assert offer.timer is not None and offer.timer.seconds == 4 * 3600
     s, ev = play(s, 0, "done")
     assert "lapsed" in codes(ev) and "trade_closed" in codes(ev)
     assert s["task"] is None or s["task"]["k"] != "trade"

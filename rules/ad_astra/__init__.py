@@ -18,6 +18,8 @@ Decisions and option ids
   planet or reveal a face-down one); Speculum: two ``sp.<system>`` picks.
 * build: ``col.<planet>``, ``fac.<planet>``, ``ter.<planet>``, ``ship``, ``art.<id>``;
   ``done`` (owner) / ``pass``.
+* Commercium Alienum (movement or build, the holder): ``sw.<res>`` (give) or ``stop``, then
+  ``sg.<res>`` (take) or ``back``.
 * trade window (see rulings 15–20): owner ``offer.<seat>``, ``bank.<res>`` then
   ``get.<res>``/``back``, ``done``; a multi-pick compose ``g.<res>.<n>`` / ``w.<res>.<n>`` / ``x``;
   answers ``acc.<id>``, ``ref.<id>``, ``lapse.<id>``; other players ``prop`` / ``pass``.
@@ -99,7 +101,9 @@ R22. Artifacts (effects DESIGNED, see the data file): Repositorium Alienum is ap
     free), Propulsor Gravitationis (free moves, and all your ships as if you owned the
     card), Speculum Astrorum (look at two systems), Machina Fabrilis (one free build; for a
     non-owner an extra item), Cornu Copiae (the owner of a Production doubles his share),
-    Tropaeum Antiquum (+5); Magnum et Antiquum Arcanum (optional) scores +7 at the end and
+    Tropaeum Antiquum (+5), Commercium Alienum (during a Movement or Build step of yours:
+    up to 3 cards swapped with the bank one for one, each a give then a take, stop at any
+    time; spent once opened); Magnum et Antiquum Arcanum (optional) scores +7 at the end and
     never triggers the end. Cards whose effect is not built yet stay out of the deck.
 """
 

@@ -311,8 +311,8 @@ def _prod_decision(s: S) -> Decision:
 
 def _art_opts(s: S, seat: int, ctx: str) -> tuple[Option, ...]:
     uses = {
-        "move": ("ianua", "propulsor", "speculum", "tropaeum"),
-        "build": ("machina", "tropaeum"),
+        "move": ("ianua", "propulsor", "speculum", "tropaeum", "commercium"),
+        "build": ("machina", "tropaeum", "commercium"),
     }
     t = s["task"]
     out = []
@@ -325,8 +325,72 @@ def _art_opts(s: S, seat: int, ctx: str) -> tuple[Option, ...]:
             continue
         if a == "machina" and t["free"] == seat:
             continue
+        if a == "commercium" and not _swap_gives(s, seat):
+            continue
         out.append(_opt(f"art.{a}", f"opt.art.{a}"))
     return tuple(out)
+
+
+# ----- Commercium Alienum: up to 3 cards swapped with the bank, one for one
+
+
+def _swap_gives(s: S, seat: int) -> list[str]:
+    """The types ``seat`` may hand the bank now (some other type is left to take)."""
+    hand, bank = s["res"][seat], s["bank"]
+    return [r for r in RES if hand[r] > 0 and any(bank[x] > 0 for x in RES if x != r)]
+
+
+def _swap_decision(s: S) -> Decision:
+    t = s["task"]
+    sw = t["swap"]
+    seat = sw["seat"]
+    key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
+    if sw["give"] is None:
+        opts = tuple(
+            _opt(f"sw.{r}", "opt.swap_give", "primary", res=r) for r in _swap_gives(s, seat)
+        )
+        return Decision(
+            seat,
+            P + "prompt.swap_give",
+            (*opts, _opt("stop", "opt.swap_stop")),
+            args={"left": sw["left"]},
+            key=key,
+        )
+    give = sw["give"]
+    opts = tuple(
+        _opt(f"sg.{r}", "opt.swap_get", "primary", res=r)
+        for r in RES
+        if r != give and s["bank"][r] > 0
+    )
+    return Decision(
+        seat,
+        P + "prompt.swap_get",
+        (*opts, _opt("back", "opt.back")),
+        args={"res": give},
+        key=key,
+    )
+
+
+def _apply_swap(s: S, seat: int, choice: str, ev: list[Event]) -> None:
+    t = s["task"]
+    sw = t["swap"]
+    if choice == "stop":
+        t["swap"] = None
+        return
+    if choice == "back":
+        sw["give"] = None
+        return
+    if choice.startswith("sw."):
+        sw["give"] = choice[3:]
+        return
+    give, get = sw["give"], choice[3:]
+    _pay(s, seat, {give: 1})
+    _take(s, seat, get, 1)
+    ev.append(_ev("swapped", seat, give=give, get=get))
+    sw["give"] = None
+    sw["left"] -= 1
+    if sw["left"] <= 0 or not _swap_gives(s, seat):
+        t["swap"] = None
 
 
 # ----- movement
@@ -374,6 +438,8 @@ def _landings(s: S, seat: int, sys_: str, loc: int) -> list[int]:
 def _move_decision(s: S) -> Decision:
     t = s["task"]
     key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
+    if t.get("swap"):
+        return _swap_decision(s)
     if t["land"] is not None:
         seat, sys_ = t["land"]["seat"], t["land"]["sys"]
         loc = s["ships"][seat][t["land"]["ship"]]
@@ -450,6 +516,8 @@ def _build_options(s: S, seat: int) -> list[tuple[str, str, int | None]]:
 
 def _build_decision(s: S) -> Decision:
     t = s["task"]
+    if t.get("swap"):
+        return _swap_decision(s)
     seat = t["q"][0]
     opts = [
         _opt(oid, f"opt.build.{kind}", "primary", planet=pid if pid is not None else -1)
@@ -789,6 +857,9 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
 def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     t = s["task"]
     t["n"] += 1
+    if t.get("swap"):
+        _apply_swap(s, seat, choice, ev)
+        return
     if t["land"] is not None:
         _land(s, seat, int(choice[2:]), ev)
         return
@@ -818,6 +889,8 @@ def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             t["spec"] = seat
         elif a == "tropaeum":
             s["vp"][seat]["artifact"] += 5
+        elif a == "commercium":
+            t["swap"] = {"seat": seat, "left": 3, "give": None}
         return
     _, ship_s, dest = choice.split(".")
     ship = int(ship_s)
@@ -893,6 +966,9 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     t = s["task"]
     t["n"] += 1
     owner = seat == t["o"]
+    if t.get("swap"):
+        _apply_swap(s, seat, choice, ev)
+        return
     if choice in ("done", "pass"):
         t["q"].pop(0)
         if t["free"] == seat:
@@ -904,6 +980,8 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         ev.append(_ev("art_used", seat, art=a, reveals=True))
         if a == "machina":
             t["free"] = seat
+        elif a == "commercium":
+            t["swap"] = {"seat": seat, "left": 3, "give": None}
         else:
             s["vp"][seat]["artifact"] += 5
         return
@@ -1215,7 +1293,7 @@ def _task_ready(s: S, ev: list[Event]) -> bool:
     if kind in ("prod", "trade"):
         return True
     if kind == "move":
-        if t["land"] is not None or t["spec"] is not None:
+        if t["land"] is not None or t["spec"] is not None or t.get("swap"):
             return True
         while t["q"]:
             seat = t["q"][0][0]
@@ -1225,6 +1303,8 @@ def _task_ready(s: S, ev: list[Event]) -> bool:
         s["task"] = None
         return False
     if kind == "build":
+        if t.get("swap"):
+            return True
         while t["q"]:
             seat = t["q"][0]
             if _build_options(s, seat) or _art_opts(s, seat, "build"):

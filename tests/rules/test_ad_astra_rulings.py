@@ -574,6 +574,47 @@ def test_r22_machina_cornu_arcanum() -> None:
     assert GAME.view(s, None)["scores"][0] == engine.vp_total(s, 0) + 7
 
 
+def test_r22_commercium_swaps_up_to_three_cards_with_the_bank() -> None:
+    s = layout(first=0)
+    s["arts"][1] = ["commercium"]
+    give(s, 0)
+    give(s, 1, W=2, X=1)
+    s, _ = actions(s, (0, "b"))
+    assert top(s) == 1 and "art.commercium" in ids(s, 1)  # during its own step only
+    s, ev = play(s, 1, "art.commercium")
+    assert s["arts"][1] == [] and "art_used" in codes(ev)
+    assert ids(s, 1) == {"sw.W", "sw.X", "stop"}
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "sg.F")  # first the card given
+    s, _ = play(s, 1, "sw.W")
+    assert "sg.W" not in ids(s, 1) and {"sg.F", "back"} <= ids(s, 1)
+    s, _ = play(s, 1, "back")
+    for g in ("W", "X", "W"):
+        s, _ = play(s, 1, f"sw.{g}")
+        s, ev = play(s, 1, "sg.F")
+        assert "swapped" in codes(ev)
+    assert hand(s, 1) == {"F": 3}  # three swaps, then the card is spent
+    assert conserved(s)
+    assert not any(o.startswith(("sw.", "sg.", "art.")) for o in ids(s, 1))
+    # Stopping early is allowed; a bot uses it when one card is needed clearly more.
+    s = layout(first=0)
+    s["arts"][0] = ["commercium"]
+    give(s, 0, W=5, E=1)
+    s, _ = actions(s, (0, "m0"))
+    assert "art.commercium" in ids(s, 0)
+    s, _ = play(s, 0, "art.commercium")
+    s, _ = play(s, 0, "stop")
+    assert hand(s, 0) == {"W": 5, "E": 1} and "art.commercium" not in ids(s, 0)
+    s = layout(first=0)
+    s["arts"][0] = ["commercium"]
+    give(s, 0, W=5, E=1)
+    s, _ = actions(s, (0, "m0"))
+    rng = random.Random(3)
+    for _ in range(3):
+        s, _ = GAME.apply(s, 0, GAME.bot_choice(s, 0, rng))
+    assert s["res"][0]["W"] < 5 and s["arts"][0] == []
+
+
 def test_r16_a_stale_answer_is_explained() -> None:
     s = trade_start()
     s, _ = play(s, 0, "offer.1")

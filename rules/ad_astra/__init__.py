@@ -9,7 +9,8 @@ grey); clockwise is seat order.
 
 Decisions and option ids
 ------------------------
-* planning (the planner, private): ``c.<card>`` then ``s.<slot>`` (or ``back``). Cards:
+* planning (the planner, private): ``c.<card>`` then ``s.<slot>`` (or ``back``); or
+  ``arm.<artifact>`` then ``a.<slot>`` (or ``back``). Cards:
   ``p0``–``p2`` production, ``m0``–``m2`` movement, ``b`` build, ``t`` trade, ``s1``–``s3``
   scoring.
 * production (owner): ``r.<res>``; ``art.cornu``.
@@ -35,7 +36,8 @@ View
 space), ``pieces``, ``bank``, ``hand_count``, ``open_hands`` (only during a Trade action),
 ``action_cards``, ``scoring_played``, ``artifact_count``, ``artifact_deck``, ``face_down``,
 ``ending``, ``task``, ``discarding``; once over ``result`` and ``artifacts``. ``private``:
-``faction``, ``action_hand``, ``planned``, ``picked``, ``resources``, ``artifacts`` and
+``faction``, ``action_hand``, ``planned``, ``picked``, ``resources``, ``artifacts``,
+``armed`` (slot -> artifact armed there) and
 ``known_planets`` (face-down planets this seat has looked at: id -> type).
 
 Rulings (where the rules are silent or ambiguous; each is tested in
@@ -103,8 +105,17 @@ R22. Artifacts (effects DESIGNED, see the data file): Repositorium Alienum is ap
     non-owner an extra item), Cornu Copiae (the owner of a Production doubles his share),
     Tropaeum Antiquum (+5), Commercium Alienum (during a Movement or Build step of yours:
     up to 3 cards swapped with the bank one for one, each a give then a take, stop at any
-    time; spent once opened); Magnum et Antiquum Arcanum (optional) scores +7 at the end and
-    never triggers the end. Cards whose effect is not built yet stay out of the deck.
+    time; spent once opened). Two are armed secretly on any slot during planning (``arm.<id>``
+    then ``a.<slot>``, at most once a round each, not a turn): Omnibus Rebus Responsum
+    (optional) makes its holder the owner of that card while it resolves (chooses, acts
+    first, owner's privileges, first player on a Scoring; the card still goes back to its
+    owner); Sigillum Arbitri lets its holder make the owner's choice of another player's
+    Production or Scoring (the owner keeps first player; Cornu Copiae is not offered then).
+    On a slot both apply Responsum first; an armed artifact that cannot act there (the
+    holder's own card, or Sigillum on another kind) goes back to its holder unused. Magnum
+    et Antiquum Arcanum (optional) scores +7 at the end and never triggers the end. Every
+    artifact is in the deck; the lobby's ``artifacts`` option leaves the two optional ones
+    out (``base``) or in (``all``).
 """
 
 from __future__ import annotations

@@ -130,7 +130,17 @@ def _card_value(s: S, seat: int, card: str, rng: random.Random) -> float:
 
 
 def _plan_card(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
-    return max(ids, key=lambda c: _card_value(s, seat, c[2:], rng))
+    arm = [c for c in ids if c.startswith("arm.")]
+    if arm and any(x is not None and x[0] != seat for x in s["slots"]):
+        return arm[0]
+    cards = [c for c in ids if c.startswith("c.")]
+    return max(cards, key=lambda c: _card_value(s, seat, c[2:], rng))
+
+
+def _arm_slot(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    """Arm an artifact on a card another player has already laid down."""
+    theirs = [f"a.{i + 1}" for i, x in enumerate(s["slots"]) if x is not None and x[0] != seat]
+    return rng.choice(theirs) if theirs else "back"
 
 
 def _plan_slot(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
@@ -369,6 +379,7 @@ def _may_propose(s: S, seat: int, d: Decision, ids: list[str], rng: random.Rando
 _HANDLERS = {
     "plan_card": _plan_card,
     "plan_slot": _plan_slot,
+    "arm_slot": _arm_slot,
     "produce": _produce,
     "move": _move,
     "move_rest": _move,

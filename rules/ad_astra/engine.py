@@ -54,6 +54,8 @@ MAX_OFFERS: int = DATA["trade"]["max_offers_per_window"]
 MAX_PROPOSALS: int = DATA["trade"]["max_proposals_per_seat"]
 #: Most options a select menu holds.
 MENU = 25
+#: Artifacts armed secretly on a slot during planning (they act when it is revealed).
+ARMED = ("responsum", "sigillum")
 
 _ev = Events(GAME_ID)
 _opt = Options(GAME_ID)
@@ -102,6 +104,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         "ending": False,
         "seq": 0,
         "need": [0] * n,
+        "armed": [],  # [slot index, seat, artifact] armed secretly during planning
+        "arming": None,
     }
     r = rng(s, GAME_ID)
     pool = [t for t, k in PLANET_COUNTS.items() for _ in range(k)]
@@ -252,8 +256,21 @@ def pending_of(s: S, only: int | None = None) -> list[Decision]:
 def _plan_decision(s: S) -> Decision:
     seat = s["planner"]
     key = f"plan.{s['round']}.{s['placed']}"
+    if s.get("arming"):
+        aopts = tuple(
+            _opt(f"a.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in range(len(s["slots"]))
+        )
+        return Decision(
+            seat,
+            P + "prompt.arm_slot",
+            (*aopts, _opt("back", "opt.back")),
+            args={"art": s["arming"]},
+            private=True,
+            key=key + ".arm",
+        )
     if s["pick"] is None:
         opts = tuple(_opt(f"c.{c}", f"card.{c}", "primary") for c in _sorted_hand(s, seat))
+        opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
         return Decision(
             seat,
             P + "prompt.plan_card",
@@ -273,6 +290,12 @@ def _plan_decision(s: S) -> Decision:
         private=True,
         key=key + ".slot",
     )
+
+
+def _armable(s: S, seat: int) -> list[str]:
+    """The held slot artifacts ``seat`` has not armed yet this round."""
+    armed = {a for _slot, o, a in s.get("armed", []) if o == seat}
+    return [a for a in ARMED if a in s["arts"][seat] and a not in armed]
 
 
 def _sorted_hand(s: S, seat: int) -> list[str]:
@@ -302,9 +325,9 @@ def _discard_decision(s: S, seat: int) -> Decision:
 
 def _prod_decision(s: S) -> Decision:
     t = s["task"]
-    seat = t["o"]
+    seat = t.get("by", t["o"])
     opts = tuple(_opt(f"r.{r}", f"opt.produce.{r}", "primary", res=r) for r in t["pair"])
-    if "cornu" in s["arts"][seat]:
+    if "cornu" in s["arts"][seat] and seat == t["o"]:
         opts += (_opt("art.cornu", "opt.art.cornu"),)
     return Decision(seat, P + "prompt.produce", opts, key=f"slot.{s['round']}.{s['cur']}")
 
@@ -541,7 +564,7 @@ def _score_decision(s: S) -> Decision:
     t = s["task"]
     key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
     if t["elem"] is None:
-        seat = t["o"]
+        seat = t.get("by", t["o"])
         opts = tuple(_opt(f"sc.{e}", f"score.{e}", "primary") for e in SCORING[t["card"]])
         return Decision(seat, P + "prompt.score", opts, key=key)
     seat = t["q"][0]
@@ -802,6 +825,17 @@ def _match(decisions: list[Decision], choice: str) -> Decision:
 
 
 def _apply_plan(s: S, seat: int, choice: str, ev: list[Event]) -> None:
+    if s.get("arming"):
+        art = s["arming"]
+        s["arming"] = None
+        if choice != "back":
+            slot = int(choice[2:])
+            s.setdefault("armed", []).append([slot - 1, seat, art])
+            ev.append(_ev("armed", seat, private_to=seat, art=art, slot=slot))
+        return
+    if choice.startswith("arm."):
+        s["arming"] = choice[4:]
+        return
     if s["pick"] is None:
         s["pick"] = choice[2:]
         return
@@ -838,7 +872,8 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         return
     r = choice[2:]
     ev.append(_ev("produce", seat, res=r))
-    for o in order_from(s, seat):
+    owner = t["o"]
+    for o in order_from(s, owner):
         want = 0
         for pid, p in enumerate(s["planets"]):
             if p["t"] != r:
@@ -846,7 +881,7 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             if p["b"] is not None and p["b"][0] == o:
                 want += 2 if p["b"][1] == "f" else 1
             want += s["ships"][o].count(pid)
-        if o == seat and t.get("double"):
+        if o == owner and t.get("double"):
             want *= 2
         if want:
             got = _take(s, o, r, want)
@@ -1024,7 +1059,7 @@ def _apply_score(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         t["elem"] = elem
         ev.append(_ev("scoring", seat, elem=elem))
         if elem in ("same", "diff"):
-            o = seat
+            o = t["o"]
             t["q"] = [*order_from(s, o)[1:], o]
             t["got"] = [0] * s["n"]
         else:
@@ -1248,7 +1283,8 @@ def _start_slot(s: S, ev: list[Event]) -> None:
     fac = s["fac"][owner]
     a, b = card_pair(fac, card) if kind in ("prod", "move") else ("", "")
     ev.append(_ev(f"reveal_{kind}", owner, slot=s["cur"] + 1, card=card, a=a, b=b))
-    t: S = {"k": kind, "o": owner, "card": card, "n": 0}
+    owner, chooser = _armed_here(s, owner, kind, ev)
+    t: S = {"k": kind, "o": owner, "card": card, "n": 0, "by": chooser}
     if kind == "prod":
         t["pair"] = list(card_pair(fac, card))
     elif kind == "move":
@@ -1283,6 +1319,31 @@ def _start_slot(s: S, ev: list[Event]) -> None:
         t["ncomp"] = 0
         ev.append(_ev("trade_open", owner))
     s["task"] = t
+
+
+def _armed_here(s: S, owner: int, kind: str, ev: list[Event]) -> tuple[int, int]:
+    """Apply the artifacts armed on the slot just revealed: Omnibus Rebus Responsum makes
+    its holder the owner for this resolution; then Sigillum Arbitri lets its holder make
+    the owner's choice of another player's Production or Scoring. An artifact that cannot
+    act here (on the holder's own card, or Sigillum on another kind) goes back unused."""
+    here = [x for x in s.get("armed", []) if x[0] == s["cur"]]
+    s["armed"] = [x for x in s.get("armed", []) if x[0] != s["cur"]]
+    chooser = owner
+    for art in ARMED:  # Responsum first
+        for _slot, seat, a in here:
+            if a != art:
+                continue
+            usable = seat != owner and (art == "responsum" or kind in ("prod", "score"))
+            if not usable:
+                ev.append(_ev("armed_back", seat, private_to=seat, art=art))
+                continue
+            s["arts"][seat].remove(art)
+            ev.append(_ev("art_used", seat, art=art, reveals=True))
+            if art == "responsum":
+                owner = chooser = seat
+            else:
+                chooser = seat
+    return owner, chooser
 
 
 def _task_ready(s: S, ev: list[Event]) -> bool:
@@ -1351,6 +1412,7 @@ def _end_round(s: S, ev: list[Event]) -> None:
             ev.append(_ev("scoring_back", seat))
         s["hand"][seat] = [c for c in CARD_IDS if c in s["hand"][seat]]
     s["slots"] = [None] * len(s["slots"])
+    s["armed"] = []
     ev.append(_ev("round_end", round=s["round"]))
     if s["ending"] or any(vp_total(s, seat) >= END_VP for seat in range(n)):
         s["step"] = "over"

@@ -615,6 +615,86 @@ def test_r22_commercium_swaps_up_to_three_cards_with_the_bank() -> None:
     assert s["res"][0]["W"] < 5 and s["arts"][0] == []
 
 
+def armed_start(s: S, armed: list[list[Any]], *entries: tuple[int, str]) -> tuple[S, list[Event]]:
+    """Like ``actions``, with these [slot index, seat, artifact] armed during planning."""
+    for seat, card in entries:
+        s["hand"][seat].remove(card)
+    s["slots"] = [[seat, card, False] for seat, card in entries]
+    s["placed"] = len(entries)
+    s["armed"] = armed
+    ev: list[Event] = []
+    engine._advance(s, ev)
+    return s, ev
+
+
+def test_r22_sigillum_goes_back_when_it_cannot_act() -> None:
+    s = layout(first=0)
+    s["arts"][0] = ["sigillum"]
+    s["arts"][1] = ["sigillum"]  # (two copies only to test both cases at once)
+    s, ev = armed_start(s, [[0, 0, "sigillum"], [0, 1, "sigillum"]], (0, "m0"))
+    assert codes(ev).count("armed_back") == 2 and "art_used" not in codes(ev)
+    assert all(e.private_to is not None for e in ev if e.code.endswith("armed_back"))
+    assert s["arts"][0] == ["sigillum"] and s["arts"][1] == ["sigillum"]
+    assert GAME.pending(s)[0].seat == 0 and s["armed"] == []
+
+
+def test_r22_sigillum_on_production_and_responsum_takes_the_card() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][1] = ["sigillum"]
+    s["arts"][2] = ["responsum"]
+    s, ev = actions(s, (0, "p0"), (0, "m0"))
+    # (armed by hand: planning is covered by test_r22_arming_is_secret_and_once)
+    s["cur"] = -1
+    s["task"] = None
+    s["armed"] = [[0, 1, "sigillum"], [1, 2, "responsum"]]
+    s["slots"][0][2] = s["slots"][1][2] = False
+    ev = []
+    engine._advance(s, ev)
+    assert "art_used" in codes(ev)
+    d = GAME.pending(s)[0]
+    assert d.seat == 1 and d.prompt.endswith("produce")  # seat 1 picks seat 0's production
+    assert "art.cornu" not in ids(s, 1) and s["arts"][1] == []
+    s, _ = play(s, 1, "r.W")
+    assert s["task"]["k"] == "move" and s["task"]["o"] == 2  # Responsum: seat 2 owns it
+    assert s["task"]["q"][0] == [2, "one"] and s["task"]["q"][-1] == [2, "rest"]
+    assert s["arts"][2] == [] and s["slots"][1][0] == 0  # the card still goes back to 0
+
+
+def test_r22_responsum_and_sigillum_on_scoring() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][2] = ["responsum"]
+    s, _ = armed_start(s, [[0, 2, "responsum"]], (0, "s1"))
+    assert s["first"] == 2 and GAME.pending(s)[0].seat == 2  # first player, and it picks
+    s = layout(first=0)
+    s["arts"][2] = ["sigillum"]
+    s, _ = armed_start(s, [[0, 2, "sigillum"]], (1, "s1"))
+    assert s["first"] == 1 and GAME.pending(s)[0].seat == 2  # it picks; 1 is first player
+    elems = sorted(o for o in ids(s, 2) if o.startswith("sc."))
+    s, _ = play(s, 2, elems[0])
+
+
+def test_r22_arming_is_secret_and_once() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][1] = ["responsum", "sigillum"]
+    s, _ = play(s, 0, "c.p0")
+    s, _ = play(s, 0, "s.1")
+    assert {"arm.responsum", "arm.sigillum"} <= ids(s, 1)
+    s, _ = play(s, 1, "arm.responsum")
+    d = GAME.pending(s)[0]
+    assert d.private and d.seat == 1 and "a.12" in ids(s, 1)
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "a.99")
+    s, _ = play(s, 1, "back")
+    assert s["armed"] == [] and "arm.responsum" in ids(s, 1)
+    s, _ = play(s, 1, "arm.responsum")
+    s, ev = play(s, 1, "a.1")
+    assert all(e.private_to == 1 for e in ev) and top(s) == 1  # still its turn to plan
+    assert GAME.view(s, 1)["private"]["armed"] == {"1": "responsum"}
+    assert GAME.view(s, 0)["private"]["armed"] == {}
+    assert "armed" not in GAME.view(s, None)
+    assert "arm.responsum" not in ids(s, 1) and "arm.sigillum" in ids(s, 1)  # once a round
+
+
 def test_r16_a_stale_answer_is_explained() -> None:
     s = trade_start()
     s, _ = play(s, 0, "offer.1")

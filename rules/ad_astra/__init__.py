@@ -18,7 +18,8 @@ Decisions and option ids
   ``pass`` / ``done``, artifacts ``art.<id>``; then, private, ``l.<planet>`` (land on a face-up
   planet or reveal a face-down one); Speculum: two ``sp.<system>`` picks.
 * build: ``col.<planet>``, ``fac.<planet>``, ``ter.<planet>``, ``ship``, ``art.<id>``;
-  ``done`` (owner) / ``pass``.
+  ``done`` (owner) / ``pass``; then, private, ``ore.<res>`` / ``back`` when the "any ore" of a
+  colony or ship has a real choice.
 * Commercium Alienum (movement or build, the holder): ``sw.<res>`` (give) or ``stop``, then
   ``sg.<res>`` (take) or ``back``.
 * trade window (see rulings 15–20): owner ``offer.<seat>``, ``bank.<res>`` then
@@ -79,8 +80,9 @@ R12. Played scoring cards stay face up beside the board and go back to hand at t
     round in which the third one was played; other cards go back every round.
 R13. End of round: every player over 10 resource cards discards down to 10, choosing the
     cards, all at once. Artifacts never count.
-R14. The "any ore" of a colony or a ship is paid with the ore held most (X, Y, Z order on a
-    tie) — one click per build instead of a choice nobody needs.
+R14. The "any ore" of a colony or a ship: when two or more ores could pay it, the builder
+    picks one in a small private question (``ore.<res>`` or ``back``); with one possible ore
+    it is paid at once. Bots pay with the ore held most (X, Y, Z order on a tie).
 R15. Trade: while a Trade action resolves, every hand is open (counts and types) in the
     public view; otherwise only counts are public.
 R16. Only the owner trades: offers "give X, want Y" (one multi-pick) to one named player at a

@@ -244,6 +244,13 @@ def _swap_get(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) 
     return max(gets, key=lambda c: v[c[3:]]) if gets else "back"
 
 
+def _pay_ore(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    """As ruling 14 pays it: the ore held most (X, Y, Z order on a tie)."""
+    hand = s["res"][seat]
+    ores = [c for c in ids if c.startswith("ore.")]
+    return max(ores, key=lambda c: (hand[c[4:]], -ORES.index(c[4:]))) if ores else "back"
+
+
 def _speculum(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     return ",".join(rng.sample(ids, 2))
 
@@ -385,6 +392,7 @@ _HANDLERS = {
     "move_rest": _move,
     "land": _land,
     "speculum": _speculum,
+    "pay_ore": _pay_ore,
     "swap_give": _swap_give,
     "swap_get": _swap_get,
     "build": _build,

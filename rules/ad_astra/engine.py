@@ -191,7 +191,8 @@ def face_down_left(s: S) -> int:
 
 def _cost(s: S, seat: int, item: str) -> dict[str, int] | None:
     """The cards ``seat`` would pay for ``item``, or None when it cannot pay. The "any ore"
-    is paid with the ore held most after the fixed part (X, Y, Z order on a tie; ruling 14)."""
+    is paid with the ore held most after the fixed part (X, Y, Z order on a tie): what a bot
+    pays; a player with a real choice is asked (ruling 14)."""
     spec = COSTS[item]
     hand = s["res"][seat]
     pay = dict(spec["pay"])
@@ -204,6 +205,16 @@ def _cost(s: S, seat: int, item: str) -> dict[str, int] | None:
             return None
         pay[best] = pay.get(best, 0) + 1
     return pay
+
+
+def _ore_choices(s: S, seat: int, item: str) -> list[str]:
+    """The ores ``seat`` could pay a one-ore "any ore" of ``item`` with (after the fixed part);
+    a real choice when there are two or more (ruling 14)."""
+    spec = COSTS[item]
+    if spec["any_ore"] != 1:
+        return []
+    hand = s["res"][seat]
+    return [o for o in ORES if hand[o] - spec["pay"].get(o, 0) > 0]
 
 
 def _pay(s: S, seat: int, pay: Mapping[str, int]) -> None:
@@ -541,6 +552,19 @@ def _build_decision(s: S) -> Decision:
     t = s["task"]
     if t.get("swap"):
         return _swap_decision(s)
+    if t.get("ore"):
+        seat, item = t["ore"]["seat"], t["ore"]["item"]
+        oopts = tuple(
+            _opt(f"ore.{o}", "opt.pay_ore", "primary", res=o) for o in _ore_choices(s, seat, item)
+        )
+        return Decision(
+            seat,
+            P + "prompt.pay_ore",
+            (*oopts, _opt("back", "opt.back")),
+            args={"item": item},
+            private=True,
+            key=f"slot.{s['round']}.{s['cur']}.{t['n']}",
+        )
     seat = t["q"][0]
     opts = [
         _opt(oid, f"opt.build.{kind}", "primary", planet=pid if pid is not None else -1)
@@ -1004,6 +1028,13 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     if t.get("swap"):
         _apply_swap(s, seat, choice, ev)
         return
+    ore = None
+    if t.get("ore"):
+        asked = t["ore"]
+        t["ore"] = None
+        if choice == "back":
+            return
+        ore, choice = choice[4:], asked["choice"]
     if choice in ("done", "pass"):
         t["q"].pop(0)
         if t["free"] == seat:
@@ -1022,7 +1053,13 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         return
     kind, _oid, pid = next(b for b in _build_options(s, seat) if b[1] == choice)
     free = t["free"] == seat
+    if not free and ore is None and len(_ore_choices(s, seat, kind)) >= 2:
+        t["ore"] = {"seat": seat, "choice": choice, "item": kind}  # which ore pays: ask
+        return
     pay = {} if free else _cost(s, seat, kind)
+    if ore is not None:
+        pay = dict(COSTS[kind]["pay"])
+        pay[ore] = pay.get(ore, 0) + 1
     assert pay is not None
     _pay(s, seat, pay)
     if free:
@@ -1364,7 +1401,7 @@ def _task_ready(s: S, ev: list[Event]) -> bool:
         s["task"] = None
         return False
     if kind == "build":
-        if t.get("swap"):
+        if t.get("swap") or t.get("ore"):
             return True
         while t["q"]:
             seat = t["q"][0]

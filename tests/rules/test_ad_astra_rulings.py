@@ -10,7 +10,7 @@ import pytest
 from core.contract import Event, IllegalMove
 from rules.ad_astra import GAME, engine
 from rules.ad_astra.data import PLANET_COUNTS, SOL, STARS
-from tests.rules.test_ad_astra_example import conserved, hand, layout, planet, play
+from tests.rules.test_ad_astra_example import build, conserved, hand, layout, planet, play
 
 S = dict[str, Any]
 
@@ -233,13 +233,13 @@ def test_r8_owner_builds_many_others_one_and_piece_limits() -> None:
     s["ships"][1] = [-1, -1, -1, -1]  # already at the limit
     give(s, 2, X=4, Y=4, Z=4)
     s, _ = actions(s, (0, "b"))
-    s, _ = play(s, 0, "ship")
-    s, _ = play(s, 0, "ship")
-    s, _ = play(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
     assert len(s["ships"][0]) == 4 and "ship" not in ids(s, 0)  # 4 at most
     # seat 0 cannot build anything else: its turn ends; seat 1 is at the limit, skipped
     assert top(s) == 2
-    s, _ = play(s, 2, "ship")
+    s, _ = build(s, 2, "ship")
     assert len(s["ships"][2]) == 2 and top(s) != 2  # one item only
 
 
@@ -267,14 +267,38 @@ def test_r9_placement_and_immediate_points() -> None:
     assert s["ships"][0][0] == alien  # a ship that colonised stays
 
 
-def test_r14_any_ore_is_the_one_held_most() -> None:
+def test_r14_any_ore_is_chosen_when_there_is_a_choice() -> None:
     s = layout(first=0)
     give(s, 0, W=1, F=1, X=1, Y=3, Z=2)
     s, _ = actions(s, (0, "b"))
     s, ev = play(s, 0, "ship")
+    assert ev == [] and hand(s, 0) == {"W": 1, "F": 1, "X": 1, "Y": 3, "Z": 2}
+    d = GAME.pending(s)[0]
+    assert d.private and d.seat == 0 and ids(s, 0) == {"ore.Y", "ore.Z", "back"}
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 0, "ore.X")  # no xanthium left after the fixed part
+    s, _ = play(s, 0, "back")
+    assert "ship" in ids(s, 0) and hand(s, 0)["Y"] == 3
+    s, _ = play(s, 0, "ship")
+    s, ev = play(s, 0, "ore.Z")
     built = next(e for e in ev if e.code.endswith("built"))
-    assert built.args["cards"] == "1X+2Y+1Z"
-    assert hand(s, 0) == {"W": 1, "F": 1, "Y": 1, "Z": 1}
+    assert built.args["cards"] == "1X+1Y+2Z"
+    assert hand(s, 0) == {"W": 1, "F": 1, "Y": 2}
+    # A bot pays as before: the ore held most (X, Y, Z order on a tie).
+    s = layout(first=0)
+    give(s, 0, W=1, F=1, X=1, Y=3, Z=2)
+    s, _ = actions(s, (0, "b"))
+    s, _ = play(s, 0, "ship")
+    s, ev = play(s, 0, GAME.bot_choice(s, 0, random.Random(1)))
+    assert next(e for e in ev if e.code.endswith("built")).args["cards"] == "1X+2Y+1Z"
+    # Only one ore possible: paid at once, no question.
+    s = layout(first=0)
+    give(s, 0, W=1, F=1, Y=2)
+    s["ships"][0] = [planet(s, "SOL", 1)]
+    s["planets"][planet(s, "SOL", 1)]["b"] = None
+    s, _ = actions(s, (0, "b"))
+    s, ev = play(s, 0, f"col.{planet(s, 'SOL', 1)}")
+    assert "built" in codes(ev) and hand(s, 0) == {"Y": 1}
 
 
 # ----------------------------------------------------------------------------- R10–R12

@@ -147,7 +147,7 @@ class AdAstraGame:
         OptionSpec("artifacts", "ad_astra.opt.artifacts", ("base", "all"), "base"),
     )
     #: An absent player's move, when skipped.
-    skip_options = ("pass", "done", "none")
+    skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
 

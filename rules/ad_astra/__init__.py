@@ -9,7 +9,8 @@ grey); clockwise is seat order.
 
 Decisions and option ids
 ------------------------
-* planning (the planner, private): ``c.<card>`` then ``s.<slot>`` (or ``back``). Cards:
+* planning (the planner, private): ``c.<card>`` then ``s.<slot>`` (or ``back``); or
+  ``arm.<artifact>`` then ``a.<slot>`` (or ``back``). Cards:
   ``p0``–``p2`` production, ``m0``–``m2`` movement, ``b`` build, ``t`` trade, ``s1``–``s3``
   scoring.
 * production (owner): ``r.<res>``; ``art.cornu``.
@@ -17,7 +18,10 @@ Decisions and option ids
   ``pass`` / ``done``, artifacts ``art.<id>``; then, private, ``l.<planet>`` (land on a face-up
   planet or reveal a face-down one); Speculum: two ``sp.<system>`` picks.
 * build: ``col.<planet>``, ``fac.<planet>``, ``ter.<planet>``, ``ship``, ``art.<id>``;
-  ``done`` (owner) / ``pass``.
+  ``done`` (owner) / ``pass``; then, private, ``ore.<res>`` / ``back`` when the "any ore" of a
+  colony or ship has a real choice.
+* Commercium Alienum (movement or build, the holder): ``sw.<res>`` (give) or ``stop``, then
+  ``sg.<res>`` (take) or ``back``.
 * trade window (see rulings 15–20): owner ``offer.<seat>``, ``bank.<res>`` then
   ``get.<res>``/``back``, ``done``; a multi-pick compose ``g.<res>.<n>`` / ``w.<res>.<n>`` / ``x``;
   answers ``acc.<id>``, ``ref.<id>``, ``lapse.<id>``; other players ``prop`` / ``pass``.
@@ -33,7 +37,8 @@ View
 space), ``pieces``, ``bank``, ``hand_count``, ``open_hands`` (only during a Trade action),
 ``action_cards``, ``scoring_played``, ``artifact_count``, ``artifact_deck``, ``face_down``,
 ``ending``, ``task``, ``discarding``; once over ``result`` and ``artifacts``. ``private``:
-``faction``, ``action_hand``, ``planned``, ``picked``, ``resources``, ``artifacts`` and
+``faction``, ``action_hand``, ``planned``, ``picked``, ``resources``, ``artifacts``,
+``armed`` (slot -> artifact armed there) and
 ``known_planets`` (face-down planets this seat has looked at: id -> type).
 
 Rulings (where the rules are silent or ambiguous; each is tested in
@@ -75,13 +80,15 @@ R12. Played scoring cards stay face up beside the board and go back to hand at t
     round in which the third one was played; other cards go back every round.
 R13. End of round: every player over 10 resource cards discards down to 10, choosing the
     cards, all at once. Artifacts never count.
-R14. The "any ore" of a colony or a ship is paid with the ore held most (X, Y, Z order on a
-    tie) — one click per build instead of a choice nobody needs.
+R14. The "any ore" of a colony or a ship: when two or more ores could pay it, the builder
+    picks one in a small private question (``ore.<res>`` or ``back``); with one possible ore
+    it is paid at once. Bots pay with the ore held most (X, Y, Z order on a tie).
 R15. Trade: while a Trade action resolves, every hand is open (counts and types) in the
     public view; otherwise only counts are public.
 R16. Only the owner trades: offers "give X, want Y" (one multi-pick) to one named player at a
     time, at most 10 offers per window; the recipient accepts or refuses; an offer not
-    answered lapses after the lobby's trade time.
+    answered lapses on its own timer, a third of the window's (the lobby's ``trade_time``:
+    live 40 s of 120 s, days 4 h of 12 h), so an offer can lapse while the window is open.
 R17. Other players may each send the owner up to 3 proposals per window (one open at a
     time); only the owner can accept them.
 R18. Bank trades (owner only) are 2 identical cards for 1 of any other type, at once.
@@ -98,8 +105,19 @@ R22. Artifacts (effects DESIGNED, see the data file): Repositorium Alienum is ap
     free), Propulsor Gravitationis (free moves, and all your ships as if you owned the
     card), Speculum Astrorum (look at two systems), Machina Fabrilis (one free build; for a
     non-owner an extra item), Cornu Copiae (the owner of a Production doubles his share),
-    Tropaeum Antiquum (+5); Magnum et Antiquum Arcanum (optional) scores +7 at the end and
-    never triggers the end. Cards whose effect is not built yet stay out of the deck.
+    Tropaeum Antiquum (+5), Commercium Alienum (during a Movement or Build step of yours:
+    up to 3 cards swapped with the bank one for one, each a give then a take, stop at any
+    time; spent once opened). Two are armed secretly on any slot during planning (``arm.<id>``
+    then ``a.<slot>``, at most once a round each, not a turn): Omnibus Rebus Responsum
+    (optional) makes its holder the owner of that card while it resolves (chooses, acts
+    first, owner's privileges, first player on a Scoring; the card still goes back to its
+    owner); Sigillum Arbitri lets its holder make the owner's choice of another player's
+    Production or Scoring (the owner keeps first player; Cornu Copiae is not offered then).
+    On a slot both apply Responsum first; an armed artifact that cannot act there (the
+    holder's own card, or Sigillum on another kind) goes back to its holder unused. Magnum
+    et Antiquum Arcanum (optional) scores +7 at the end and never triggers the end. Every
+    artifact is in the deck; the lobby's ``artifacts`` option leaves the two optional ones
+    out (``base``) or in (``all``).
 """
 
 from __future__ import annotations
@@ -129,7 +147,7 @@ class AdAstraGame:
         OptionSpec("artifacts", "ad_astra.opt.artifacts", ("base", "all"), "base"),
     )
     #: An absent player's move, when skipped.
-    skip_options = ("pass", "done", "none")
+    skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
 

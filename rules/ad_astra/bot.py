@@ -130,7 +130,17 @@ def _card_value(s: S, seat: int, card: str, rng: random.Random) -> float:
 
 
 def _plan_card(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
-    return max(ids, key=lambda c: _card_value(s, seat, c[2:], rng))
+    arm = [c for c in ids if c.startswith("arm.")]
+    if arm and any(x is not None and x[0] != seat for x in s["slots"]):
+        return arm[0]
+    cards = [c for c in ids if c.startswith("c.")]
+    return max(cards, key=lambda c: _card_value(s, seat, c[2:], rng))
+
+
+def _arm_slot(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    """Arm an artifact on a card another player has already laid down."""
+    theirs = [f"a.{i + 1}" for i, x in enumerate(s["slots"]) if x is not None and x[0] != seat]
+    return rng.choice(theirs) if theirs else "back"
 
 
 def _plan_slot(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
@@ -163,6 +173,8 @@ def _produce(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -
 def _move(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     if "art.tropaeum" in ids:
         return "art.tropaeum"
+    if "art.commercium" in ids and _swap_low(s, seat, RES) is not None:
+        return "art.commercium"
     stop = "done" if "done" in ids else "pass"
     best, best_v = stop, 0.4
     energy = s["res"][seat]["E"]
@@ -210,6 +222,35 @@ def _land(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> s
     return max(ids, key=lambda c: _landing_value(s, seat, int(c[2:]), known) + rng.uniform(0, 0.2))
 
 
+def _swap_low(s: S, seat: int, types: Any) -> str | None:
+    """The held card needed least, when another type is needed clearly more; else None."""
+    v = need(s, seat)
+    held = [r for r in types if s["res"][seat][r] > 0]
+    if not held:
+        return None
+    low = min(held, key=lambda r: v[r])
+    return low if max(v.values()) - v[low] >= 0.5 else None
+
+
+def _swap_give(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    """Hand over the card needed least, while another is needed clearly more."""
+    low = _swap_low(s, seat, [c[3:] for c in ids if c.startswith("sw.")])
+    return f"sw.{low}" if low is not None else "stop"
+
+
+def _swap_get(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    v = need(s, seat)
+    gets = [c for c in ids if c.startswith("sg.")]
+    return max(gets, key=lambda c: v[c[3:]]) if gets else "back"
+
+
+def _pay_ore(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
+    """As ruling 14 pays it: the ore held most (X, Y, Z order on a tie)."""
+    hand = s["res"][seat]
+    ores = [c for c in ids if c.startswith("ore.")]
+    return max(ores, key=lambda c: (hand[c[4:]], -ORES.index(c[4:]))) if ores else "back"
+
+
 def _speculum(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     return ",".join(rng.sample(ids, 2))
 
@@ -217,6 +258,8 @@ def _speculum(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) 
 def _build(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     if "art.tropaeum" in ids:
         return "art.tropaeum"
+    if "art.commercium" in ids and _swap_low(s, seat, RES) is not None:
+        return "art.commercium"
     builds = [c for c in ids if c.split(".")[0] in ("col", "fac", "ter", "ship")]
     if "art.machina" in ids and builds:
         return "art.machina"
@@ -343,11 +386,15 @@ def _may_propose(s: S, seat: int, d: Decision, ids: list[str], rng: random.Rando
 _HANDLERS = {
     "plan_card": _plan_card,
     "plan_slot": _plan_slot,
+    "arm_slot": _arm_slot,
     "produce": _produce,
     "move": _move,
     "move_rest": _move,
     "land": _land,
     "speculum": _speculum,
+    "pay_ore": _pay_ore,
+    "swap_give": _swap_give,
+    "swap_get": _swap_get,
     "build": _build,
     "build_owner": _build,
     "score": _score,

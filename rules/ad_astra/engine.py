@@ -48,10 +48,14 @@ STEPS = ("plan", "act", "discard", "over")
 PHASE_KEYS = {k: f"{GAME_ID}.phase.{k}" for k in STEPS}
 P = f"{GAME_ID}."
 TRADE_SECONDS: dict[str, int] = dict(DATA["trade"]["seconds"])
+#: How long an offer waits for its answer before it lapses (shorter than the window).
+OFFER_SECONDS: dict[str, int] = dict(DATA["trade"]["offer_seconds"])
 MAX_OFFERS: int = DATA["trade"]["max_offers_per_window"]
 MAX_PROPOSALS: int = DATA["trade"]["max_proposals_per_seat"]
 #: Most options a select menu holds.
 MENU = 25
+#: Artifacts armed secretly on a slot during planning (they act when it is revealed).
+ARMED = ("responsum", "sigillum")
 
 _ev = Events(GAME_ID)
 _opt = Options(GAME_ID)
@@ -77,6 +81,7 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         "n": n,
         "fac": list(FACTIONS[:n]),
         "trade_secs": TRADE_SECONDS[trade],
+        "offer_secs": OFFER_SECONDS[trade],
         "round": 1,
         "step": "plan",
         "first": 0,
@@ -99,6 +104,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         "ending": False,
         "seq": 0,
         "need": [0] * n,
+        "armed": [],  # [slot index, seat, artifact] armed secretly during planning
+        "arming": None,
     }
     r = rng(s, GAME_ID)
     pool = [t for t, k in PLANET_COUNTS.items() for _ in range(k)]
@@ -184,7 +191,8 @@ def face_down_left(s: S) -> int:
 
 def _cost(s: S, seat: int, item: str) -> dict[str, int] | None:
     """The cards ``seat`` would pay for ``item``, or None when it cannot pay. The "any ore"
-    is paid with the ore held most after the fixed part (X, Y, Z order on a tie; ruling 14)."""
+    is paid with the ore held most after the fixed part (X, Y, Z order on a tie): what a bot
+    pays; a player with a real choice is asked (ruling 14)."""
     spec = COSTS[item]
     hand = s["res"][seat]
     pay = dict(spec["pay"])
@@ -197,6 +205,16 @@ def _cost(s: S, seat: int, item: str) -> dict[str, int] | None:
             return None
         pay[best] = pay.get(best, 0) + 1
     return pay
+
+
+def _ore_choices(s: S, seat: int, item: str) -> list[str]:
+    """The ores ``seat`` could pay a one-ore "any ore" of ``item`` with (after the fixed part);
+    a real choice when there are two or more (ruling 14)."""
+    spec = COSTS[item]
+    if spec["any_ore"] != 1:
+        return []
+    hand = s["res"][seat]
+    return [o for o in ORES if hand[o] - spec["pay"].get(o, 0) > 0]
 
 
 def _pay(s: S, seat: int, pay: Mapping[str, int]) -> None:
@@ -249,8 +267,21 @@ def pending_of(s: S, only: int | None = None) -> list[Decision]:
 def _plan_decision(s: S) -> Decision:
     seat = s["planner"]
     key = f"plan.{s['round']}.{s['placed']}"
+    if s.get("arming"):
+        aopts = tuple(
+            _opt(f"a.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in range(len(s["slots"]))
+        )
+        return Decision(
+            seat,
+            P + "prompt.arm_slot",
+            (*aopts, _opt("back", "opt.back")),
+            args={"art": s["arming"]},
+            private=True,
+            key=key + ".arm",
+        )
     if s["pick"] is None:
         opts = tuple(_opt(f"c.{c}", f"card.{c}", "primary") for c in _sorted_hand(s, seat))
+        opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
         return Decision(
             seat,
             P + "prompt.plan_card",
@@ -270,6 +301,12 @@ def _plan_decision(s: S) -> Decision:
         private=True,
         key=key + ".slot",
     )
+
+
+def _armable(s: S, seat: int) -> list[str]:
+    """The held slot artifacts ``seat`` has not armed yet this round."""
+    armed = {a for _slot, o, a in s.get("armed", []) if o == seat}
+    return [a for a in ARMED if a in s["arts"][seat] and a not in armed]
 
 
 def _sorted_hand(s: S, seat: int) -> list[str]:
@@ -299,17 +336,17 @@ def _discard_decision(s: S, seat: int) -> Decision:
 
 def _prod_decision(s: S) -> Decision:
     t = s["task"]
-    seat = t["o"]
+    seat = t.get("by", t["o"])
     opts = tuple(_opt(f"r.{r}", f"opt.produce.{r}", "primary", res=r) for r in t["pair"])
-    if "cornu" in s["arts"][seat]:
+    if "cornu" in s["arts"][seat] and seat == t["o"]:
         opts += (_opt("art.cornu", "opt.art.cornu"),)
     return Decision(seat, P + "prompt.produce", opts, key=f"slot.{s['round']}.{s['cur']}")
 
 
 def _art_opts(s: S, seat: int, ctx: str) -> tuple[Option, ...]:
     uses = {
-        "move": ("ianua", "propulsor", "speculum", "tropaeum"),
-        "build": ("machina", "tropaeum"),
+        "move": ("ianua", "propulsor", "speculum", "tropaeum", "commercium"),
+        "build": ("machina", "tropaeum", "commercium"),
     }
     t = s["task"]
     out = []
@@ -322,8 +359,72 @@ def _art_opts(s: S, seat: int, ctx: str) -> tuple[Option, ...]:
             continue
         if a == "machina" and t["free"] == seat:
             continue
+        if a == "commercium" and not _swap_gives(s, seat):
+            continue
         out.append(_opt(f"art.{a}", f"opt.art.{a}"))
     return tuple(out)
+
+
+# ----- Commercium Alienum: up to 3 cards swapped with the bank, one for one
+
+
+def _swap_gives(s: S, seat: int) -> list[str]:
+    """The types ``seat`` may hand the bank now (some other type is left to take)."""
+    hand, bank = s["res"][seat], s["bank"]
+    return [r for r in RES if hand[r] > 0 and any(bank[x] > 0 for x in RES if x != r)]
+
+
+def _swap_decision(s: S) -> Decision:
+    t = s["task"]
+    sw = t["swap"]
+    seat = sw["seat"]
+    key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
+    if sw["give"] is None:
+        opts = tuple(
+            _opt(f"sw.{r}", "opt.swap_give", "primary", res=r) for r in _swap_gives(s, seat)
+        )
+        return Decision(
+            seat,
+            P + "prompt.swap_give",
+            (*opts, _opt("stop", "opt.swap_stop")),
+            args={"left": sw["left"]},
+            key=key,
+        )
+    give = sw["give"]
+    opts = tuple(
+        _opt(f"sg.{r}", "opt.swap_get", "primary", res=r)
+        for r in RES
+        if r != give and s["bank"][r] > 0
+    )
+    return Decision(
+        seat,
+        P + "prompt.swap_get",
+        (*opts, _opt("back", "opt.back")),
+        args={"res": give},
+        key=key,
+    )
+
+
+def _apply_swap(s: S, seat: int, choice: str, ev: list[Event]) -> None:
+    t = s["task"]
+    sw = t["swap"]
+    if choice == "stop":
+        t["swap"] = None
+        return
+    if choice == "back":
+        sw["give"] = None
+        return
+    if choice.startswith("sw."):
+        sw["give"] = choice[3:]
+        return
+    give, get = sw["give"], choice[3:]
+    _pay(s, seat, {give: 1})
+    _take(s, seat, get, 1)
+    ev.append(_ev("swapped", seat, give=give, get=get))
+    sw["give"] = None
+    sw["left"] -= 1
+    if sw["left"] <= 0 or not _swap_gives(s, seat):
+        t["swap"] = None
 
 
 # ----- movement
@@ -371,6 +472,8 @@ def _landings(s: S, seat: int, sys_: str, loc: int) -> list[int]:
 def _move_decision(s: S) -> Decision:
     t = s["task"]
     key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
+    if t.get("swap"):
+        return _swap_decision(s)
     if t["land"] is not None:
         seat, sys_ = t["land"]["seat"], t["land"]["sys"]
         loc = s["ships"][seat][t["land"]["ship"]]
@@ -447,6 +550,21 @@ def _build_options(s: S, seat: int) -> list[tuple[str, str, int | None]]:
 
 def _build_decision(s: S) -> Decision:
     t = s["task"]
+    if t.get("swap"):
+        return _swap_decision(s)
+    if t.get("ore"):
+        seat, item = t["ore"]["seat"], t["ore"]["item"]
+        oopts = tuple(
+            _opt(f"ore.{o}", "opt.pay_ore", "primary", res=o) for o in _ore_choices(s, seat, item)
+        )
+        return Decision(
+            seat,
+            P + "prompt.pay_ore",
+            (*oopts, _opt("back", "opt.back")),
+            args={"item": item},
+            private=True,
+            key=f"slot.{s['round']}.{s['cur']}.{t['n']}",
+        )
     seat = t["q"][0]
     opts = [
         _opt(oid, f"opt.build.{kind}", "primary", planet=pid if pid is not None else -1)
@@ -470,7 +588,7 @@ def _score_decision(s: S) -> Decision:
     t = s["task"]
     key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
     if t["elem"] is None:
-        seat = t["o"]
+        seat = t.get("by", t["o"])
         opts = tuple(_opt(f"sc.{e}", f"score.{e}", "primary") for e in SCORING[t["card"]])
         return Decision(seat, P + "prompt.score", opts, key=key)
     seat = t["q"][0]
@@ -519,6 +637,7 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
     owner = t["o"]
     tid = t["tid"]
     secs = s["trade_secs"]
+    offer_secs = s.get("offer_secs", secs // 3)  # states saved before offers had their own
     out: list[Decision] = []
     comp = t["comp"]
     # The owner: composing, choosing a bank card, or the main window decision.
@@ -596,7 +715,7 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
                     args={"from_seat": frm, "give": _fmt(off["give"]), "want": _fmt(off["want"])},
                     key=f"offer.{oid}",
                     private=True,
-                    timer=Timer(f"offer.{oid}", secs, f"lapse.{oid}"),
+                    timer=Timer(f"offer.{oid}", offer_secs, f"lapse.{oid}"),
                 )
             )
     for seat in order_from(s, owner)[1:]:
@@ -730,6 +849,17 @@ def _match(decisions: list[Decision], choice: str) -> Decision:
 
 
 def _apply_plan(s: S, seat: int, choice: str, ev: list[Event]) -> None:
+    if s.get("arming"):
+        art = s["arming"]
+        s["arming"] = None
+        if choice != "back":
+            slot = int(choice[2:])
+            s.setdefault("armed", []).append([slot - 1, seat, art])
+            ev.append(_ev("armed", seat, private_to=seat, art=art, slot=slot))
+        return
+    if choice.startswith("arm."):
+        s["arming"] = choice[4:]
+        return
     if s["pick"] is None:
         s["pick"] = choice[2:]
         return
@@ -766,7 +896,8 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         return
     r = choice[2:]
     ev.append(_ev("produce", seat, res=r))
-    for o in order_from(s, seat):
+    owner = t["o"]
+    for o in order_from(s, owner):
         want = 0
         for pid, p in enumerate(s["planets"]):
             if p["t"] != r:
@@ -774,7 +905,7 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             if p["b"] is not None and p["b"][0] == o:
                 want += 2 if p["b"][1] == "f" else 1
             want += s["ships"][o].count(pid)
-        if o == seat and t.get("double"):
+        if o == owner and t.get("double"):
             want *= 2
         if want:
             got = _take(s, o, r, want)
@@ -785,6 +916,9 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
 def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     t = s["task"]
     t["n"] += 1
+    if t.get("swap"):
+        _apply_swap(s, seat, choice, ev)
+        return
     if t["land"] is not None:
         _land(s, seat, int(choice[2:]), ev)
         return
@@ -814,6 +948,8 @@ def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             t["spec"] = seat
         elif a == "tropaeum":
             s["vp"][seat]["artifact"] += 5
+        elif a == "commercium":
+            t["swap"] = {"seat": seat, "left": 3, "give": None}
         return
     _, ship_s, dest = choice.split(".")
     ship = int(ship_s)
@@ -889,6 +1025,16 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     t = s["task"]
     t["n"] += 1
     owner = seat == t["o"]
+    if t.get("swap"):
+        _apply_swap(s, seat, choice, ev)
+        return
+    ore = None
+    if t.get("ore"):
+        asked = t["ore"]
+        t["ore"] = None
+        if choice == "back":
+            return
+        ore, choice = choice[4:], asked["choice"]
     if choice in ("done", "pass"):
         t["q"].pop(0)
         if t["free"] == seat:
@@ -900,12 +1046,20 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         ev.append(_ev("art_used", seat, art=a, reveals=True))
         if a == "machina":
             t["free"] = seat
+        elif a == "commercium":
+            t["swap"] = {"seat": seat, "left": 3, "give": None}
         else:
             s["vp"][seat]["artifact"] += 5
         return
     kind, _oid, pid = next(b for b in _build_options(s, seat) if b[1] == choice)
     free = t["free"] == seat
+    if not free and ore is None and len(_ore_choices(s, seat, kind)) >= 2:
+        t["ore"] = {"seat": seat, "choice": choice, "item": kind}  # which ore pays: ask
+        return
     pay = {} if free else _cost(s, seat, kind)
+    if ore is not None:
+        pay = dict(COSTS[kind]["pay"])
+        pay[ore] = pay.get(ore, 0) + 1
     assert pay is not None
     _pay(s, seat, pay)
     if free:
@@ -942,7 +1096,7 @@ def _apply_score(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         t["elem"] = elem
         ev.append(_ev("scoring", seat, elem=elem))
         if elem in ("same", "diff"):
-            o = seat
+            o = t["o"]
             t["q"] = [*order_from(s, o)[1:], o]
             t["got"] = [0] * s["n"]
         else:
@@ -1166,7 +1320,8 @@ def _start_slot(s: S, ev: list[Event]) -> None:
     fac = s["fac"][owner]
     a, b = card_pair(fac, card) if kind in ("prod", "move") else ("", "")
     ev.append(_ev(f"reveal_{kind}", owner, slot=s["cur"] + 1, card=card, a=a, b=b))
-    t: S = {"k": kind, "o": owner, "card": card, "n": 0}
+    owner, chooser = _armed_here(s, owner, kind, ev)
+    t: S = {"k": kind, "o": owner, "card": card, "n": 0, "by": chooser}
     if kind == "prod":
         t["pair"] = list(card_pair(fac, card))
     elif kind == "move":
@@ -1203,6 +1358,31 @@ def _start_slot(s: S, ev: list[Event]) -> None:
     s["task"] = t
 
 
+def _armed_here(s: S, owner: int, kind: str, ev: list[Event]) -> tuple[int, int]:
+    """Apply the artifacts armed on the slot just revealed: Omnibus Rebus Responsum makes
+    its holder the owner for this resolution; then Sigillum Arbitri lets its holder make
+    the owner's choice of another player's Production or Scoring. An artifact that cannot
+    act here (on the holder's own card, or Sigillum on another kind) goes back unused."""
+    here = [x for x in s.get("armed", []) if x[0] == s["cur"]]
+    s["armed"] = [x for x in s.get("armed", []) if x[0] != s["cur"]]
+    chooser = owner
+    for art in ARMED:  # Responsum first
+        for _slot, seat, a in here:
+            if a != art:
+                continue
+            usable = seat != owner and (art == "responsum" or kind in ("prod", "score"))
+            if not usable:
+                ev.append(_ev("armed_back", seat, private_to=seat, art=art))
+                continue
+            s["arts"][seat].remove(art)
+            ev.append(_ev("art_used", seat, art=art, reveals=True))
+            if art == "responsum":
+                owner = chooser = seat
+            else:
+                chooser = seat
+    return owner, chooser
+
+
 def _task_ready(s: S, ev: list[Event]) -> bool:
     """Drop queue entries with nothing to do; True when a decision is open, False when the
     task has finished (``task`` set to None)."""
@@ -1211,7 +1391,7 @@ def _task_ready(s: S, ev: list[Event]) -> bool:
     if kind in ("prod", "trade"):
         return True
     if kind == "move":
-        if t["land"] is not None or t["spec"] is not None:
+        if t["land"] is not None or t["spec"] is not None or t.get("swap"):
             return True
         while t["q"]:
             seat = t["q"][0][0]
@@ -1221,6 +1401,8 @@ def _task_ready(s: S, ev: list[Event]) -> bool:
         s["task"] = None
         return False
     if kind == "build":
+        if t.get("swap") or t.get("ore"):
+            return True
         while t["q"]:
             seat = t["q"][0]
             if _build_options(s, seat) or _art_opts(s, seat, "build"):
@@ -1267,6 +1449,7 @@ def _end_round(s: S, ev: list[Event]) -> None:
             ev.append(_ev("scoring_back", seat))
         s["hand"][seat] = [c for c in CARD_IDS if c in s["hand"][seat]]
     s["slots"] = [None] * len(s["slots"])
+    s["armed"] = []
     ev.append(_ev("round_end", round=s["round"]))
     if s["ending"] or any(vp_total(s, seat) >= END_VP for seat in range(n)):
         s["step"] = "over"

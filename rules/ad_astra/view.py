@@ -82,6 +82,8 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "picked": s["pick"] if s["step"] == "plan" and s["planner"] == seat else None,
             "resources": {r: s["res"][seat][r] for r in RES},
             "artifacts": list(s["arts"][seat]),
+            # slot number -> the artifact this seat armed on it (secret until it acts)
+            "armed": {str(x[0] + 1): x[2] for x in s.get("armed", []) if x[1] == seat},
             "known_planets": known,
         }
     return v

@@ -49,6 +49,7 @@ STRINGS: dict[str, dict[str, str]] = json.loads(
 MAX_CLICKS = 4000
 RAW_KEY = re.compile(r"\b(?:ad_astra|host|render|cmd)\.[a-z0-9_]+\.[a-zA-Z0-9_.]+")
 TRADE_SECONDS = {"live": 120, "days": 43200}
+OFFER_SECONDS = {"live": 40, "days": 14400}  # an offer's own, shorter time
 
 
 def game_of(h: Harness) -> Any:
@@ -100,6 +101,8 @@ class Script:
     steps: list[tuple[str, int]] = field(default_factory=list)
     outcome: dict[int, str] = field(default_factory=dict)  # offer id -> acc/ref/lapse
     lapse_at: float | None = None
+    window_at: float = 0.0  # when the open window's own timer runs out
+    window_secs: int = 0
     lapsed: int = 0
 
 
@@ -173,19 +176,18 @@ def _trade_move(
         if script.tid != task["tid"]:  # a new window: plan it
             script.tid = task["tid"]
             script.outcome = {}
+            script.window_at = now + script.window_secs
             targets = [
                 int(i.split(".")[1])
                 for i in ids
                 if i.startswith("offer.") and int(i[6:]) in humans
             ]
             steps: list[tuple[str, int]] = []
-            # The window's own timer runs out with the first offer's (both start when the
-            # window opens); the host fires the earlier seat's first, so the offer left to
-            # lapse goes to a player seated before the trader and is made first.
-            early = [x for x in targets if x < owner]
-            if "lapse" in script.need and early and len(targets) >= 2:
-                steps = [("lapse", early[0])]
-                targets = [x for x in targets if x != early[0]]
+            # An offer has its own timer, shorter than the window's: the offer left to lapse
+            # runs out while the window stays open, whoever it goes to.
+            if "lapse" in script.need and len(targets) >= 2:
+                steps = [("lapse", targets[0])]
+                targets = targets[1:]
             if script.need & {"acc", "ref"} and targets:
                 steps.append(("acc" if "acc" in script.need else "ref", targets[0]))
             script.steps = steps
@@ -212,7 +214,8 @@ async def play_game(
     trade_seconds: int,
 ) -> Played:
     humans = {seat: u for u, seat in seats.items()}
-    script = Script()
+    script = Script(window_secs=trade_seconds)
+    offer_seconds = OFFER_SECONDS[next(k for k, v in TRADE_SECONDS.items() if v == trade_seconds)]
     clicks = ticks = 0
     while True:
         table = latest_table(h)
@@ -230,13 +233,16 @@ async def play_game(
             # Nobody answers the offer: its time runs out and the pacing tick lapses it.
             lapse = [o for o in task["offers"] if script.outcome.get(o["id"]) == "lapse"]
             assert script.lapse_at is not None
+            assert script.lapse_at < script.window_at, "the offer outlives the window"
             clock.advance(max(0.0, script.lapse_at - clock.now()))
             await cog(h).tick()
             ticks += 1
             after = (await snapshot(h)).state["task"]
-            assert after is None or not {o["id"] for o in after.get("offers", [])} & {
-                o["id"] for o in lapse
-            }, "the offer did not lapse"
+            assert after is not None and after["k"] == "trade", "the window closed too"
+            assert after["tid"] == task["tid"]
+            assert not {o["id"] for o in after["offers"]} & {o["id"] for o in lapse}, (
+                "the offer did not lapse"
+            )
             script.need.discard("lapse")
             script.lapsed += 1
             continue
@@ -280,7 +286,7 @@ async def play_game(
                     if o["id"] not in script.outcome and key in script.outcome and not o["prop"]:
                         script.outcome[o["id"]] = script.outcome.pop(key)
                         if script.outcome[o["id"]] == "lapse":
-                            script.lapse_at = clock.now() + trade_seconds
+                            script.lapse_at = clock.now() + offer_seconds
         if picks[0].startswith(("acc.", "ref.")):
             script.need.discard(picks[0][:3])
     return Played(clicks, ticks, script)

@@ -71,6 +71,19 @@ def play(s: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     return GAME.apply(s, seat, choice)
 
 
+def build(s: S, seat: int, choice: str) -> tuple[S, list[Event]]:
+    """Build ``choice``; when it asks which ore pays the "any ore", answer as ruling 14 did
+    (the ore held most, X, Y, Z order on a tie)."""
+    s, ev = play(s, seat, choice)
+    mine = [d for d in GAME.pending(s) if d.seat == seat]
+    if mine and mine[0].prompt.endswith("pay_ore"):
+        ores = [o.id for o in mine[0].options if o.id.startswith("ore.")]
+        held = s["res"][seat]
+        best = max(ores, key=lambda o: (held[o[4:]], -"XYZ".index(o[4:])))
+        s, ev = play(s, seat, best)
+    return s, ev
+
+
 def place(s: S, seat: int, card: str, slot: int) -> S:
     s, _ = play(s, seat, f"c.{card}")
     s, _ = play(s, seat, f"s.{slot}")
@@ -138,12 +151,12 @@ def test_worked_example_round_one() -> None:
     s, _ = play(s, GREEN, "done")
     assert hand(s, GREEN) == {"W": 1, "F": 2, "X": 2, "Y": 1, "Z": 1}
     # 7) Blue builds a ship and a colony; Red, Yellow colonies; Green a ship.
-    s, _ = play(s, BLUE, "ship")
-    s, _ = play(s, BLUE, f"col.{planet(s, 'LY', 1)}")
+    s, _ = build(s, BLUE, "ship")
+    s, _ = build(s, BLUE, f"col.{planet(s, 'LY', 1)}")
     assert hand(s, BLUE) == {"E": 2}  # nothing more to build: his turn ends by itself
-    s, _ = play(s, RED, f"col.{planet(s, 'TY', 0)}")
-    s, _ = play(s, YELLOW, f"col.{planet(s, 'SR', 0)}")
-    s, _ = play(s, GREEN, "ship")
+    s, _ = build(s, RED, f"col.{planet(s, 'TY', 0)}")
+    s, _ = build(s, YELLOW, f"col.{planet(s, 'SR', 0)}")
+    s, _ = build(s, GREEN, "ship")
     assert hand(s, GREEN) == {"W": 1, "F": 2}
     # 8) Yellow produces water: 2 for his factory, 2 for Red's ship and colony.
     s, _ = play(s, YELLOW, "r.W")

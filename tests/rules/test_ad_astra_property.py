@@ -192,7 +192,8 @@ def bot_vs_random(games: int, seed0: int = 0) -> int:
 
 
 def test_bots_beat_random_play() -> None:
-    assert bot_vs_random(60, 1000) >= 54
+    # 120 seeded games: with 60 the count moved by ±2 whenever the deck changed.
+    assert bot_vs_random(120, 1000) >= 105
 
 
 def test_bots_play_whole_games_fast_and_vary() -> None:

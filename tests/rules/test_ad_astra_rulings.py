@@ -10,7 +10,7 @@ import pytest
 from core.contract import Event, IllegalMove
 from rules.ad_astra import GAME, engine
 from rules.ad_astra.data import PLANET_COUNTS, SOL, STARS
-from tests.rules.test_ad_astra_example import conserved, hand, layout, planet, play
+from tests.rules.test_ad_astra_example import build, conserved, hand, layout, planet, play
 
 S = dict[str, Any]
 
@@ -233,13 +233,13 @@ def test_r8_owner_builds_many_others_one_and_piece_limits() -> None:
     s["ships"][1] = [-1, -1, -1, -1]  # already at the limit
     give(s, 2, X=4, Y=4, Z=4)
     s, _ = actions(s, (0, "b"))
-    s, _ = play(s, 0, "ship")
-    s, _ = play(s, 0, "ship")
-    s, _ = play(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
+    s, _ = build(s, 0, "ship")
     assert len(s["ships"][0]) == 4 and "ship" not in ids(s, 0)  # 4 at most
     # seat 0 cannot build anything else: its turn ends; seat 1 is at the limit, skipped
     assert top(s) == 2
-    s, _ = play(s, 2, "ship")
+    s, _ = build(s, 2, "ship")
     assert len(s["ships"][2]) == 2 and top(s) != 2  # one item only
 
 
@@ -267,14 +267,38 @@ def test_r9_placement_and_immediate_points() -> None:
     assert s["ships"][0][0] == alien  # a ship that colonised stays
 
 
-def test_r14_any_ore_is_the_one_held_most() -> None:
+def test_r14_any_ore_is_chosen_when_there_is_a_choice() -> None:
     s = layout(first=0)
     give(s, 0, W=1, F=1, X=1, Y=3, Z=2)
     s, _ = actions(s, (0, "b"))
     s, ev = play(s, 0, "ship")
+    assert ev == [] and hand(s, 0) == {"W": 1, "F": 1, "X": 1, "Y": 3, "Z": 2}
+    d = GAME.pending(s)[0]
+    assert d.private and d.seat == 0 and ids(s, 0) == {"ore.Y", "ore.Z", "back"}
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 0, "ore.X")  # no xanthium left after the fixed part
+    s, _ = play(s, 0, "back")
+    assert "ship" in ids(s, 0) and hand(s, 0)["Y"] == 3
+    s, _ = play(s, 0, "ship")
+    s, ev = play(s, 0, "ore.Z")
     built = next(e for e in ev if e.code.endswith("built"))
-    assert built.args["cards"] == "1X+2Y+1Z"
-    assert hand(s, 0) == {"W": 1, "F": 1, "Y": 1, "Z": 1}
+    assert built.args["cards"] == "1X+1Y+2Z"
+    assert hand(s, 0) == {"W": 1, "F": 1, "Y": 2}
+    # A bot pays as before: the ore held most (X, Y, Z order on a tie).
+    s = layout(first=0)
+    give(s, 0, W=1, F=1, X=1, Y=3, Z=2)
+    s, _ = actions(s, (0, "b"))
+    s, _ = play(s, 0, "ship")
+    s, ev = play(s, 0, GAME.bot_choice(s, 0, random.Random(1)))
+    assert next(e for e in ev if e.code.endswith("built")).args["cards"] == "1X+2Y+1Z"
+    # Only one ore possible: paid at once, no question.
+    s = layout(first=0)
+    give(s, 0, W=1, F=1, Y=2)
+    s["ships"][0] = [planet(s, "SOL", 1)]
+    s["planets"][planet(s, "SOL", 1)]["b"] = None
+    s, _ = actions(s, (0, "b"))
+    s, ev = play(s, 0, f"col.{planet(s, 'SOL', 1)}")
+    assert "built" in codes(ev) and hand(s, 0) == {"Y": 1}
 
 
 # ----------------------------------------------------------------------------- R10–R12
@@ -391,7 +415,9 @@ def test_r16_offer_accept_refuse_and_lapse() -> None:
     s, ev = play(s, 0, "g.W.1,g.W.2,w.F.1")
     assert "offer" in codes(ev) and ev[0].private_to is None
     offer = next(d for d in GAME.pending(s) if d.seat == 1)
-    assert offer.timer is not None and offer.timer.seconds == 120
+    assert offer.timer is not None and offer.timer.seconds == 40  # its own, shorter time
+    main = next(d for d in GAME.pending(s) if d.seat == 0)
+    assert main.timer is not None and main.timer.seconds == 120
     assert offer.timer.option == "lapse.1" and offer.key == "offer.1"
     s, ev = play(s, 1, "acc.1")
     assert hand(s, 0) == {"W": 1, "F": 1, "X": 1} and hand(s, 1) == {"W": 2, "F": 1, "E": 1}
@@ -459,6 +485,8 @@ def test_r20_done_or_time_closes_and_open_offers_lapse() -> None:
     assert main.timer.seconds == 12 * 3600
     s, _ = play(s, 0, "offer.1")
     s, _ = play(s, 0, "g.W.1,w.F.1")
+    offer = next(d for d in GAME.pending(s) if d.seat == 1)
+    assert offer.timer is not None and offer.timer.seconds == 4 * 3600
     s, ev = play(s, 0, "done")
     assert "lapsed" in codes(ev) and "trade_closed" in codes(ev)
     assert s["task"] is None or s["task"]["k"] != "trade"
@@ -568,6 +596,127 @@ def test_r22_machina_cornu_arcanum() -> None:
     res = GAME.result(s)
     assert res is not None and res.breakdown[0]["arcanum"] == 7
     assert GAME.view(s, None)["scores"][0] == engine.vp_total(s, 0) + 7
+
+
+def test_r22_commercium_swaps_up_to_three_cards_with_the_bank() -> None:
+    s = layout(first=0)
+    s["arts"][1] = ["commercium"]
+    give(s, 0)
+    give(s, 1, W=2, X=1)
+    s, _ = actions(s, (0, "b"))
+    assert top(s) == 1 and "art.commercium" in ids(s, 1)  # during its own step only
+    s, ev = play(s, 1, "art.commercium")
+    assert s["arts"][1] == [] and "art_used" in codes(ev)
+    assert ids(s, 1) == {"sw.W", "sw.X", "stop"}
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "sg.F")  # first the card given
+    s, _ = play(s, 1, "sw.W")
+    assert "sg.W" not in ids(s, 1) and {"sg.F", "back"} <= ids(s, 1)
+    s, _ = play(s, 1, "back")
+    for g in ("W", "X", "W"):
+        s, _ = play(s, 1, f"sw.{g}")
+        s, ev = play(s, 1, "sg.F")
+        assert "swapped" in codes(ev)
+    assert hand(s, 1) == {"F": 3}  # three swaps, then the card is spent
+    assert conserved(s)
+    assert not any(o.startswith(("sw.", "sg.", "art.")) for o in ids(s, 1))
+    # Stopping early is allowed; a bot uses it when one card is needed clearly more.
+    s = layout(first=0)
+    s["arts"][0] = ["commercium"]
+    give(s, 0, W=5, E=1)
+    s, _ = actions(s, (0, "m0"))
+    assert "art.commercium" in ids(s, 0)
+    s, _ = play(s, 0, "art.commercium")
+    s, _ = play(s, 0, "stop")
+    assert hand(s, 0) == {"W": 5, "E": 1} and "art.commercium" not in ids(s, 0)
+    s = layout(first=0)
+    s["arts"][0] = ["commercium"]
+    give(s, 0, W=5, E=1)
+    s, _ = actions(s, (0, "m0"))
+    rng = random.Random(3)
+    for _ in range(3):
+        s, _ = GAME.apply(s, 0, GAME.bot_choice(s, 0, rng))
+    assert s["res"][0]["W"] < 5 and s["arts"][0] == []
+
+
+def armed_start(s: S, armed: list[list[Any]], *entries: tuple[int, str]) -> tuple[S, list[Event]]:
+    """Like ``actions``, with these [slot index, seat, artifact] armed during planning."""
+    for seat, card in entries:
+        s["hand"][seat].remove(card)
+    s["slots"] = [[seat, card, False] for seat, card in entries]
+    s["placed"] = len(entries)
+    s["armed"] = armed
+    ev: list[Event] = []
+    engine._advance(s, ev)
+    return s, ev
+
+
+def test_r22_sigillum_goes_back_when_it_cannot_act() -> None:
+    s = layout(first=0)
+    s["arts"][0] = ["sigillum"]
+    s["arts"][1] = ["sigillum"]  # (two copies only to test both cases at once)
+    s, ev = armed_start(s, [[0, 0, "sigillum"], [0, 1, "sigillum"]], (0, "m0"))
+    assert codes(ev).count("armed_back") == 2 and "art_used" not in codes(ev)
+    assert all(e.private_to is not None for e in ev if e.code.endswith("armed_back"))
+    assert s["arts"][0] == ["sigillum"] and s["arts"][1] == ["sigillum"]
+    assert GAME.pending(s)[0].seat == 0 and s["armed"] == []
+
+
+def test_r22_sigillum_on_production_and_responsum_takes_the_card() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][1] = ["sigillum"]
+    s["arts"][2] = ["responsum"]
+    s, ev = actions(s, (0, "p0"), (0, "m0"))
+    # (armed by hand: planning is covered by test_r22_arming_is_secret_and_once)
+    s["cur"] = -1
+    s["task"] = None
+    s["armed"] = [[0, 1, "sigillum"], [1, 2, "responsum"]]
+    s["slots"][0][2] = s["slots"][1][2] = False
+    ev = []
+    engine._advance(s, ev)
+    assert "art_used" in codes(ev)
+    d = GAME.pending(s)[0]
+    assert d.seat == 1 and d.prompt.endswith("produce")  # seat 1 picks seat 0's production
+    assert "art.cornu" not in ids(s, 1) and s["arts"][1] == []
+    s, _ = play(s, 1, "r.W")
+    assert s["task"]["k"] == "move" and s["task"]["o"] == 2  # Responsum: seat 2 owns it
+    assert s["task"]["q"][0] == [2, "one"] and s["task"]["q"][-1] == [2, "rest"]
+    assert s["arts"][2] == [] and s["slots"][1][0] == 0  # the card still goes back to 0
+
+
+def test_r22_responsum_and_sigillum_on_scoring() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][2] = ["responsum"]
+    s, _ = armed_start(s, [[0, 2, "responsum"]], (0, "s1"))
+    assert s["first"] == 2 and GAME.pending(s)[0].seat == 2  # first player, and it picks
+    s = layout(first=0)
+    s["arts"][2] = ["sigillum"]
+    s, _ = armed_start(s, [[0, 2, "sigillum"]], (1, "s1"))
+    assert s["first"] == 1 and GAME.pending(s)[0].seat == 2  # it picks; 1 is first player
+    elems = sorted(o for o in ids(s, 2) if o.startswith("sc."))
+    s, _ = play(s, 2, elems[0])
+
+
+def test_r22_arming_is_secret_and_once() -> None:
+    s = layout(first=0, options={"artifacts": "all"})
+    s["arts"][1] = ["responsum", "sigillum"]
+    s, _ = play(s, 0, "c.p0")
+    s, _ = play(s, 0, "s.1")
+    assert {"arm.responsum", "arm.sigillum"} <= ids(s, 1)
+    s, _ = play(s, 1, "arm.responsum")
+    d = GAME.pending(s)[0]
+    assert d.private and d.seat == 1 and "a.12" in ids(s, 1)
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "a.99")
+    s, _ = play(s, 1, "back")
+    assert s["armed"] == [] and "arm.responsum" in ids(s, 1)
+    s, _ = play(s, 1, "arm.responsum")
+    s, ev = play(s, 1, "a.1")
+    assert all(e.private_to == 1 for e in ev) and top(s) == 1  # still its turn to plan
+    assert GAME.view(s, 1)["private"]["armed"] == {"1": "responsum"}
+    assert GAME.view(s, 0)["private"]["armed"] == {}
+    assert "armed" not in GAME.view(s, None)
+    assert "arm.responsum" not in ids(s, 1) and "arm.sigillum" in ids(s, 1)  # once a round
 
 
 def test_r16_a_stale_answer_is_explained() -> None:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.contract import Decision, IllegalMove, join_picks
+from core.contract import Decision, IllegalMove, join_picks, random_answer
 
 State = Any
 BotChoice = Callable[[State, int, random.Random], str]
@@ -102,17 +102,6 @@ def decision_of(game: Any, state: State, seat: int) -> Decision:
         if d.seat == seat:
             return d
     raise ValueError(f"no decision pending for seat {seat}")
-
-
-def random_answer(decision: Decision, rng: random.Random) -> str:
-    """A uniformly drawn legal answer (a single id, or a multi-pick answer string)."""
-    ids = [o.id for o in decision.options]
-    if not decision.multi:
-        return rng.choice(ids)
-    hi = min(decision.max_picks, len(ids))
-    lo = min(max(decision.min_picks, 0), hi)
-    k = rng.randint(lo, hi)
-    return join_picks(decision, rng.sample(ids, k))
 
 
 def policy(game: Any, state: State, seat: int, rng: random.Random) -> str:

@@ -7,22 +7,13 @@ import random
 import time
 from typing import Any
 
-from core.contract import Decision, IllegalMove, check_option_id
+from core.contract import IllegalMove, check_option_id, random_answer
 from core.i18n import catalog
 from rules.ad_astra import GAME
 from rules.ad_astra.data import ARTIFACTS, PER_TYPE, PIECES, RES
 from rules.ad_astra.engine import pieces
 
 S = dict[str, Any]
-
-
-def random_answer(d: Decision, rng: random.Random) -> str:
-    ids = [o.id for o in d.options]
-    if d.multi:
-        k = rng.randint(d.min_picks, min(d.max_picks, len(ids)))
-        picks = set(rng.sample(ids, k))
-        return ",".join(i for i in ids if i in picks)
-    return rng.choice(ids)
 
 
 def check_state(s: S) -> None:

@@ -8,8 +8,8 @@ each level's ``designed`` key in ``boards.json`` (level III cards carry ``provis
 
 What is built: set-up, the building phase (simultaneous and private, with the hourglass),
 pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
-flight (``adventure.py``: every card type of the 2nd edition, with the automatic choices of
-R14-R22) and the end-of-flight table. Not built: the Travesía (three flights in a row) and
+flight (``adventure.py``: every card type of the 2nd edition, with the choices of R14-R22
+and R30-R34) and the end-of-flight table. Not built: the Travesía (three flights in a row) and
 the "Un viaje accidentado" mini-expansion; voluntary retirement.
 
 Decisions and option ids
@@ -38,10 +38,13 @@ Pre-launch (private, ``key = pre.<seat>.<step>``, grid of the board): ``keep.<ro
 Flight (public, one seat at a time, ``key = fl.<cards done>.<answers>``): ``pow.<k>`` (power
 k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship/station),
 ``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit), ``crew.<row>.<col>``
-(the cabin a lost crew member leaves).
+(the cabin a lost crew member leaves), ``def`` / ``def.<row>.<col>`` / ``hit`` (a hazard a
+battery could stop, R30) and, for goods (R31, a multi-pick question), ``auto`` alone or
+goods aboard ``a.<row>.<col>.<j>`` and new ones ``n.<i>``.
 
 Rulings (where the rules leave a choice to us; R1-R13 are tested in
-``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``)
+``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``,
+R30-R34 in ``test_galaxy_trucker_choices.py``)
 -----------------------------------------------------------------------------------------
 R1. Edition: 2nd edition tiles (152 + 4 starting cabins), boards and level I/II cards;
     level III cards are the original edition's (provisional). Seat i has the starting cabin
@@ -85,15 +88,20 @@ R13. The deck is the four piles shuffled together, reshuffled until the top card
     flight's level (the learning flight: its 8 cards). Rockets start on the start spaces
     in finishing order. Retirements (lapped, no humans left, no engine power in open
     space) are checked before each card and at the end of the flight's last card.
-R14. Batteries are spent from the fullest battery tile. Shields and double cannons fire by
-    themselves against a hazard when a battery is left (a single cannon first, for free).
+R14. Batteries powering double engines or cannons (``pow.k``) are spent from the fullest
+    battery tile (ties: the first by its ``row.col`` key). We do not ask which tiles pay
+    there: it would add up to k questions per declaration, and a tile's charge only
+    matters if that tile is destroyed later. Against a hazard the player chooses (R30); a
+    single cannon shoots a large meteor for free, with nothing asked.
 R15. Crew losses (abandoned ship, slavers, combat zone): the player picks the cabin of each
     member lost (``crew.<row>.<col>``, one question per member) unless there is no real
     choice (a single occupied cabin, or everyone aboard goes). The epidemic is automatic.
-R16. Goods are loaded for the player: most valuable first, red only in red holds, normal
-    holds before red ones; when full, a cheaper good aboard goes back to the bank to make
-    room; what the bank lacks is not loaded. Goods losses take the most valuable first,
-    then batteries.
+R16. The automatic load (every load without a real choice, ``auto``, bots and absent
+    players): the most valuable goods that fit, among those aboard and the new ones (red
+    only in red holds; aboard before new among equals); goods aboard move between holds to
+    make room (a yellow in a red hold goes to a normal hold for a red); goods left out go
+    back to the bank; what the bank lacks is not loaded. Goods losses take the most
+    valuable first, then batteries (automatic: the rules fix them).
 R17. Double engines/cannons: the player only says how many to power (``pow.k``); for
     cannons the best ones are powered (facing the front first).
 R18. Abandoned ship: a seat may accept with at least as many crew as the card asks (it may
@@ -110,6 +118,30 @@ R22. End table: finish reward by arrival order and best-looking ship (fewest exp
     connectors) for ships still flying, plus credits won on cards, goods sold (half price,
     rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
     Equal credits share a place.
+R30. Hazards: when a meteor or shot would destroy a tile and one battery could stop it (a
+    shield covering that side against a small meteor on a connector or a light shot; a
+    double cannon aimed at a large meteor, with no single cannon able to), the owner is
+    asked, publicly, one ship at a time in flight order (the roll is shared): ``def`` pays
+    from the tile R14 would pick, ``def.<row>.<col>`` from another charged battery tile
+    (offered when there are several), ``hit`` lets it destroy the tile (the label names it
+    and says when the ship would break apart). Nothing is asked on a miss, a bounce off a
+    smooth side, a free single cannon, without a battery or a shield on that side, or for a
+    heavy shot.
+R31. Goods: when loading (planets, abandoned station, smugglers) not everything fits and a
+    good left out could take the place of a kept one of another colour, the player picks
+    what to carry in one multi-pick question: goods aboard and new ones, up to the room, or
+    ``auto`` (R16) on its own. A pick that does not fit (too many, or red goods beyond the
+    red holds) is refused and changes nothing. Identical goods, swaps that cannot fit, and
+    loads with 24 or more goods to choose among (a select menu holds 25) load by R16.
+R32. Stowing what the player picked: red goods in red holds, goods kept stay in their hold
+    when there is room, the others fill normal holds first (then red ones), dearest first.
+    The player does not place goods hold by hold: the hold only matters if it is hit
+    later, and a hold-by-hold sequence would be long on a phone.
+R33. Loads keep their order: a load that needs a question waits until no other question is
+    open, and the loads after it wait behind it (planets: the landings are chosen in
+    flight order and the goods loaded in that order, as the rules say).
+R34. Bots always defend (``def``) and load with ``auto``. An absent player is skipped with
+    the same answers (``skip_options``): letting a hazard hit would punish the absence.
 """
 
 from __future__ import annotations
@@ -138,8 +170,9 @@ class GalaxyTruckerGame:
         OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
     )
     #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
-    #: passing and powering nothing.
-    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0")
+    #: passing and powering nothing, but defending against a hazard when a battery can
+    #: (``def``) and loading goods the automatic way (``auto``) — R34.
+    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",
@@ -148,6 +181,7 @@ class GalaxyTruckerGame:
         "🟨": "galaxy_trucker.legend.yellow",
         "🟩": "galaxy_trucker.legend.green",
         "🟦": "galaxy_trucker.legend.blue",
+        "🔋": "galaxy_trucker.legend.battery",
     }
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:

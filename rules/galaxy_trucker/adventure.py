@@ -8,16 +8,20 @@ and must choose a part), ``bank`` (goods left), ``retired`` (in retirement order
 ``cards_done``. Each player gains ``goods`` (``{"r.c": [colour, ...]}``).
 
 Everything a player really chooses is a decision: how many double engines or cannons to
-power, whether to take a reward, which planet, which part of a broken ship to keep.
-Everything else is automatic (rulings R14-R22 in the package docstring).
+power, whether to take a reward, which planet, which part of a broken ship to keep, whether
+(and from which battery tile) to stop a hazard, which goods to carry when not all fit.
+Everything else is automatic (rulings R14-R22 and R30-R34 in the package docstring).
+``r["hz"]`` holds a hazard being resolved ship by ship; ``loads`` the loads waiting for
+their question (``[seat, goods]``, plus the answer once given).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from core.contract import Decision, Event, Option
+from core.contract import Decision, Event, Option, split_picks
 from rules.kit import rng
 
 from . import flight as fl
@@ -28,6 +32,9 @@ from .tiles import cards, data, level, side, tile
 LEVEL_NUMBER = {"learning": 1, "I": 1, "II": 2, "III": 3}
 GOODS_ICON = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
 ENEMIES = ("slavers", "smugglers", "pirates")
+#: A load with this many goods to choose from (aboard and new) is done automatically: a
+#: select menu holds at most 25 options, one of them "load the best for me".
+MAX_GOODS_OPTIONS = 24
 
 
 # --------------------------------------------------------------------------- set-up
@@ -53,6 +60,7 @@ def start_flight(s: dict[str, Any]) -> list[Event]:
         "ask": None,
         "splits": [],
         "losses": [],
+        "loads": [],
         "bank": dict(data()["goods_supply"]),
         "retired": [],
         "doomed": [],
@@ -109,8 +117,7 @@ def move(s: dict[str, Any], seat: int, days: int, events: list[Event]) -> None:
 def drain(p: dict[str, Any], k: int) -> None:
     """Spend ``k`` batteries, from the fullest battery tile first."""
     for _ in range(k):
-        cell = max(sorted(p["batteries"]), key=lambda c: p["batteries"][c])
-        p["batteries"][cell] -= 1
+        pay(p, fullest(p))
 
 
 def occupied(p: dict[str, Any]) -> list[str]:
@@ -156,36 +163,158 @@ def _holds(ship: sh.Ship) -> list[tuple[str, int, bool]]:
     return out
 
 
-def load_goods(s: dict[str, Any], seat: int, goods: list[str], events: list[Event]) -> None:
-    """Load ``goods`` (most valuable first) into free holds (red only in red holds); when
-    full, a cheaper good aboard makes room; what cannot be loaded stays in the bank."""
+Goods = list[tuple[str, str]]  # (option id, colour): "a.<row>.<col>.<j>" aboard, "n.<i>" new
+
+
+def goods_pool(s: dict[str, Any], seat: int, goods: list[str]) -> Goods:
+    """Every good ``seat`` could carry after loading ``goods``: the ones aboard (``a.<hold
+    row>.<col>.<j>``) and the new ones the bank still has (``n.<i>``, R26)."""
+    p = s["players"][seat]
+    out: Goods = []
+    for k in sorted(p["goods"], key=sh.unkey):
+        out += [(f"a.{k}.{j}", g) for j, g in enumerate(p["goods"][k])]
+    bank = dict(s["flight"]["bank"])
+    for i, g in enumerate(goods):
+        if bank.get(g, 0) > 0:
+            bank[g] -= 1
+            out.append((f"n.{i}", g))
+    return out
+
+
+def _room(holds: list[tuple[str, int, bool]]) -> tuple[int, int]:
+    """(all the spaces, the spaces in red holds)."""
+    return sum(c for _, c, _ in holds), sum(c for _, c, red in holds if red)
+
+
+def fits(colours: list[str], holds: list[tuple[str, int, bool]]) -> bool:
+    """Can these goods all be stowed (red ones in red holds only), moving goods freely?"""
+    total, red = _room(holds)
+    return len(colours) <= total and colours.count("red") <= red
+
+
+def best_goods(pool: Goods, holds: list[tuple[str, int, bool]]) -> list[str]:
+    """R16: the most valuable goods that fit (goods aboard before new ones of the same
+    colour). Greedy is optimal: red, the dearest, is the only colour with its own limit."""
+    total, red = _room(holds)
+    picked: list[str] = []
+    reds = 0
+    for oid, g in sorted(pool, key=lambda x: -fl.GOODS_VALUE[x[1]]):
+        if len(picked) >= total or (g == "red" and reds >= red):
+            continue
+        picked.append(oid)
+        reds += g == "red"
+    return picked
+
+
+def goods_choice(s: dict[str, Any], seat: int, goods: list[str]) -> Goods | None:
+    """The pool when loading ``goods`` is a real choice for ``seat`` (R31): not everything
+    fits, and some good left out could take the place of a kept one of another colour.
+    None when the automatic load of R16 is the only sensible outcome."""
+    pool = goods_pool(s, seat, goods)
+    holds = _holds(ship_of(s, seat))
+    colour = dict(pool)
+    if fits(list(colour.values()), holds) or len(pool) >= MAX_GOODS_OPTIONS:
+        return None
+    best = best_goods(pool, holds)
+    kept = [colour[i] for i in best]
+    for out_id, g in pool:
+        if out_id in best:
+            continue
+        for j, k in enumerate(kept):
+            if k != g and fits([*kept[:j], *kept[j + 1 :], g], holds):
+                return pool
+    return None
+
+
+def stow(
+    s: dict[str, Any], seat: int, pool: Goods, picked: list[str], events: list[Event]
+) -> None:
+    """Carry exactly the goods ``picked`` out of ``pool`` (they fit): red ones in red holds,
+    the goods kept stay in their hold when they can, the others fill normal holds first;
+    goods left out go back to the bank (R16, R31)."""
     p = s["players"][seat]
     bank = s["flight"]["bank"]
     holds = _holds(ship_of(s, seat))
-    loaded = []
-    for colour in sorted(goods, key=lambda g: -fl.GOODS_VALUE[g]):
-        if bank.get(colour, 0) <= 0:
-            continue
-        ok = [(k, cap) for k, cap, red in holds if red or colour != "red"]
-        ok.sort(key=lambda h: [k for k, _, red in holds if red].count(h[0]))  # normal first
-        target = next((k for k, cap in ok if len(p["goods"].get(k, [])) < cap), None)
-        if target is None:
-            cheapest = None
-            for k, _ in ok:
-                for g in p["goods"].get(k, []):
-                    if fl.GOODS_VALUE[g] < fl.GOODS_VALUE[colour] and (
-                        cheapest is None or fl.GOODS_VALUE[g] < fl.GOODS_VALUE[cheapest[1]]
-                    ):
-                        cheapest = (k, g)
-            if cheapest is None:
+    cap = {k: c for k, c, _ in holds}
+    is_red = {k: red for k, _, red in holds}
+    colour = dict(pool)
+    chosen = set(picked)
+    new: dict[str, list[str]] = {k: [] for k in p["goods"]}
+    placed: dict[str, int] = dict.fromkeys(cap, 0)
+    loose: list[str] = []
+
+    def put(k: str, g: str) -> None:
+        new.setdefault(k, []).append(g)
+        placed[k] += 1
+
+    def home(oid: str) -> str | None:
+        return oid[2:].rsplit(".", 1)[0] if oid.startswith("a.") else None
+
+    ordered = [oid for oid, _ in pool if oid in chosen]
+    for red_pass in (True, False):
+        for oid in ordered:
+            g = colour[oid]
+            if (g == "red") != red_pass:
                 continue
-            p["goods"][cheapest[0]].remove(cheapest[1])
-            bank[cheapest[1]] += 1
-            target = cheapest[0]
-        p["goods"].setdefault(target, []).append(colour)
-        bank[colour] -= 1
-        loaded.append(colour)
+            k = home(oid)
+            if k in cap and placed[k] < cap[k]:
+                put(k, g)
+            else:
+                loose.append(g)
+        if red_pass:  # new and displaced red goods: red holds with room
+            for g in loose:
+                put(next(k for k in cap if is_red[k] and placed[k] < cap[k]), g)
+            loose = []
+    for g in sorted(loose, key=lambda g: -fl.GOODS_VALUE[g]):
+        spots = [k for k in cap if placed[k] < cap[k]]
+        put(min(spots, key=lambda k: (is_red[k], sh.unkey(k))), g)
+    loaded = [colour[oid] for oid in ordered if oid.startswith("n.")]
+    dropped = [g for oid, g in pool if oid.startswith("a.") and oid not in chosen]
+    for g in loaded:
+        bank[g] -= 1
+    for g in dropped:
+        bank[g] += 1
+    p["goods"] = new
     events.append(ev("goods_loaded", seat, goods="".join(GOODS_ICON[g] for g in loaded) or "-"))
+    if dropped:
+        events.append(ev("goods_dropped", seat, goods="".join(GOODS_ICON[g] for g in dropped)))
+
+
+def load_goods(s: dict[str, Any], seat: int, goods: list[str], events: list[Event]) -> None:
+    """Load ``goods`` for the player (R16): the most valuable goods that fit, red only in
+    red holds, cheaper goods aboard going back to the bank to make room; what the bank
+    lacks is not loaded."""
+    pool = goods_pool(s, seat, goods)
+    stow(s, seat, pool, best_goods(pool, _holds(ship_of(s, seat))), events)
+
+
+def offer_goods(s: dict[str, Any], seat: int, goods: list[str], events: list[Event]) -> None:
+    """``seat`` gains ``goods``: loaded at once when there is no real choice, else the
+    player is asked (a ``goods`` question, R31) once the card's own questions allow.
+    Loads keep their order: once one waits, the later ones wait behind it."""
+    f = s["flight"]
+    if f.setdefault("loads", []) or goods_choice(s, seat, goods) is not None:
+        f["loads"].append([seat, list(goods)])
+    else:
+        load_goods(s, seat, goods, events)
+
+
+def _load_step(s: dict[str, Any], events: list[Event]) -> None:
+    """The first waiting load: asked when it is a real choice, else loaded (R31)."""
+    f = s["flight"]
+    seat, goods, *answer = f["loads"][0]
+    if goods_choice(s, seat, goods) is None:
+        load_goods(s, seat, goods, events)
+    else:
+        got = answer[0] if answer else None  # its own slot: a card's answer may be waiting
+        if got is None:
+            _ask(s, seat, "goods", goods=list(goods))
+            return
+        if got == "auto":
+            load_goods(s, seat, goods, events)
+        else:
+            stow(s, seat, goods_pool(s, seat, goods), split_picks(str(got)), events)
+    f["loads"].pop(0)
 
 
 def lose_goods(s: dict[str, Any], seat: int, n: int, events: list[Event]) -> None:
@@ -263,33 +392,82 @@ def roll(s: dict[str, Any]) -> int:
 
 
 def hazard(s: dict[str, Any], seats: list[int], h: dict[str, str], events: list[Event]) -> None:
-    """One meteor or shot, rolled once, for every ship in ``seats``."""
-    direction = fl.FROM[h["from"]]
+    """One meteor or shot, rolled once, for every ship in ``seats`` (in flight order). A
+    ship that can defend itself for a battery is asked (R30); the others are resolved at
+    once (R14)."""
     line = roll(s)
     events.append(ev(f"hazard_{h['size']}_{h['from']}", reveals=True, line=line))
-    for seat in seats:
-        p = s["players"][seat]
-        ship = ship_of(s, seat)
-        cell = fl.first_hit(ship, direction, line)
-        if cell is None:
-            continue
-        size = h["size"]
-        if size == "small" and not fl.exposed_towards(ship, cell, direction):
+    order = flying(s)
+    seats = sorted(seats, key=lambda x: order.index(x) if x in order else len(order))
+    s["flight"]["r"]["hz"] = {"size": h["size"], "from": h["from"], "line": line, "seats": seats}
+    _hazard_step(s, events)
+
+
+def threat(
+    s: dict[str, Any], seat: int, size: str, side_from: str, line: int
+) -> tuple[str, sh.Cell | None]:
+    """What a hazard does to ``seat``'s ship: ``("miss", None)``, ``("bounce", cell)``,
+    ``("gun", cell)`` (a single cannon shoots it for free), ``("hit", cell)`` (nothing can
+    stop it), or ``("shield", cell)`` / ``("cannon", cell)``: a battery would stop it, the
+    player chooses (R30)."""
+    ship = ship_of(s, seat)
+    direction = fl.FROM[side_from]
+    cell = fl.first_hit(ship, direction, line)
+    if cell is None:
+        return "miss", None
+    if size == "small" and not fl.exposed_towards(ship, cell, direction):
+        return "bounce", cell
+    charged = batteries(s["players"][seat]) > 0
+    if size in ("small", "light"):
+        if direction in fl.shielded_sides(ship) and charged:
+            return "shield", cell
+        return "hit", cell
+    if size == "large":
+        guns = fl.cannons_against_large(ship, direction, line)
+        if any(not tile(ship[c][0]).double for c in guns):
+            return "gun", cell
+        if guns and charged:
+            return "cannon", cell
+    return "hit", cell
+
+
+def _hazard_step(s: dict[str, Any], events: list[Event]) -> None:
+    """Resolve the open hazard ship by ship; stop at a ship that must choose (R30)."""
+    f = s["flight"]
+    hz = f["r"]["hz"]
+    while hz["seats"]:
+        seat = hz["seats"][0]
+        what, cell = threat(s, seat, hz["size"], hz["from"], hz["line"])
+        if what in ("shield", "cannon"):
+            got = _answer(s)
+            if got is None:
+                assert cell is not None
+                _ask(s, seat, "hazard", how=what, cell=sh.key(cell))
+                return
+            if got == "hit":
+                what = "hit"
+            else:
+                pay(s["players"][seat], str(got))
+                events.append(ev("shielded" if what == "shield" else "shot_down", seat))
+        elif what == "bounce":
             events.append(ev("bounced", seat))
-            continue
-        if size in ("small", "light") and direction in fl.shielded_sides(ship) and batteries(p):
-            drain(p, 1)
-            events.append(ev("shielded", seat))
-            continue
-        if size == "large":
-            guns = fl.cannons_against_large(ship, direction, line)
-            singles = [c for c in guns if not tile(ship[c][0]).double]
-            if singles or (guns and batteries(p)):
-                if not singles:
-                    drain(p, 1)
-                events.append(ev("shot_down", seat))
-                continue
-        destroy(s, seat, cell, events)
+        elif what == "gun":
+            events.append(ev("shot_down", seat))
+        if what == "hit":
+            assert cell is not None
+            destroy(s, seat, cell, events)
+        hz["seats"].pop(0)
+    del f["r"]["hz"]
+
+
+def fullest(p: dict[str, Any]) -> str:
+    """The battery tile R14 spends from: the fullest (ties: the first key)."""
+    return max(sorted(p["batteries"]), key=lambda c: p["batteries"][c])
+
+
+def pay(p: dict[str, Any], cell: str) -> None:
+    """Spend one battery from the tile at ``cell``."""
+    p["batteries"][cell] -= 1
 
 
 # --------------------------------------------------------------------------- the loop
@@ -302,6 +480,9 @@ def advance(s: dict[str, Any]) -> list[Event]:
     while s["phase"] == "flight":
         if f["ask"] is not None:
             return events
+        if "hz" in f["r"]:  # a hazard hits every ship before broken ones are mended
+            _hazard_step(s, events)
+            continue
         if f["splits"]:
             seat = f["splits"][0]
             f["ask"] = {"seat": seat, "kind": "keep"}
@@ -310,6 +491,9 @@ def advance(s: dict[str, Any]) -> list[Event]:
             seat, n = f["losses"][0]
             f["ask"] = {"seat": seat, "kind": "crew", "left": n}
             return events
+        if f.get("loads"):
+            _load_step(s, events)
+            continue
         if f["card"] is None:
             events += _end_of_card(s)
             if not f["deck"] or not flying(s):
@@ -448,7 +632,7 @@ def _abandoned(s: dict[str, Any], card: dict[str, Any], events: list[Event]) -> 
                 _win(s, seat, card["reward"]["credits"])
                 events.append(ev("credits_won", seat, credits=card["reward"]["credits"]))
             else:
-                load_goods(s, seat, card["reward"]["goods"], events)
+                offer_goods(s, seat, card["reward"]["goods"], events)
             move(s, seat, -card["days_lost"], events)
             break
         r["queue"].pop(0)
@@ -470,7 +654,7 @@ def _planets(s: dict[str, Any], card: dict[str, Any], events: list[Event]) -> No
         if got != "pass":
             landed[str(got)] = seat
             events.append(ev("landed", seat, planet=int(got) + 1))
-            load_goods(s, seat, card["planets"][int(got)], events)
+            offer_goods(s, seat, card["planets"][int(got)], events)
         r["queue"].pop(0)
     for seat in reversed(flying(s)):
         if seat in landed.values():
@@ -504,7 +688,7 @@ def _enemy(s: dict[str, Any], card: dict[str, Any], events: list[Event]) -> None
                     _win(s, seat, reward["credits"])
                     events.append(ev("credits_won", seat, credits=reward["credits"]))
                 else:
-                    load_goods(s, seat, reward["goods"], events)
+                    offer_goods(s, seat, reward["goods"], events)
                 move(s, seat, -card["days_lost"], events)
             r["queue"] = []
             break
@@ -657,6 +841,10 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
         ]
         args = {"count": a["left"]}
         return [Decision(seat, f"{GAME}.prompt.crew", tuple(options), args, key=key, grid=grid)]
+    if kind == "hazard":
+        return [_hazard_decision(s, a, key)]
+    if kind == "goods":
+        return [_goods_decision(s, a, key)]
     if kind in ("engines", "cannons"):
         ship, aliens = ship_of(s, seat), aliens_of(s, seat)
         for k in range(a["most"] + 1):
@@ -681,6 +869,69 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
             options.append(opt(f"planet.{i}", "opt.planet", planet=i + 1, goods=icons))
         options.append(opt("pass", "opt.pass"))
     return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key)]
+
+
+def _hazard_decision(s: dict[str, Any], a: dict[str, Any], key: str) -> Decision:
+    """R30: defend (power a shield, or fire a double cannon) for a battery, or let it hit.
+    ``def`` pays from the tile R14 would pick; ``def.<row>.<col>`` from another charged
+    battery tile."""
+    seat = a["seat"]
+    p = s["players"][seat]
+    hz = s["flight"]["r"]["hz"]
+    cell = sh.unkey(a["cell"])
+    ship = ship_of(s, seat)
+    _, parts = fl.destroy(ship, cell)
+    first = fullest(p)
+    charged = [k for k in sorted(p["batteries"], key=sh.unkey) if p["batteries"][k] > 0]
+    label = f"opt.def_{a['how']}" + ("" if len(charged) == 1 else "_from")
+    options = [opt("def", label, "success", **_at(first, p))]
+    options += [opt(f"def.{k}", label, "primary", **_at(k, p)) for k in charged if k != first]
+    part_key = f"{GAME}.tile.{tile(ship[cell][0]).kind}"
+    hit = "opt.hit_split" if len(parts) > 1 else "opt.hit"
+    options.append(opt("hit", hit, "danger", row=cell[0], col=cell[1], part_key=part_key))
+    args = {
+        "what_key": f"{GAME}.hz.{hz['size']}",
+        "side_key": f"{GAME}.hz.{hz['from']}",
+        "line": hz["line"],
+        "row": cell[0],
+        "col": cell[1],
+        "batteries": batteries(p),
+    }
+    axis = "col" if hz["from"] in ("front", "rear") else "row"
+    prompt = f"{GAME}.prompt.hazard_{a['how']}_{axis}"
+    return Decision(seat, prompt, tuple(options), args, key=key)
+
+
+def _at(k: str, p: dict[str, Any]) -> dict[str, Any]:
+    row, col = sh.unkey(k)
+    return {"row": row, "col": col, "left": p["batteries"][k]}
+
+
+def _goods_decision(s: dict[str, Any], a: dict[str, Any], key: str) -> Decision:
+    """R31: pick the goods to carry (new and aboard), or ``auto`` (R16's load)."""
+    seat = a["seat"]
+    pool = goods_pool(s, seat, a["goods"])
+    holds = _holds(ship_of(s, seat))
+    total, red = _room(holds)
+    colour = dict(pool)
+    best = "".join(GOODS_ICON[colour[i]] for i in best_goods(pool, holds))
+    options = [replace(opt("auto", "opt.goods_auto", "success", goods=best), alone=True)]
+    for oid, g in pool:
+        if oid.startswith("a."):
+            row, col, _ = (int(x) for x in oid[2:].split("."))
+            options.append(opt(oid, "opt.goods_aboard", good=GOODS_ICON[g], row=row, col=col))
+        else:
+            options.append(opt(oid, "opt.goods_new", "primary", good=GOODS_ICON[g]))
+    new = "".join(GOODS_ICON[g] for oid, g in pool if oid.startswith("n."))
+    args = {"goods": new, "room": total, "red": red}
+    return Decision(
+        seat,
+        f"{GAME}.prompt.goods",
+        tuple(options),
+        args,
+        key=key,
+        max_picks=max(1, min(total, len(pool))),
+    )
 
 
 def _who(p: dict[str, Any], alien_at: dict[str, str], k: str) -> str:
@@ -731,6 +982,20 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
             lose_crew(s, seat, left, events)  # asks again, or takes the rest
             if f["losses"] and f["losses"][-1][0] == seat:  # keep the queue order
                 f["losses"].insert(0, f["losses"].pop())
+    elif kind == "hazard":
+        p = s["players"][seat]
+        if choice == "def":
+            f["r"]["answer"] = fullest(p)
+        elif choice == "hit":
+            f["r"]["answer"] = "hit"
+        elif head == "def" and p["batteries"].get(rest, 0) > 0:
+            f["r"]["answer"] = rest
+        else:
+            raise err("not_offered")
+        events = []
+    elif kind == "goods":
+        f["loads"][0] = [seat, a["goods"], _check_goods(s, seat, a["goods"], choice)]
+        events = []
     elif kind in ("engines", "cannons"):
         if head != "pow" or not rest.isdigit() or int(rest) > a["most"]:
             raise err("not_offered")
@@ -753,6 +1018,22 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     f["ask"] = None
     f["seq"] += 1
     return events + advance(s)
+
+
+def _check_goods(s: dict[str, Any], seat: int, goods: list[str], choice: str) -> str:
+    """The answer to a ``goods`` question, checked: ``auto``, or distinct offered goods
+    that fit the holds."""
+    picks = split_picks(choice)
+    if picks == ["auto"]:
+        return choice
+    colour = dict(goods_pool(s, seat, goods))
+    if not picks or len(set(picks)) != len(picks) or any(x not in colour for x in picks):
+        raise err("not_offered")
+    holds = _holds(ship_of(s, seat))
+    if not fits([colour[x] for x in picks], holds):
+        total, red = _room(holds)
+        raise err("goods_dont_fit", room=total, red=red)
+    return choice
 
 
 def _cell(text: str) -> sh.Cell:

@@ -160,6 +160,10 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     the richest free planet, and the biggest part of a broken ship."""
     f = s["flight"]
     kind = f["ask"]["kind"]
+    if kind == "hazard":  # a battery spent beats a lost tile (R14's tile pays)
+        return "def"
+    if kind == "goods":  # the most valuable goods that fit (R16)
+        return "auto"
     if kind in ("engines", "cannons"):
         return max((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
     if kind == "crew":  # humans from the fullest cabin; aliens last

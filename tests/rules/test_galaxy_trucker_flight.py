@@ -355,6 +355,7 @@ def test_r14_a_shield_stops_a_small_meteor_for_a_battery(flying, monkeypatch):
         [{(7, 8): (SHIELD, 0), (7, 6): (BATT, 2), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
         ["T-small"],
     )
+    s, events = GAME.apply(s, 0, "def")  # R30: the player is asked
     assert "shielded" in codes(events)
     assert s["players"][0]["batteries"] == {"7.6": 1} and s["players"][0]["lost"] == []
 

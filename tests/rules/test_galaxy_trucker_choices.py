@@ -350,3 +350,37 @@ def test_r14_powering_doubles_still_spends_the_fullest_tile(flying):
     adv.drain(p, 2)  # 8.8 is the fullest, then a tie: the first key
     assert p["batteries"] == {"7.6": 0, "8.8": 1}
     assert adv.fullest({"batteries": {"7.6": 1, "10.8": 1}}) == "10.8"  # ties: first key
+
+
+# --------------------------------------------------------------------------- random flights
+
+
+def test_random_answers_to_the_new_questions_keep_goods_and_states_sound():
+    """Bots build; in flight every question gets a random answer (random multi-picks
+    included). A refused pick changes nothing; goods are conserved; every flight ends."""
+    from core.contract import random_answer
+    from rules.galaxy_trucker.tiles import data
+
+    asked: set[str] = set()
+    for g in range(6):
+        r = random.Random(g)
+        s = GAME.new(2 + g % 3, {"level": ("I", "II", "III")[g % 3]}, g)
+        for _ in range(4000):
+            pending = GAME.pending(s)
+            if not pending:
+                break
+            d = pending[0]
+            if s["phase"] != "flight":
+                s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+                continue
+            asked.add(d.prompt.rsplit(".", 1)[1])
+            try:
+                s, _ = GAME.apply(s, d.seat, random_answer(d, r))
+            except IllegalMove as exc:
+                assert exc.code == "galaxy_trucker.error.goods_dont_fit"
+                s, _ = GAME.apply(s, d.seat, d.options[0].id)
+            for colour, n in data()["goods_supply"].items():
+                aboard = sum(gs.count(colour) for p in s["players"] for gs in p["goods"].values())
+                assert s["flight"]["bank"][colour] + aboard == n
+        assert s["phase"] == "over"
+    assert {"hazard_shield_col", "hazard_cannon_col"} <= asked  # goods: see the tests above

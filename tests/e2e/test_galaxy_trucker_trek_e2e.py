@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 
 from core.i18n import t
+from host.clock import FakeClock
+from host.sessions import Host, Player
+from host.storage import open_store
 from tests.e2e.driver import Offer, field, is_final, latest_table, play_turn
 from tests.e2e.test_galaxy_trucker_e2e import (
     Trucker,
@@ -174,3 +177,56 @@ async def test_two_players_intergalactic_trek_to_the_final_credits(
     check_words(h, [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors
     print(f"\ntrek 2p: {len(actions)} moves, credits {trek['flights']}, clicks {dict(tr.clicks)}")
+
+
+async def test_a_rollback_in_the_second_flight_stays_in_it(tmp_path: Any) -> None:
+    """Each flight of the Trek counts its cards from 1 again: a rollback goes back to the
+    start of the current card of the current flight, not to the same card number of an
+    earlier flight (the host rolls back to where the last unbroken run of the round began)."""
+    from rules.galaxy_trucker import GAME
+
+    store = await open_store(str(tmp_path / "trek.db"))
+    games: dict[str, Any] = {"galaxy_trucker": GAME}
+    host = Host(store, clock=FakeClock(), seeds=random.Random(3), games=lambda: games)
+    ana, ben = Player(1, "Ana", "en"), Player(2, "Ben", "en")
+    mod = Player(9, "Mod", "en", can_manage=True)
+    try:
+        snap = await host.new_lobby(
+            guild_id=1, channel_id=100, game_id="galaxy_trucker", owner=ana, lang="en"
+        )
+        gid = snap.id
+        await host.join(gid, ben)
+        while (await host.by_id(gid)).row.options["level"] != "trek":
+            await host.cycle_option(gid, "level", ana)
+        await host.start(gid, ana)
+        rng = random.Random(4)
+        who = {0: ana, 1: ben}
+        first: set[Any] = set()
+        for _ in range(3000):
+            snap = await host.by_id(gid)
+            s = snap.state
+            before = snap.view(None).get("round")
+            d = snap.decisions[0]
+            ids = [o.id for o in d.options]
+            if s["phase"] == "build" and len(s["players"][d.seat]["ship"]) >= 8 and "done" in ids:
+                choice = "done"
+            else:
+                choice = GAME.bot_choice(s, d.seat, rng)
+            await host.play(gid, who[d.seat].user_id, d.seat, snap.token(d), choice)
+            after = await host.by_id(gid)
+            s2 = after.state
+            now = after.view(None).get("round")
+            if s2["trek"]["flight"] == 1:
+                first.add(now)
+            elif s2["phase"] == "flight" and now == before and now in first:
+                break  # a card number flight 1 also stopped at, with a move in it
+        else:
+            raise AssertionError("no second-flight card like one of the first flight")
+        round_ = after.view(None).get("round")
+        moves = len(await host.store.actions(gid))
+        rolled, outcome, _, _ = await host.rollback(gid, mod)
+        assert outcome == "rolled"
+        assert rolled.state["trek"]["flight"] == 2 and rolled.view(None).get("round") == round_
+        assert 0 < moves - len(await host.store.actions(gid)) < 10
+    finally:
+        await store.close()

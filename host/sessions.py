@@ -814,8 +814,12 @@ class Host:
             for a in actions:
                 state, _ = snap.game.apply(state, a.seat, a.choice)
                 rounds.append(snap.game.view(state, None).get("round"))
-            current = rounds[-1]
-            keep = next(k for k, r in enumerate(rounds) if r == current)
+            # the start of the current round: where its last unbroken run began (a round
+            # number may come back, e.g. each flight of a Galaxy Trucker Trek counts cards
+            # from 1 again)
+            keep = len(actions)
+            while keep > 0 and rounds[keep - 1] == rounds[-1]:
+                keep -= 1
             if keep == len(actions):
                 raise HostError("host.error.rollback_nothing")
             humans = {s.user_id for s in snap.seats if not s.is_bot and s.user_id is not None}

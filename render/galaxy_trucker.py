@@ -435,15 +435,23 @@ def _header(
     title: str,
     level: bool = True,
 ) -> None:
-    """Title on the left (with the flight's level), the phase in a pill on the right."""
+    """Title on the left (with the flight's level, and which flight of the Trek), the phase
+    in a pill on the right."""
     d.rectangle((0, 0, width, 64), fill=BG2)
     d.line((0, 64, width, 64), fill=PANEL_EDGE, width=2)
-    phase = i18n.t(str(view.get("phase", f"{G}.phase.build")), lang)
+    trek = kit.dict_of(view.get("trek"))
+    phase_key = str(view.get("phase", f"{G}.phase.build"))
+    if trek and view.get("step") in ("build", "prelaunch", "flight", "over"):
+        phase_key = f"{G}.phase.{view['step']}"  # the title says which flight of the Trek
+    phase = i18n.t(phase_key, lang)
     pf = kit.font(26)
     pw = pf.getlength(phase) + 28
     kit.pill(d, width - 20 - pw, 13, 51, phase, pf, GOLD)
     if level:
         title = f"{title} · {_level_name(view, lang)}"
+    if trek:
+        k, n = kit.int_of(trek.get("flight"), 1), kit.int_of(trek.get("flights"), 3)
+        title = f"{title} · {_t('pic.trek', lang, flight=k, flights=n)}"
     s, f = kit.fit_font(title, width - pw - 70, (34, 30, 26, 22))
     kit.text(d, (20, 32), s, f, anchor="lm")
 

@@ -9,8 +9,9 @@ each level's ``designed`` key in ``boards.json`` (level III cards carry ``provis
 What is built: set-up, the building phase (simultaneous and private, with the hourglass),
 pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
 flight (``adventure.py``: every card type of the 2nd edition, with the choices of R14-R22
-and R30-R34) and the end-of-flight table. Not built: the Travesía (three flights in a row) and
-the "Un viaje accidentado" mini-expansion; voluntary retirement.
+and R30-R34), voluntary retirement, the end-of-flight table and the Intergalactic Trek (the
+``level`` option's ``trek``: three flights in a row, credits carried over). Not built: the
+Trek's titles (no source has them) and the "Un viaje accidentado" mini-expansion.
 
 Decisions and option ids
 ------------------------
@@ -39,12 +40,16 @@ Flight (public, one seat at a time, ``key = fl.<cards done>.<answers>``): ``pow.
 k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship/station),
 ``planet.<i>`` / ``pass``, ``keep.<row>.<col>`` (a ship broken by a hit), ``crew.<row>.<col>``
 (the cabin a lost crew member leaves), ``def`` / ``def.<row>.<col>`` / ``hit`` (a hazard a
-battery could stop, R30) and, for goods (R31, a multi-pick question), ``auto`` alone or
-goods aboard ``a.<row>.<col>.<j>`` and new ones ``n.<i>``.
+battery could stop, R30), for goods (R31, a multi-pick question) ``auto`` alone or goods
+aboard ``a.<row>.<col>.<j>`` and new ones ``n.<i>``; ``retire`` (give up the flight after
+this card, R26) beside ``pow``, ``take``/``pass`` and ``planet``.
+
+The Trek (``level`` = ``trek``) prefixes every decision key and hourglass timer key with
+``t<flight>.`` (``t2.build.0.31``, ``t2.hourglass.1``).
 
 Rulings (where the rules leave a choice to us; R1-R13 are tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``,
-R30-R34 in ``test_galaxy_trucker_choices.py``)
+R23-R29 in ``test_galaxy_trucker_trek.py``, R30-R34 in ``test_galaxy_trucker_choices.py``)
 -----------------------------------------------------------------------------------------
 R1. Edition: 2nd edition tiles (152 + 4 starting cabins), boards and level I/II cards;
     level III cards are the original edition's (provisional). Seat i has the starting cabin
@@ -118,6 +123,37 @@ R22. End table: finish reward by arrival order and best-looking ship (fewest exp
     connectors) for ships still flying, plus credits won on cards, goods sold (half price,
     rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
     Equal credits share a place.
+R23. The Intergalactic Trek (lobby ``level`` = ``trek``): three flights in a row at levels I,
+    II and III, each a whole flight of its level (board, start spaces, hourglass runs,
+    cards, rewards). Between flights everything is put back: each seat starts the next
+    flight with a new ship (its starting cabin only), every tile face down and reshuffled,
+    new card piles, the hourglass on its first run; only the credits are kept.
+R24. Trek credits: each flight's end table (R22) is added to the seat's running total; lost
+    tiles are paid out of credits held from earlier flights, so only the running total never
+    goes below 0. The final result is the totals, broken down by flight; equal totals share
+    a place. The Trek's titles are not in any of our sources (DESIGNED): every flight keeps
+    the best-looking ship bonus of its level instead.
+R25. Each flight of the Trek is a new round of questions: decision keys and hourglass timer
+    keys carry the flight number (``t2.hourglass.1``), so the host runs every flight's sand
+    afresh and a button from an earlier flight is stale.
+R26. Voluntary retirement: the rules allow it after a card, before the next one is revealed.
+    Rather than a "next card" step that would cost every player a click on every card,
+    ``retire`` is offered beside the seat's own flight questions (how much to power, take
+    or pass a reward, which planet), from the second card on (the first card is always
+    flown: there is nothing to give up yet, and the first questions stay short). It does
+    not answer the question: the seat answers it as usual and leaves the flight as soon as
+    the card is resolved, before the next card is revealed (with the retirements the rules
+    force). A seat asked nothing during a card waits for a card that asks it. The choice is
+    public; the host's undo takes it back until the seat's next move, then it stands.
+R27. A retired ship (forced or voluntary) keeps its credits won on cards, sells its goods at
+    half price (rounded up, R22), still pays its lost tiles, and gets no arrival reward and
+    no best-looking ship bonus. Retiring during the last card counts as retiring.
+R28. Bots never retire voluntarily; they leave a flight only when the rules force them
+    (lapped, no humans, no engine power in open space).
+R29. The table and the trail say which flight of the Trek is being played and the running
+    credits: the phase reads "Trek flight k/3 (level …)", the scores are the running totals,
+    each flight ends with a line per seat (credits of the flight and in all), and the final
+    table lists each flight's credits.
 R30. Hazards: when a meteor or shot would destroy a tile and one battery could stop it (a
     shield covering that side against a small meteor on a connector or a light shot; a
     double cannon aimed at a large meteor, with no single cannon able to), the owner is
@@ -166,7 +202,7 @@ class GalaxyTruckerGame:
     min_players = 2
     max_players = 4
     options = (
-        OptionSpec("level", "galaxy_trucker.opt.level", engine.LEVELS, "I"),
+        OptionSpec("level", "galaxy_trucker.opt.level", engine.MODES, "I"),
         OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
     )
     #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
@@ -177,6 +213,7 @@ class GalaxyTruckerGame:
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",
         "✔": "galaxy_trucker.legend.keep",
+        "✖": "galaxy_trucker.legend.remove",
         "🟥": "galaxy_trucker.legend.red",
         "🟨": "galaxy_trucker.legend.yellow",
         "🟩": "galaxy_trucker.legend.green",

@@ -1,9 +1,11 @@
 """The contract glue of Galaxy Trucker: set-up, pending decisions, moves, pre-launch, views,
-the (stub) end of the flight, dump and load. See the package docstring for the rulings."""
+the Intergalactic Trek (three flights in a row), voluntary retirement, dump and load. See the
+package docstring for the rulings (R23-R29: the Trek and retirement)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from core.contract import Decision, Event, Option, Result
@@ -18,6 +20,7 @@ from .tiles import (
     board_cells,
     board_frame,
     cards,
+    data,
     level,
     regular_tile_ids,
     side,
@@ -28,6 +31,12 @@ from .tiles import (
 
 SCHEMA = 1
 LEVELS = ("learning", "I", "II", "III")
+#: The Intergalactic Trek: three flights in a row, one per level (R23).
+TREK = ("I", "II", "III")
+#: The lobby's values of the ``level`` option: a single flight, or the Trek.
+MODES = (*LEVELS, "trek")
+#: The flight questions that also offer ``retire`` (R26).
+RETIRE_KINDS = ("engines", "cannons", "take", "reward", "planet")
 #: Lobby hourglass lengths (seconds per run of the sand).
 HOURGLASS = {"90s": 90, "3m": 180, "10m": 600, "1h": 3600, "4h": 14400, "12h": 43200}
 ALIENS = ("brown", "purple")
@@ -39,14 +48,13 @@ ALIENS = ("brown", "purple")
 def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
     if not 2 <= players <= 4:
         raise ValueError("galaxy_trucker needs 2 to 4 players")
-    lv = options.get("level", "I")
-    if lv not in LEVELS:
-        raise ValueError(f"unknown level {lv!r}")
+    mode = options.get("level", "I")
+    if mode not in MODES:
+        raise ValueError(f"unknown level {mode!r}")
     hg = options.get("hourglass", "3m")
     if hg not in HOURGLASS:
         raise ValueError(f"unknown hourglass {hg!r}")
-    info = level(lv)
-    board = info["board"]
+    lv = TREK[0] if mode == "trek" else mode
     s: dict[str, Any] = {
         "schema": SCHEMA,
         "game": GAME,
@@ -60,16 +68,32 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
         "faceup": [],
         "taken": {},
         "piles": [],
-        "hg": {"run": 1, "runs": info["hourglass_runs"], "out": False},
+        "hg": {},
         "order": [],
-        "players": [bd.new_player(START_CABINS[i], start_cell(board)) for i in range(players)],
+        "players": [],
     }
+    if mode == "trek":
+        # flight: 1-3; banked: credits held before this flight; flights: each flight's
+        # credits per seat (what it added to the running total)
+        s["trek"] = {"flight": 1, "banked": [0] * players, "flights": []}
+    _setup_flight(s)
+    return s
+
+
+def _setup_flight(s: dict[str, Any]) -> None:
+    """A fresh flight at ``s["level"]``: new ships (a starting cabin each), every tile face
+    down and shuffled, the card piles dealt, the hourglass on its first run."""
+    info = level(s["level"])
+    board = info["board"]
+    s["phase"] = "build"
+    s["faceup"], s["taken"], s["order"] = [], {}, []
+    s["hg"] = {"run": 1, "runs": info["hourglass_runs"], "out": False}
+    s["players"] = [bd.new_player(START_CABINS[i], start_cell(board)) for i in range(s["n"])]
     r = rng(s, GAME)
     pool = regular_tile_ids()
     r.shuffle(pool)
     s["facedown"] = pool
     s["piles"] = _deal_piles(info["piles"], r)
-    return s
 
 
 def _deal_piles(spec: Mapping[str, int], r: Any) -> list[list[str]]:
@@ -94,17 +118,65 @@ def _deal_piles(spec: Mapping[str, int], r: Any) -> list[list[str]]:
 
 def pending_of(s: dict[str, Any]) -> list[Decision]:
     phase = s["phase"]
+    out: list[Decision]
     if phase == "build":
-        return bd.decisions(s)
-    if phase == "flight":
-        return adv.decisions(s)
-    if phase == "prelaunch":
-        return [
+        out = bd.decisions(s)
+    elif phase == "flight":
+        out = [_with_retire(s, d) for d in adv.decisions(s)]
+    elif phase == "prelaunch":
+        out = [
             _prelaunch_decision(s, seat)
             for seat, p in enumerate(s["players"])
             if p["stage"] != "ready"
         ]
-    return []
+    else:
+        return []
+    tr = s.get("trek")
+    if tr is None:
+        return out
+    return [_in_trek(d, tr["flight"]) for d in out]
+
+
+def _in_trek(d: Decision, flight: int) -> Decision:
+    """Each flight of the Trek asks its own questions and runs its own hourglass: keys and
+    timer keys carry the flight (the host starts a timer key once, R25)."""
+    timer = d.timer
+    if timer is not None:
+        timer = replace(timer, key=f"t{flight}.{timer.key}")
+    return replace(d, key=f"t{flight}.{d.key}", timer=timer)
+
+
+def can_retire(s: dict[str, Any], seat: int) -> bool:
+    """``seat`` is being asked a flight question that offers giving up the flight: from the
+    second card on (R26)."""
+    f = s.get("flight")
+    if s["phase"] != "flight" or f is None or f["ask"] is None:
+        return False
+    a = f["ask"]
+    return (
+        f["cards_done"] >= 1
+        and a["seat"] == seat
+        and a["kind"] in RETIRE_KINDS
+        and seat not in f.get("quit", [])
+    )
+
+
+def _with_retire(s: dict[str, Any], d: Decision) -> Decision:
+    if not can_retire(s, d.seat):
+        return d
+    return replace(d, options=(*d.options, opt("retire", "opt.retire", "danger")))
+
+
+def _retire(s: dict[str, Any], seat: int) -> list[Event]:
+    """``seat`` gives up the flight: it answers the open question as usual and leaves the
+    flight once the card is resolved, before the next card is revealed (R26-R27)."""
+    if not can_retire(s, seat):
+        raise err("no_retire")
+    f = s["flight"]
+    f.setdefault("quit", []).append(seat)
+    f["doomed"].append(seat)
+    f["seq"] += 1  # a new question: the same one, without "retire"
+    return [ev("will_retire", seat)]
 
 
 def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
@@ -292,7 +364,15 @@ def _maybe_launch(s: dict[str, Any]) -> list[Event]:
 def result_of(s: dict[str, Any]) -> Result | None:
     if s["phase"] != "over":
         return None
-    parts = adv.breakdown_of(s)
+    tr = s.get("trek")
+    parts: list[dict[str, int]]
+    if tr is None:
+        parts = adv.breakdown_of(s)
+    else:  # each flight's credits (R24)
+        parts = [
+            {f"flight_{k + 1}": flight[seat] for k, flight in enumerate(tr["flights"])}
+            for seat in range(s["n"])
+        ]
     scores = tuple(sum(b.values()) for b in parts)
     ranks = tuple(1 + sum(1 for o in scores if o > sc) for sc in scores)
     return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
@@ -315,10 +395,63 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
     elif phase == "flight":
+        if choice == "retire":
+            return new, _retire(new, seat)
         events = adv.apply_flight(new, seat, choice)
     else:
         events = _apply_prelaunch(new, seat, choice)
+    f = new.get("flight")
+    if f is not None and f.get("quit"):
+        f["quit"] = [x for x in f["quit"] if f["pos"][x] is not None]
+    if new["phase"] == "over" and new.get("trek") is not None:
+        events = _end_of_trek_flight(new, events)
     return new, events
+
+
+# --------------------------------------------------------------------------- the Trek
+
+
+def flight_table(s: dict[str, Any]) -> list[dict[str, int]]:
+    """The end-of-flight table of the flight just over. In the Trek, lost tiles are paid
+    out of the credits held from earlier flights too: only the running total never goes
+    below 0 (R24)."""
+    parts = adv.breakdown_of(s)
+    tr = s.get("trek")
+    if tr is None:
+        return parts
+    penalty = int(data()["lost_tile_penalty"])
+    for seat, (b, p) in enumerate(zip(parts, s["players"], strict=True)):
+        b["lost"] = -len(p["lost"]) * penalty
+        total = tr["banked"][seat] + sum(b.values())
+        if total < 0:
+            b["lost"] -= total
+    return parts
+
+
+def _end_of_trek_flight(s: dict[str, Any], events: list[Event]) -> list[Event]:
+    """A flight of the Trek is over: its table goes into the running totals, and the next
+    flight starts at the next level with new ships, pool and cards (R23)."""
+    tr = s["trek"]
+    k = tr["flight"]
+    parts = flight_table(s)
+    gained = [sum(b.values()) for b in parts]
+    tr["flights"].append(gained)
+    tr["banked"] = [a + b for a, b in zip(tr["banked"], gained, strict=True)]
+    # the flight's own "ends with n credits" lines become the Trek's (flight and total)
+    out = [e for e in events if e.code != f"{GAME}.event.credits"]
+    out.append(ev("trek_flight_over", flight=k, flights=len(TREK)))
+    for seat, (got, total) in enumerate(zip(gained, tr["banked"], strict=True)):
+        out.append(ev("trek_credits", seat, flight=k, credits=got, total=total))
+        s["players"][seat]["credits"] = total
+    if k >= len(TREK):
+        return [*out, ev("trek_over")]
+    tr["flight"] = k + 1
+    s["level"] = TREK[k]
+    s.pop("flight", None)
+    _setup_flight(s)  # (steps count from 0 again: the keys carry the flight, R25)
+    for seat, p in enumerate(s["players"]):
+        p["credits"] = tr["banked"][seat]
+    return [*out, ev("trek_next", flight=k + 1, flights=len(TREK), level=s["level"])]
 
 
 def gone_reason(s: dict[str, Any], seat: int, option_id: str) -> tuple[str, dict[str, Any]] | None:
@@ -438,6 +571,17 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "ships": [_ship_view(s, p) for p in s["players"]],
         "waiting": sorted({d.seat for d in pending_of(s)}),
     }
+    tr = s.get("trek")
+    if tr is not None:
+        k = tr["flight"]
+        v["phase"] = f"{GAME}.phase.trek{k}.{s['phase']}"
+        v["trek"] = {
+            "flight": k,
+            "flights": len(TREK),
+            "levels": list(TREK),
+            "banked": list(tr["banked"]),
+            "history": [list(x) for x in tr["flights"]],
+        }
     f = s.get("flight")
     if f is not None:
         v["flight"] = {
@@ -450,6 +594,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "cards_done": f["cards_done"],
             "bank": dict(f["bank"]),
             "asking": f["ask"]["seat"] if f["ask"] else None,
+            "retiring": list(f.get("quit", [])),
         }
         v["round"] = f["cards_done"] + (1 if f["card"] else 0)
     if s["phase"] == "over":
@@ -515,10 +660,23 @@ def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
         check(s["level"] in LEVELS, "level")
         check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")
         check(2 <= s["n"] <= 4 and len(s["players"]) == s["n"], "players")
+        if "trek" in s:
+            _check_trek(s)
         _check_tiles(s)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"malformed galaxy_trucker state: {exc!r}") from exc
     return s
+
+
+def _check_trek(s: dict[str, Any]) -> None:
+    tr = s["trek"]
+    check(isinstance(tr, dict), "trek is not dict")
+    check(isinstance(tr["flight"], int) and 1 <= tr["flight"] <= len(TREK), "trek flight")
+    check(s["level"] == TREK[tr["flight"] - 1], "trek level")
+    check(len(tr["banked"]) == s["n"], "trek credits")
+    check(len(tr["flights"]) in (tr["flight"] - 1, tr["flight"]), "trek flights")
+    for flight in tr["flights"]:
+        check(len(flight) == s["n"], "trek flight credits")
 
 
 def all_tiles(s: dict[str, Any]) -> list[int]:

@@ -127,7 +127,8 @@ def wake_at(
         if nudge is not None:
             times.append(nudge)
         if span is not None and state < 2:
-            times.append(since + span if state == 0 else since + 2 * span)
+            deadline = since + span  # (the very sums Host.pace compares with, to the bit)
+            times.append(deadline if state == 0 else deadline + (deadline - since))
     return min(times, default=None)
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections import Counter
+from pathlib import Path
 from typing import Any, cast
 
 from hypothesis import given
@@ -17,7 +19,7 @@ from host import pacing
 from host.clock import FakeClock
 from host.pacing import HOUR
 from host.sessions import Due, Host
-from host.storage import open_store
+from host.storage import MIGRATIONS, SqliteStore, open_store
 from tests import timedgame, toygame
 from tests.host.test_sessions import ANA, BEN, CAL, started
 
@@ -265,3 +267,32 @@ def test_wake_at_is_the_first_moment_pace_has_work(
     earlier = wake - before
     if earlier >= max(since, marked):
         assert not due_now((since, sent, state), earlier, opts)
+
+
+async def test_migration_0007_wakes_the_games_that_wait(tmp_path: Path) -> None:
+    """A database from before 0007: each active game that waits for someone gets a wake_at
+    no later than its first reminder (the first tick then works out the exact time)."""
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    for script in sorted(MIGRATIONS.glob("000[1-6]_*.sql")):
+        con.executescript(script.read_text(encoding="utf-8"))
+    con.execute("PRAGMA user_version = 6")
+    for gid, status in ((1, "active"), (2, "active"), (3, "over")):
+        con.execute(
+            "INSERT INTO games (id, channel_id, game, status, seed, owner_id, created_at, "
+            "updated_at) VALUES (?, ?, 'toy', ?, 1, 1, 0, 0)",
+            (gid, gid, status),
+        )
+    con.executemany(
+        "INSERT INTO waits (game_id, seat, since) VALUES (?, ?, ?)",
+        [(1, 0, 500.0), (1, 1, 200.0), (3, 0, 100.0)],
+    )
+    con.commit()
+    con.close()
+    store = await SqliteStore.open(path)
+    try:
+        wakes = {gid: (await store.game(gid)).wake_at for gid in (1, 2, 3)}  # type: ignore[union-attr]
+        assert wakes == {1: 200.0, 2: None, 3: None}
+        assert await store.due_games(1000.0) == [1]
+    finally:
+        await store.close()

@@ -19,13 +19,14 @@ from discord.ext import commands
 from cogs import present, ui
 from cogs.common import CogBase, cmd, game_choices, guarded, topic_choices
 from cogs.history import HistoryMixin
-from cogs.pacing import PacingMixin, jump, ts
+from cogs.pacing import PacingMixin, jump, lost_reason, ts
 from core import i18n
 from core.contract import Decision
 from core.i18n import t
 from host import registry
 from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
+from host.storage import GameRow
 
 if TYPE_CHECKING:
     from bot import Cosmodrome
@@ -153,8 +154,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 await self.disable_buttons(snap.row.channel_id, old)
             return
         await interaction.response.defer(ephemeral=True)
+        # The channel answers (this command came from it): a paused game goes on.
+        resumed = snap.row.paused is not None and await self.host.resume(snap.id)
         await self.publish(snap.id, force_new=True, ping=False)  # a look, never a ping
-        await self.reply(interaction, t("host.table.reposted", lang))
+        key = "host.paused.resumed" if resumed else "host.table.reposted"
+        await self.reply(interaction, t(key, lang))
 
     @game.command(**cmd("hand"))
     @guarded
@@ -246,16 +250,22 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             seat = snap.seat_of(interaction.user.id)
             yours = seat is not None and seat in snap.to_move()
             key = "host.mine.your_turn" if yours else "host.mine.waiting"
-            lines.append(
-                t(
-                    key,
-                    lang,
-                    game=present.game_name(row.game, lang),
-                    link=jump(snap),
-                    status=t(f"host.status.{row.status}", lang),
-                )
+            line = t(
+                key,
+                lang,
+                game=present.game_name(row.game, lang),
+                link=jump(snap),
+                status=t(f"host.status.{row.status}", lang),
             )
+            lines.append(line + self.paused_note(row, lang))
         await self.reply(interaction, "\n".join(lines)[:1900])
+
+    @staticmethod
+    def paused_note(row: GameRow, lang: str) -> str:
+        """ " — ⏸️ paused: its channel was deleted" for a paused game, else nothing."""
+        if row.paused is None:
+            return ""
+        return " — " + t("host.paused.line", lang, why=t(f"host.paused.{row.paused}", lang))
 
     @game.command(**cmd("list"))
     @guarded
@@ -276,16 +286,15 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if since is not None:
                 waiting += " " + t("host.list.since", lang, when=ts(since))
             key = "host.list.lobby" if row.status == "lobby" else "host.list.active"
-            lines.append(
-                t(
-                    key,
-                    lang,
-                    channel=f"<#{row.channel_id}>",
-                    game=present.game_name(row.game, lang),
-                    n=len(snap.seats),
-                    waiting=waiting,
-                )
+            line = t(
+                key,
+                lang,
+                channel=f"<#{row.channel_id}>",
+                game=present.game_name(row.game, lang),
+                n=len(snap.seats),
+                waiting=waiting,
             )
+            lines.append(line + self.paused_note(row, lang))
         await self.reply(interaction, "\n".join(lines)[:1900])
 
     # -- buttons ------------------------------------------------------------------------
@@ -348,6 +357,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         locale = i18n.pick(str(interaction.locale))
         await self.host.remember_locale(snap, interaction.user.id, locale)
         await interaction.response.defer()
+        if snap.row.paused is not None and interaction.channel_id == snap.row.channel_id:
+            await self.host.resume(gid)  # a click in the channel: it is reachable again
         try:
             await self.host.play(gid, interaction.user.id, seat, tok, opt)
         except Gone as err:
@@ -563,6 +574,15 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     # -- publishing ---------------------------------------------------------------------
 
     async def publish(self, gid: int, *, force_new: bool = False, ping: bool = True) -> None:
+        """:meth:`_publish`, and if the channel cannot be reached (deleted, access lost), the
+        game is paused (players told by DM) before the error goes on to the caller."""
+        try:
+            await self._publish(gid, force_new=force_new, ping=ping)
+        except (discord.NotFound, discord.Forbidden) as err:
+            await self.channel_lost(gid, err)
+            raise
+
+    async def _publish(self, gid: int, *, force_new: bool, ping: bool) -> None:
         """Bring the channel up to date with the game as stored now: the trail of moves, the
         table and the private panels by DM. Serialised per game, and always from the latest
         state, so the last publish shows the last move.
@@ -578,6 +598,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         async with self.publish_locks[gid]:
             await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
+            if snap.row.paused is not None:
+                return  # its channel cannot be reached: nothing is drawn until it can
             lang = snap.row.lang
             # Only moves that told something: secret moves must not scroll the recent lines.
             recent = await self.host.store.actions(gid, limit=300)
@@ -608,7 +630,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             # means the table must move down again.
             try:
                 below = await self.write_trail(snap, public)
-            except discord.HTTPException:  # the trail is a convenience: the table matters
+            except discord.HTTPException as err:  # the trail is a convenience: the table matters
+                if lost_reason(err) is not None:
+                    raise  # the channel is gone: drawing the table would be for nothing
                 log.warning("game %s: could not write the trail", gid)
                 below = False
             file = await present.table_file(snap, lang)
@@ -630,8 +654,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                         published_version=shows,
                     )
                     return
-                except discord.NotFound:
-                    pass
+                except discord.NotFound as err:
+                    if lost_reason(err) is not None:
+                        raise  # the channel, not the message, is gone
                 file = await present.table_file(snap, lang)  # the first one was consumed
             # Ping only those the game did not wait for already: a table moved down for
             # another reason (a new round, /game status) pings nobody again.

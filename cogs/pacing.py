@@ -3,6 +3,11 @@
 ``tick()`` is called every ``Settings.tick_seconds`` by a background task (tests call it
 directly after moving the clock). Everything it decides is recorded in the database
 before anything is sent, so a restart neither repeats nor loses a reminder.
+
+The tick only reads the games that need it: tables that lag behind their game, and games
+whose ``wake_at`` or a timer has come (chosen in SQL, batch by batch). A game whose channel
+the bot cannot reach (deleted, access lost) is paused after one failure and left alone
+until the channel answers again; other failures to publish are retried later and later.
 """
 
 from __future__ import annotations
@@ -23,6 +28,21 @@ from host.locks import KeyedLocks
 from host.sessions import Snapshot
 
 log = logging.getLogger(__name__)
+
+#: Games the tick asks the database for at a time; it lets clicks through between batches.
+BATCH = 100
+
+#: Discord's answers that mean the bot cannot reach a channel, and the pause reason each
+#: gives (``host.paused.<reason>`` in data/i18n/host.json): Unknown Channel, Missing Access,
+#: Missing Permissions.
+LOST_CHANNEL = {10003: "deleted", 50001: "no_access", 50013: "no_permission"}
+
+
+def lost_reason(err: BaseException) -> str | None:
+    """Why ``err`` says the game's channel cannot be reached, or None for other errors."""
+    if isinstance(err, (discord.NotFound, discord.Forbidden)):
+        return LOST_CHANNEL.get(err.code)
+    return None
 
 
 def ts(when: float) -> str:
@@ -78,18 +98,83 @@ class PacingMixin(CogBase):
         return pacing.tick_wait(every, due, self.host.clock.now())
 
     async def tick(self) -> None:
-        """Pace every active game; one game's trouble (a deleted channel, a player who
-        moved meanwhile) never stops the others."""
-        for gid in await self.host.store.lagging_games():
-            try:  # a move committed but not shown (a crash, a Discord error): show it
-                await self.publish(gid)
-            except Exception:
-                log.exception("republishing game %s failed", gid)
-        for gid in await self.host.paced_games():
+        """Republish the tables that lag and pace the games that are due; games with
+        nothing due are not read at all. One game's trouble (a deleted channel, a player
+        who moved meanwhile) never stops the others."""
+        now = self.host.clock.now()
+        after = 0
+        while True:  # a move committed but not shown (a crash, a Discord error): show it
+            batch = await self.host.store.lagging_games(now, after=after, limit=BATCH)
+            for gid in batch:
+                await self.republish(gid)
+            if len(batch) < BATCH:
+                break
+            after = batch[-1]
+            await asyncio.sleep(0)  # clicks first
+        after = 0
+        while True:
+            batch = await self.host.paced_games(after=after, limit=BATCH)
+            for gid in batch:
+                try:
+                    await self.pace_game(gid)
+                except Exception as err:
+                    if not await self.channel_lost(gid, err):
+                        log.exception("pacing game %s failed", gid)
+            if len(batch) < BATCH:
+                break
+            after = batch[-1]
+            await asyncio.sleep(0)
+
+    async def republish(self, gid: int) -> None:
+        """Publish a table that lags. A lost channel pauses the game (in ``publish``);
+        any other failure is tried again after a while that doubles each time."""
+        try:
+            await self.publish(gid)
+        except Exception as err:
+            if lost_reason(err) is not None:
+                return
+            when = await self.host.store.publish_failed(gid, self.host.clock.now())
+            log.warning("republishing game %s failed (%r); next try at %s", gid, err, when)
+        else:
+            await self.host.store.publish_ok(gid)
+
+    async def channel_lost(self, gid: int, err: BaseException) -> bool:
+        """If ``err`` says the game's channel cannot be reached, pause the game (once) and
+        tell its players by DM. Whether it did."""
+        reason = lost_reason(err)
+        if reason is None:
+            return False
+        if await self.host.store.pause_game(gid, reason, self.host.clock.now()):
+            log.warning("game %s paused: its channel cannot be reached (%s)", gid, reason)
             try:
-                await self.pace_game(gid)
+                await self.tell_paused(await self.host.by_id(gid), reason)
             except Exception:
-                log.exception("pacing game %s failed", gid)
+                log.exception("game %s: could not tell its players of the pause", gid)
+        return True
+
+    async def tell_paused(self, snap: Snapshot, reason: str) -> None:
+        """A DM to each person in the game, where DMs are open: the game is paused, why,
+        and how to bring it back."""
+        told: set[int] = set()
+        for s in snap.seats:
+            if s.user_id is None or s.user_id in told or not s.dm_open:
+                continue
+            if s.is_bot and not s.autopilot:
+                continue
+            told.add(s.user_id)
+            lang = i18n.pick(s.locale)
+            text = t(
+                "host.paused.dm",
+                lang,
+                game=present.game_name(snap.row.game, lang),
+                channel=f"<#{snap.row.channel_id}>",
+                why=t(f"host.paused.{reason}", lang),
+            )
+            try:
+                dm = await self.bot.create_dm(discord.Object(s.user_id))
+                await dm.send(text)
+            except discord.Forbidden:
+                await self.host.set_dm_open(snap.id, s.seat, False)
 
     async def pace_game(self, gid: int) -> None:
         due = await self.host.pace(gid)

@@ -23,6 +23,8 @@ Everything here is a pure function of stored times and the clock's ``now``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from core.contract import OptionSpec
 
 HOUR = 3600.0
@@ -104,3 +106,38 @@ def tick_wait(every: float, next_timer: float | None, now: float) -> float:
     if next_timer is None or next_timer <= now:
         return every
     return max(1.0, min(every, next_timer - now + 0.5))
+
+
+def wake_at(
+    waits: dict[int, tuple[float, int, int]],
+    options: dict[str, str],
+    waiting: Collection[int] | None = None,
+) -> float | None:
+    """When the pacing tick next has something to do for a game whose waits are ``waits``
+    (seat -> (since, nudges sent, deadline state)): the next nudge, the deadline's notice,
+    or the bot's move once twice the deadline has passed. None: nothing until someone moves.
+    ``waiting`` (the seats the game still waits for) leaves out stale waits. The game's
+    running timers are a schedule of their own (``Storage.due_games``)."""
+    times: list[float] = []
+    span = seconds(options.get("deadline"))
+    for seat, (since, sent, state) in waits.items():
+        if waiting is not None and seat not in waiting:
+            continue
+        nudge = next_nudge(since, sent, options)
+        if nudge is not None:
+            times.append(nudge)
+        if span is not None and state < 2:
+            deadline = since + span  # (the very sums Host.pace compares with, to the bit)
+            times.append(deadline if state == 0 else deadline + (deadline - since))
+    return min(times, default=None)
+
+
+#: Republishing a table after a failure that is not a lost channel: first after this long,
+#: then twice as long after each further failure, up to :data:`RETRY_MAX`.
+RETRY_FIRST = 60.0
+RETRY_MAX = HOUR
+
+
+def retry_after(fails: int) -> float:
+    """Seconds before republishing again after ``fails`` failures in a row (>= 1)."""
+    return min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, min(fails - 1, 30)))

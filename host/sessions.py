@@ -475,6 +475,7 @@ class Host:
                 else max(0.0, now - since[0]),
                 timer=timer,
                 waits=None if keep == waits else keep,
+                wake_at=pacing.wake_at(keep, snap.row.host_options),
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
@@ -523,7 +524,9 @@ class Host:
         waiting = snap.to_move() if snap.row.status == "active" else []
         keep = self._waits_after(snap, waits, waiting, acted=acted, now=self.clock.now())
         if keep != waits:
-            await self.store.set_waits(snap.id, keep)
+            await self.store.set_waits(
+                snap.id, keep, wake_at=pacing.wake_at(keep, snap.row.host_options)
+            )
 
     @staticmethod
     def _waits_after(
@@ -544,9 +547,28 @@ class Host:
             keep[seat] = (now, 0, 0) if row is None or seat == acted else row
         return keep
 
-    async def paced_games(self) -> list[int]:
-        """Active games with someone to wait for: what the pacing tick looks at."""
-        return [row.id for row in await self.store.active_games()]
+    async def paced_games(self, *, after: int = 0, limit: int = 100) -> list[int]:
+        """What the pacing tick must look at now (by id, after ``after``, at most
+        ``limit``): active games whose next reminder, deadline or timer has come. Games
+        with nothing due are not even read."""
+        return await self.store.due_games(self.clock.now(), after=after, limit=limit)
+
+    async def resume(self, game_id: int) -> bool:
+        """Lift a game's pause (its channel is reachable again). The clocks of those it
+        waits for start again from now: nobody could see the table meanwhile. False if it
+        was not paused."""
+        async with self.locks[game_id]:
+            if not await self.store.resume_game(game_id):
+                return False
+            row = await self.store.game(game_id)
+            if row is None or row.status != "active":
+                return True
+            now = self.clock.now()
+            keep = {seat: (now, 0, 0) for seat in await self.store.waits(game_id)}
+            await self.store.set_waits(
+                game_id, keep, wake_at=pacing.wake_at(keep, row.host_options)
+            )
+            return True
 
     async def pace(self, game_id: int) -> Due:
         """What the clock says must happen now in one game: nudges to send, deadlines to
@@ -559,16 +581,19 @@ class Host:
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
                 return due
+            if snap.row.paused is not None:
+                return due  # nobody can see the channel: its clocks wait for it
             waits = await self.store.waits(game_id)
             opts = snap.row.host_options
             waiting = set(snap.human_to_move())
+            marks: dict[int, dict[str, int]] = {}
             for seat, (since, sent, dl_state) in sorted(waits.items()):
                 if seat not in waiting:
                     continue
                 wanted = pacing.nudges_due(since, now, opts)
                 deadline = pacing.deadline_at(since, opts.get("deadline"))
                 if wanted > sent:
-                    await self.store.mark_wait(game_id, seat, nudges=wanted)
+                    marks.setdefault(seat, {})["nudges"] = wanted
                     # Once the time is up, the time-up notice speaks: no nudge in that tick.
                     if deadline is None or now < deadline:
                         due.nudges.append((seat, sent + 1, since))
@@ -576,11 +601,21 @@ class Host:
                     continue
                 overdue = now >= deadline + (deadline - since)
                 if dl_state == 0 and not overdue:
-                    await self.store.mark_wait(game_id, seat, deadline=1)
+                    marks.setdefault(seat, {})["deadline"] = 1
                     due.expired.append(seat)
                 elif overdue and dl_state < 2:
-                    await self.store.mark_wait(game_id, seat, deadline=2)
+                    marks.setdefault(seat, {})["deadline"] = 2
                     due.forced.append(seat)
+            # What was done, and when the tick must look again, in one transaction (checked
+            # here, under the game's lock: a second process pacing it finds nothing to do).
+            after_marks = {
+                seat: (since, mark.get("nudges", sent), mark.get("deadline", dl))
+                for seat, (since, sent, dl) in waits.items()
+                for mark in (marks.get(seat, {}),)
+            }
+            wake = pacing.wake_at(after_marks, opts, waiting)
+            if marks or wake != snap.row.wake_at:
+                await self.store.mark_waits(game_id, marks, wake_at=wake)
             made = []
             for seat in due.forced:
                 snap = await self.by_id(game_id)

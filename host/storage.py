@@ -23,6 +23,8 @@ from typing import Any
 
 import aiosqlite
 
+from host import pacing
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -67,6 +69,14 @@ class GameRow:
     trail_key: str = ""
     #: Reminders posted in the channel: (message id, seats it names), until answered.
     nudge_messages: list[list[Any]] = field(default_factory=list)
+    #: When the pacing tick next has work for this game (migration 0007; None: none).
+    wake_at: float | None = None
+    #: Why the game is paused (its channel cannot be reached), and since when.
+    paused: str | None = None
+    paused_at: float | None = None
+    #: Failures to publish in a row (not a lost channel), and when to try again.
+    publish_fails: int = 0
+    retry_at: float | None = None
 
     @property
     def live(self) -> bool:
@@ -128,7 +138,7 @@ _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
     "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
-    "nudge_messages"
+    "nudge_messages, wake_at, paused, paused_at, publish_fails, retry_at"
 )
 
 
@@ -159,6 +169,11 @@ def _game(row: Iterable[Any]) -> GameRow:
         trail_seq=r[21],
         trail_key=r[22],
         nudge_messages=json.loads(r[23]) if r[23] else [],
+        wake_at=r[24],
+        paused=r[25],
+        paused_at=r[26],
+        publish_fails=r[27] or 0,
+        retry_at=r[28],
     )
 
 
@@ -236,11 +251,41 @@ class Storage(ABC):
     async def games_in_guild(self, guild_id: int, live_only: bool = True) -> list[GameRow]: ...
 
     @abstractmethod
-    async def lagging_games(self) -> list[int]:
-        """Games whose table does not show their stored version yet."""
+    async def lagging_games(
+        self, now: float | None = None, *, after: int = 0, limit: int | None = None
+    ) -> list[int]:
+        """Games whose table does not show their stored version yet, by id (those after
+        ``after``, at most ``limit``). Paused games are left out, and with ``now`` so are
+        games whose next try after a failure (``retry_at``) is still to come."""
 
     @abstractmethod
     async def active_games(self) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def due_games(self, now: float, *, after: int = 0, limit: int = 100) -> list[int]:
+        """Active games, not paused, that the pacing tick must look at by ``now``: their
+        ``wake_at`` has come or one of their running timers has run out. By id, those
+        after ``after``, at most ``limit`` (the tick asks batch by batch)."""
+
+    @abstractmethod
+    async def set_wake(self, game_id: int, wake_at: float | None) -> None:
+        """When the tick must next look at the game (None: not until it moves)."""
+
+    @abstractmethod
+    async def pause_game(self, game_id: int, reason: str, now: float) -> bool:
+        """Pause a game whose channel cannot be reached; False if it was paused already."""
+
+    @abstractmethod
+    async def resume_game(self, game_id: int) -> bool:
+        """Lift a pause (and forget failures to publish); False if it was not paused."""
+
+    @abstractmethod
+    async def publish_failed(self, game_id: int, now: float) -> float:
+        """Count one more failure to publish the game's table; when to try again."""
+
+    @abstractmethod
+    async def publish_ok(self, game_id: int) -> None:
+        """The table is published: forget earlier failures."""
 
     @abstractmethod
     async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
@@ -272,11 +317,13 @@ class Storage(ABC):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
+        wake_at: float | None = 0.0,
     ) -> int:
         """Append the action, store the state and bump the version: one transaction.
 
         ``waits`` (when the move changes whom the game waits for) replaces the game's waits
-        in the same transaction.
+        in the same transaction, and ``wake_at`` (see :func:`host.pacing.wake_at`) with them;
+        left out, the tick looks at the game at once and works it out.
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
@@ -350,10 +397,24 @@ class Storage(ABC):
         """seat -> (since, nudges sent, deadline state)."""
 
     @abstractmethod
-    async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None: ...
+    async def set_waits(
+        self,
+        game_id: int,
+        keep: dict[int, tuple[float, int, int]],
+        wake_at: float | None = 0.0,
+    ) -> None:
+        """Replace the game's waits, and its ``wake_at`` in the same transaction (left
+        out: 0, so that the next tick looks at the game and works it out)."""
+
+    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
+        await self.mark_waits(game_id, {seat: fields}, wake_at=0.0)
 
     @abstractmethod
-    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None: ...
+    async def mark_waits(
+        self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
+    ) -> None:
+        """Record what was done about waits (seat -> nudges / deadline) and the game's next
+        ``wake_at``, in one transaction."""
 
     @abstractmethod
     async def timers(self, game_id: int) -> dict[str, TimerRow]:
@@ -539,13 +600,78 @@ class SqliteStore(Storage):
             rows = await c.fetchall()
         return [_game(r) for r in rows]
 
-    async def lagging_games(self) -> list[int]:
-        """Games whose table does not show their stored version yet."""
-        async with self.db.execute(
+    async def lagging_games(
+        self, now: float | None = None, *, after: int = 0, limit: int | None = None
+    ) -> list[int]:
+        """Games whose table does not show their stored version yet (not paused; with
+        ``now``, not waiting to retry after a failure)."""
+        sql = (
             "SELECT id FROM games WHERE status IN ('active', 'over') "
-            "AND published_version < version ORDER BY id"
+            "AND published_version < version AND paused IS NULL AND +id > ?"
+        )
+        params: list[Any] = [after]
+        if now is not None:
+            sql += " AND (retry_at IS NULL OR retry_at <= ?)"
+            params.append(now)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        async with self.db.execute(sql, params) as c:
+            return [int(r[0]) for r in await c.fetchall()]
+
+    async def due_games(self, now: float, *, after: int = 0, limit: int = 100) -> list[int]:
+        # Each half searches its own index (games_wake, timers_due); "+id" keeps SQLite
+        # from scanning every game in id order instead.
+        async with self.db.execute(
+            "SELECT id FROM (SELECT id FROM games WHERE status = 'active' AND wake_at <= ? "
+            "AND paused IS NULL AND +id > ? "
+            "UNION SELECT g.id FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.fired_at IS NULL AND t.open = 1 AND t.started + t.seconds <= ? "
+            "AND g.status = 'active' AND g.paused IS NULL AND +g.id > ?) "
+            "ORDER BY +id LIMIT ?",
+            (now, after, now, after, limit),
         ) as c:
             return [int(r[0]) for r in await c.fetchall()]
+
+    async def set_wake(self, game_id: int, wake_at: float | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET wake_at = ? WHERE id = ?", (wake_at, game_id))
+
+    async def pause_game(self, game_id: int, reason: str, now: float) -> bool:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET paused = ?, paused_at = ? WHERE id = ? AND paused IS NULL",
+                (reason, now, game_id),
+            )
+            return cur.rowcount == 1
+
+    async def resume_game(self, game_id: int) -> bool:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET paused = NULL, paused_at = NULL, publish_fails = 0, "
+                "retry_at = NULL WHERE id = ? AND paused IS NOT NULL",
+                (game_id,),
+            )
+            return cur.rowcount == 1
+
+    async def publish_failed(self, game_id: int, now: float) -> float:
+        async with self.transaction() as db:
+            async with db.execute("SELECT publish_fails FROM games WHERE id = ?", (game_id,)) as c:
+                row = await c.fetchone()
+            fails = (int(row[0]) if row else 0) + 1
+            when = now + pacing.retry_after(fails)
+            await db.execute(
+                "UPDATE games SET publish_fails = ?, retry_at = ? WHERE id = ?",
+                (fails, when, game_id),
+            )
+        return when
+
+    async def publish_ok(self, game_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE games SET publish_fails = 0, retry_at = NULL WHERE id = ?", (game_id,)
+            )
 
     async def active_games(self) -> list[GameRow]:
         async with self.db.execute(
@@ -642,11 +768,12 @@ class SqliteStore(Storage):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
+        wake_at: float | None = 0.0,
     ) -> int:
         """Append the action, store the state and bump the version: one transaction.
 
         ``waits`` (when the move changes whom the game waits for) replaces the game's waits
-        in the same transaction.
+        in the same transaction, and ``wake_at`` with them.
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
@@ -655,9 +782,20 @@ class SqliteStore(Storage):
             cur = await db.execute(
                 "UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
                 "status = CASE WHEN ? THEN 'over' ELSE status END, "
-                "finished_at = CASE WHEN ? THEN ? ELSE finished_at END "
+                "finished_at = CASE WHEN ? THEN ? ELSE finished_at END, "
+                "wake_at = CASE WHEN ? THEN ? ELSE wake_at END "
                 "WHERE id = ? AND version = ? AND status = 'active'",
-                (dumps(state), now, over, over, now, game_id, version),
+                (
+                    dumps(state),
+                    now,
+                    over,
+                    over,
+                    now,
+                    waits is not None,
+                    wake_at,
+                    game_id,
+                    version,
+                ),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(game_id)
@@ -894,9 +1032,15 @@ class SqliteStore(Storage):
             rows = await c.fetchall()
         return {int(r[0]): (float(r[1]), int(r[2]), int(r[3])) for r in rows}
 
-    async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None:
+    async def set_waits(
+        self,
+        game_id: int,
+        keep: dict[int, tuple[float, int, int]],
+        wake_at: float | None = 0.0,
+    ) -> None:
         async with self.transaction() as db:
             await self._write_waits(db, game_id, keep)
+            await db.execute("UPDATE games SET wake_at = ? WHERE id = ?", (wake_at, game_id))
 
     @staticmethod
     async def _write_waits(
@@ -908,16 +1052,22 @@ class SqliteStore(Storage):
             [(game_id, seat, *row) for seat, row in keep.items()],
         )
 
-    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
+    async def mark_waits(
+        self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
+    ) -> None:
         allowed = {"nudges", "deadline"}
-        if set(fields) - allowed:
-            raise ValueError(fields)
-        sets = ", ".join(f"{k} = ?" for k in fields)
+        for fields in marks.values():
+            if set(fields) - allowed:
+                raise ValueError(fields)
         async with self.transaction() as db:
-            await db.execute(
-                f"UPDATE waits SET {sets} WHERE game_id = ? AND seat = ?",
-                (*fields.values(), game_id, seat),
-            )
+            for seat, fields in marks.items():
+                if fields:
+                    sets = ", ".join(f"{k} = ?" for k in fields)
+                    await db.execute(
+                        f"UPDATE waits SET {sets} WHERE game_id = ? AND seat = ?",
+                        (*fields.values(), game_id, seat),
+                    )
+            await db.execute("UPDATE games SET wake_at = ? WHERE id = ?", (wake_at, game_id))
 
     # -- timers -------------------------------------------------------------------------
 

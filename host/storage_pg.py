@@ -27,6 +27,7 @@ from typing import Any
 import asyncpg
 from asyncpg import Connection as Conn
 
+from host import pacing
 from host.storage import MIGRATIONS as SQLITE_MIGRATIONS
 from host.storage import (
     ActionRow,
@@ -51,7 +52,7 @@ _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
     "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
-    "nudge_messages"
+    "nudge_messages, wake_at, paused, paused_at, publish_fails, retry_at"
 )
 
 
@@ -231,12 +232,80 @@ class PgStore(Storage):
         )
         return [_game(r) for r in rows]
 
-    async def lagging_games(self) -> list[int]:
-        rows = await self._fetch(
+    async def lagging_games(
+        self, now: float | None = None, *, after: int = 0, limit: int | None = None
+    ) -> list[int]:
+        sql = (
             "SELECT id FROM games WHERE status IN ('active', 'over') "
-            "AND published_version < version ORDER BY id"
+            "AND published_version < version AND paused IS NULL AND id > $1"
+        )
+        args: list[Any] = [after]
+        if now is not None:
+            args.append(now)
+            sql += f" AND (retry_at IS NULL OR retry_at <= ${len(args)})"
+        sql += " ORDER BY id"
+        if limit is not None:
+            args.append(limit)
+            sql += f" LIMIT ${len(args)}"
+        return [int(r[0]) for r in await self._fetch(sql, *args)]
+
+    async def due_games(self, now: float, *, after: int = 0, limit: int = 100) -> list[int]:
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE status = 'active' AND wake_at <= $1 "
+            "AND paused IS NULL AND id > $2 "
+            "UNION SELECT g.id FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.fired_at IS NULL AND t.open = 1 AND t.started + t.seconds <= $1 "
+            "AND g.status = 'active' AND g.paused IS NULL AND g.id > $2 "
+            "ORDER BY 1 LIMIT $3",
+            now,
+            after,
+            limit,
         )
         return [int(r[0]) for r in rows]
+
+    async def set_wake(self, game_id: int, wake_at: float | None) -> None:
+        async with self.transaction() as con:
+            await con.execute("UPDATE games SET wake_at = $1 WHERE id = $2", wake_at, game_id)
+
+    async def pause_game(self, game_id: int, reason: str, now: float) -> bool:
+        async with self.transaction() as con:
+            status = await con.execute(
+                "UPDATE games SET paused = $1, paused_at = $2 WHERE id = $3 AND paused IS NULL",
+                reason,
+                now,
+                game_id,
+            )
+            return _count(status) == 1
+
+    async def resume_game(self, game_id: int) -> bool:
+        async with self.transaction() as con:
+            status = await con.execute(
+                "UPDATE games SET paused = NULL, paused_at = NULL, publish_fails = 0, "
+                "retry_at = NULL WHERE id = $1 AND paused IS NOT NULL",
+                game_id,
+            )
+            return _count(status) == 1
+
+    async def publish_failed(self, game_id: int, now: float) -> float:
+        async with self.transaction() as con:
+            fails = await con.fetchval(
+                "SELECT publish_fails FROM games WHERE id = $1 FOR UPDATE", game_id
+            )
+            fails = int(fails or 0) + 1
+            when = now + pacing.retry_after(fails)
+            await con.execute(
+                "UPDATE games SET publish_fails = $1, retry_at = $2 WHERE id = $3",
+                fails,
+                when,
+                game_id,
+            )
+        return when
+
+    async def publish_ok(self, game_id: int) -> None:
+        async with self.transaction() as con:
+            await con.execute(
+                "UPDATE games SET publish_fails = 0, retry_at = NULL WHERE id = $1", game_id
+            )
 
     async def active_games(self) -> list[GameRow]:
         rows = await self._fetch(
@@ -315,18 +384,22 @@ class PgStore(Storage):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
+        wake_at: float | None = 0.0,
     ) -> int:
         async with self.transaction() as con:
             status = await con.execute(
                 "UPDATE games SET state = $1, version = version + 1, updated_at = $2, "
                 "status = CASE WHEN $3 THEN 'over' ELSE status END, "
-                "finished_at = CASE WHEN $3 THEN $2 ELSE finished_at END "
+                "finished_at = CASE WHEN $3 THEN $2 ELSE finished_at END, "
+                "wake_at = CASE WHEN $6 THEN $7 ELSE wake_at END "
                 "WHERE id = $4 AND version = $5 AND status = 'active'",
                 dumps(state),
                 now,
                 over,
                 game_id,
                 version,
+                waits is not None,
+                wake_at,
             )
             if _count(status) != 1:
                 raise VersionConflict(game_id)
@@ -564,9 +637,15 @@ class PgStore(Storage):
         )
         return {int(r[0]): (float(r[1]), int(r[2]), int(r[3])) for r in rows}
 
-    async def set_waits(self, game_id: int, keep: dict[int, tuple[float, int, int]]) -> None:
+    async def set_waits(
+        self,
+        game_id: int,
+        keep: dict[int, tuple[float, int, int]],
+        wake_at: float | None = 0.0,
+    ) -> None:
         async with self.transaction() as con:
             await self._write_waits(con, game_id, keep)
+            await con.execute("UPDATE games SET wake_at = $1 WHERE id = $2", wake_at, game_id)
 
     @staticmethod
     async def _write_waits(
@@ -579,19 +658,26 @@ class PgStore(Storage):
             [(game_id, seat, *row) for seat, row in keep.items()],
         )
 
-    async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
+    async def mark_waits(
+        self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
+    ) -> None:
         allowed = {"nudges", "deadline"}
-        if set(fields) - allowed:
-            raise ValueError(fields)
-        sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, 1))
-        n = len(fields)
+        for fields in marks.values():
+            if set(fields) - allowed:
+                raise ValueError(fields)
         async with self.transaction() as con:
-            await con.execute(
-                f"UPDATE waits SET {sets} WHERE game_id = ${n + 1} AND seat = ${n + 2}",
-                *fields.values(),
-                game_id,
-                seat,
-            )
+            for seat, fields in marks.items():
+                if not fields:
+                    continue
+                sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(fields, 1))
+                n = len(fields)
+                await con.execute(
+                    f"UPDATE waits SET {sets} WHERE game_id = ${n + 1} AND seat = ${n + 2}",
+                    *fields.values(),
+                    game_id,
+                    seat,
+                )
+            await con.execute("UPDATE games SET wake_at = $1 WHERE id = $2", wake_at, game_id)
 
     # -- timers -------------------------------------------------------------------------
 

@@ -372,6 +372,8 @@ class FakeDiscord:
         self.cdn: dict[str, tuple[bytes, str]] = {}
         self.failing_dm_users: set[int] = set()
         self.faults: list[Fault] = []
+        #: Channels the bot cannot reach: every request under /channels/{id} gets this error.
+        self.lost_channels: dict[int, ApiError] = {}
         self.synced_commands: dict[int | None, list[dict[str, Any]]] = {}
         self.command_ids: dict[tuple[str, int, int | None], int] = {}
         self.created_channel_names: list[str] = []
@@ -1215,6 +1217,11 @@ class FakeDiscord:
         if fault is not None:
             req.status, req.response = fault.status, fault.body
             return fault.status, fault.body, dict(fault.headers), req
+        lost = re.match(r"/channels/(\d+)(/|$)", path)
+        if lost is not None and int(lost[1]) in self.lost_channels:
+            err = self.lost_channels[int(lost[1])]
+            req.status, req.response = err.status, err.body
+            return err.status, copy.deepcopy(err.body), {}, req
         if handler is None:
             self.unexpected.append(req)
             req.status = 404

@@ -18,7 +18,7 @@ from discord.ext import commands
 from discord.http import Route
 
 from . import netguard
-from .backend import DM, FakeDiscord, InteractionRecord
+from .backend import DM, ApiError, FakeDiscord, InteractionRecord
 from .idle import THREAD_WORK, CapturedError, ErrorCapture, loop_is_quiet
 from .models import (
     BUTTON,
@@ -394,6 +394,21 @@ class Harness:
         self.backend.add_fault(
             method, path_regex, status=status, body={"code": code, "message": message}, times=times
         )
+
+    def lose_channel(self, channel_id: int, *, status: int = 404) -> None:
+        """From now on the bot cannot reach ``channel_id``: every request on it answers 404
+        Unknown Channel (``status=404``, as after a deletion), 403 Missing Access
+        (``status=403``) or 403 Missing Permissions (``status=50013``)."""
+        errors = {
+            404: ApiError(404, 10003, "Unknown Channel"),
+            403: ApiError(403, 50001, "Missing Access"),
+            50013: ApiError(403, 50013, "Missing Permissions"),
+        }
+        self.backend.lost_channels[channel_id] = errors[status]
+
+    def restore_channel(self, channel_id: int) -> None:
+        """The channel answers again (undoes :meth:`lose_channel`)."""
+        self.backend.lost_channels.pop(channel_id, None)
 
     def rate_limit(
         self,

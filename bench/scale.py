@@ -1,0 +1,333 @@
+"""Ten thousand active games on one process (issue 14): what the pacing tick costs, and how
+a lone game's clicks fare while it runs.
+
+    python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20]
+
+The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
+``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
+MLEM games in a realistic mix: most wait for a person (reminders every 12 h), a tenth have a
+deadline of a day, one in twenty has a seat on autopilot, and a hundred have had their
+channel deleted while their table lagged. About forty games are made through the host and
+the rest cloned from them in SQL (state, seats, log, waits), their waits spread over the
+last day and a half, so that reminders fall due all the time, as on a busy bot.
+
+Reported: the tick's time (the first one, which pauses the lost channels; one with nothing
+due; ones a minute apart with the usual share due); click→acknowledgement and click→image
+(the table's PNG reaching Discord) p50/p99 for a lone game clicked while a tick runs;
+accepting a move (``Host.play``, no render) p50/p99; moves per second with 20 games clicked
+at once; and the process's RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import resource
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import pct
+from bot import build_bot
+from host import pacing
+from host.clock import FakeClock
+from host.pacing import HOUR
+from host.sessions import Host, Player
+from host.settings import Settings
+from host.storage import SqliteStore
+from tests.e2e import driver
+from tests.harness import Harness
+from tests.harness.models import FakeUser
+
+TEMPLATES = 40
+LOST = 100
+LIVE = 20  # games clicked at once
+
+
+def rss_mb() -> tuple[float, float]:
+    """(current, peak) resident set size in MB."""
+    current = 0.0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            current = int(line.split()[1]) / 1024
+    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def line(name: str, ms: list[float]) -> str:
+    return f"{name}: p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms (n={len(ms)})"
+
+
+class Bench:
+    def __init__(self, h: Harness, clock: FakeClock) -> None:
+        self.h = h
+        self.clock = clock
+        assert h.bot is not None
+        self.host: Host = h.bot.host  # type: ignore[attr-defined]
+        self.cog: Any = h.bot.get_cog("GameCog")
+        self.users: list[FakeUser] = []
+        #: game id -> (channel id, {user: seat})
+        self.live: dict[int, tuple[int, dict[FakeUser, int]]] = {}
+
+    def player(self, u: FakeUser) -> Player:
+        return Player(u.id, u.name, "en")
+
+    async def make_game(self, kind: str, rng: random.Random) -> int:
+        """One MLEM game through the host, in a channel of its own: ``plain``, ``deadline``
+        (a day per move) or ``autopilot`` (a player left; a bot plays the seat)."""
+        n = rng.randint(2, 4)
+        people = rng.sample(self.users, n)
+        cid = int(self.h.backend.add_channel(f"g{len(self.live)}-{kind}")["id"])
+        snap = await self.host.new_lobby(
+            guild_id=self.h.guild_id,
+            channel_id=cid,
+            game_id="mlem",
+            owner=self.player(people[0]),
+            lang="en",
+        )
+        for u in people[1:]:
+            await self.host.join(snap.id, self.player(u))
+        if kind == "deadline":
+            for _ in range(2):  # none -> 12h -> 1d
+                await self.host.cycle_option(snap.id, "h.deadline", self.player(people[0]))
+        await self.host.start(snap.id, self.player(people[0]))
+        if kind == "autopilot":
+            await self.host.leave(snap.id, self.player(people[-1]))
+        await self.cog.publish(snap.id)
+        self.live[snap.id] = (cid, {u: i for i, u in enumerate(people)})
+        return snap.id
+
+    async def clone(self, templates: list[int], total: int, rng: random.Random) -> list[int]:
+        """Copies of the templates up to ``total`` games, in one transaction, each in a
+        channel of its own with its waits moved back by up to a day and a half (what was
+        due by now counted as done), and ``LOST`` of them in a deleted channel, lagging."""
+        store = self.host.store
+        assert isinstance(store, SqliteStore)
+        now = self.clock.now()
+        rows = {gid: (await self.host.by_id(gid)).row for gid in templates}
+        waits = {gid: await store.waits(gid) for gid in templates}
+        cols = (
+            "guild_id, game, status, options, seed, version, state, lang, owner_id, "
+            "table_to_move, created_at, updated_at, host_options, published_version, "
+            "trail_seq, trail_key"
+        )
+        made: list[int] = []
+        channels = [
+            int(self.h.backend.add_channel(f"c{i}")["id"]) for i in range(total - len(templates))
+        ]
+        async with store.transaction() as db:
+            for i, cid in enumerate(channels):
+                src = templates[i % len(templates)]
+                opts = rows[src].host_options
+                span = pacing.seconds(opts.get("deadline"))
+                back = rng.uniform(0, (span or 36 * HOUR) * 0.95)
+                keep = {}
+                for seat in waits[src]:
+                    since = now - back
+                    keep[seat] = (since, pacing.nudges_due(since, now, opts), 0)
+                lost = i < LOST
+                cur = await db.execute(
+                    f"INSERT INTO games (channel_id, {cols}, wake_at) SELECT ?, {cols}, ? "
+                    "FROM games WHERE id = ?",
+                    (cid, pacing.wake_at(keep, opts), src),
+                )
+                gid = int(cur.lastrowid or 0)
+                made.append(gid)
+                for table, what in (
+                    ("seats", "seat, user_id, is_bot, name, locale, dm_open, autopilot, missed"),
+                    ("actions", "seq, seat, choice, by_user, by_bot, events, at, think"),
+                ):
+                    await db.execute(
+                        f"INSERT INTO {table} (game_id, {what}) SELECT ?, {what} "
+                        f"FROM {table} WHERE game_id = ?",
+                        (gid, src),
+                    )
+                await db.executemany(
+                    "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(gid, seat, *w) for seat, w in keep.items()],
+                )
+                if lost:
+                    self.h.backend.channels[cid]["deleted"] = True
+                    await db.execute(
+                        "UPDATE games SET published_version = version - 1 WHERE id = ?", (gid,)
+                    )
+        return made
+
+    async def timed_tick(self) -> float:
+        t0 = time.perf_counter()
+        await self.cog.tick()
+        return (time.perf_counter() - t0) * 1000
+
+
+async def run(games: int, folder: str | None, rounds: int) -> None:
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        settings = Settings(token="x", db_path=str(Path(tmp) / "scale.db"), tick_seconds=0)
+        clock, seeds = FakeClock(), random.Random(1)
+        h = Harness(lambda: build_bot(settings, clock=clock, seeds=seeds))
+        await h.start()
+        try:
+            await measure(h, clock, games, rounds)
+        finally:
+            await h.stop()
+
+
+async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None:
+    rng = random.Random(14)
+    b = Bench(h, clock)
+    b.users = [h.user(f"P{i}", "en-US") for i in range(60)]
+    t0 = time.perf_counter()
+    kinds = ["plain"] * 30 + ["deadline"] * 8 + ["autopilot"] * 2
+    templates = [await b.make_game(kind, rng) for kind in kinds[:TEMPLATES]]
+    clones = await b.clone(templates, games, rng)
+    print(
+        f"{len(templates) + len(clones)} active games ready in {time.perf_counter() - t0:.0f} s "
+        f"({LOST} with a deleted channel); RSS {rss_mb()[0]:.0f} MB"
+    )
+
+    first = await b.timed_tick()
+    paused = [(await b.host.store.game(gid)) for gid in clones[:LOST]]
+    paused_n = sum(1 for row in paused if row is not None and row.paused)
+    print(f"first tick (pauses the lost channels: {paused_n} paused): {first:.0f} ms")
+    idle = [await b.timed_tick() for _ in range(rounds)]
+    print(line("tick, nothing due", idle))
+    due_counts: list[int] = []
+    busy: list[float] = []
+    for _ in range(rounds):
+        clock.advance(60)
+        due_counts.append(len(await b.host.store.due_games(clock.now(), limit=10_000)))
+        busy.append(await b.timed_tick())
+    print(
+        line("tick a minute later, the usual share due", busy)
+        + f", {sum(due_counts) / len(due_counts):.1f} games due a minute"
+    )
+
+    # A lone game clicked while a tick runs: acknowledgement and image.
+    lone = templates[0]
+    cid, seats = b.live[lone]
+    acks, images = await clicks_during_ticks(b, lone, cid, seats, rounds * 2)
+    print(line("click→ack while a tick runs", acks))
+    print(line("click→image while a tick runs", images))
+
+    # Accepting a move (Host.play, no render) with 10,000 active games.
+    accept: list[float] = []
+    users = {u.id: u for u in b.users}
+    for _ in range(200):
+        gid = rng.choice(templates[1:])
+        snap = await b.host.by_id(gid)
+        ds = [d for d in snap.decisions if snap.human(d.seat)]
+        if not ds:
+            continue
+        d = rng.choice(ds)
+        uid = snap.seats[d.seat].user_id
+        assert uid in users
+        t = time.perf_counter()
+        await b.host.play(gid, uid, d.seat, snap.token(d), rng.choice(d.options).id)
+        accept.append((time.perf_counter() - t) * 1000)
+    print(line("accept a move (Host.play, no render)", accept))
+    for gid in templates:  # show what the accept runs played
+        await b.cog.publish(gid)
+
+    moves, seconds = await twenty_at_once(b, [g for g in templates[1:] if g in b.live], rng)
+    print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
+    now, peak = rss_mb()
+    print(f"RSS {now:.0f} MB (peak {peak:.0f} MB)")
+
+
+async def clicks_during_ticks(
+    b: Bench, gid: int, cid: int, seats: dict[FakeUser, int], n: int
+) -> tuple[list[float], list[float]]:
+    """``n`` clicks on the lone game's table, each fed while a tick (a minute after the
+    last) runs; the times of its acknowledgement and of its new table image."""
+    h = b.h
+    marks: dict[str, float] = {}
+    inner = h.backend.http
+
+    async def http(method: str, url: str, **kw: Any) -> Any:
+        out = await inner(method, url, **kw)
+        req = out[3]
+        if "/callback" in req.path and "ack" not in marks:
+            marks["ack"] = time.perf_counter()
+        if f"/channels/{cid}/messages" in req.path and req.files and "image" not in marks:
+            marks["image"] = time.perf_counter()
+        return out
+
+    h.backend.http = http  # type: ignore[method-assign]
+    acks: list[float] = []
+    images: list[float] = []
+    rng = random.Random(3)
+    try:
+        for _ in range(n):
+            table = driver.latest_table(h, cid)
+            if driver.is_final(table):
+                break
+            waiting = [u for u in seats if u.id in driver.waiting_ids(table)]
+            if not waiting:
+                break
+            user = rng.choice(waiting)
+            pool = driver.offers(table, seats[user])
+            if not pool:
+                break
+            offer = rng.choice(pool)
+            b.clock.advance(60)
+            marks.clear()
+            tick = asyncio.create_task(b.cog.tick())
+            await asyncio.sleep(0)  # the tick has started: it holds the loop between awaits
+            values = None if offer.value is None else [offer.value]
+            rec = h.build_click(user, offer.message, offer.custom_id, values=values)
+            t0 = time.perf_counter()
+            h.feed("INTERACTION_CREATE", rec.payload)
+            await h.idle()
+            await tick
+            if "ack" in marks:
+                acks.append((marks["ack"] - t0) * 1000)
+            if "image" in marks:
+                images.append((marks["image"] - t0) * 1000)
+    finally:
+        h.backend.http = inner  # type: ignore[method-assign]
+    return acks, images
+
+
+async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple[int, float]:
+    """Rounds of one click in each of ``LIVE`` games fed together; moves and seconds."""
+    h = b.h
+    chosen = gids[:LIVE]
+    moves, spent = 0, 0.0
+    for _ in range(10):
+        clicks = []
+        for gid in chosen:
+            cid, seats = b.live[gid]
+            table = driver.latest_table(h, cid)
+            if driver.is_final(table):
+                continue
+            waiting = [u for u in seats if u.id in driver.waiting_ids(table)]
+            offers = driver.offers(table, seats[waiting[0]]) if waiting else []
+            if not offers:
+                continue
+            o = rng.choice(offers)
+            values = None if o.value is None else [o.value]
+            clicks.append({"user": waiting[0], "message": o.message, "custom_id": o.custom_id,
+                           "values": values})  # fmt: skip
+        if not clicks:
+            break
+        t0 = time.perf_counter()
+        await h.click_many(clicks)
+        spent += time.perf_counter() - t0
+        moves += len(clicks)
+    return moves, spent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument(
+        "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
+    )
+    args = ap.parse_args()
+    asyncio.run(run(args.games, args.dir, args.rounds))
+
+
+if __name__ == "__main__":
+    main()

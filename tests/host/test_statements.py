@@ -132,3 +132,38 @@ async def test_statements_per_timed_move(db: str, clock: str) -> None:
         assert await host.replay(gid) == (await host.by_id(gid)).row.state
     finally:
         await host.store.close()
+
+
+async def test_bot_moves_after_a_click_do_not_reload(db: str) -> None:
+    host = await _host(db, registry.games())
+    try:
+        snap = await host.new_lobby(
+            guild_id=1, channel_id=100, game_id="mlem", owner=ANA, lang="en"
+        )
+        await host.add_bot(snap.id, ANA)
+        await host.start(snap.id, ANA)
+        rng = random.Random(6)
+        with_bots = 0
+        for _ in range(30):
+            snap = await host.by_id(snap.id)
+            if snap.row.status != "active":
+                break
+            mine = snap.decisions_for(0)
+            if not mine:
+                break
+            d = mine[0]
+            with counting(host.store) as seen:
+                out = await host.play(
+                    snap.id, ANA.user_id, 0, snap.token(d), random_answer(d, rng)
+                )
+            if out.after.row.status != "active":
+                break
+            bot_moves = sum(s.by_bot for s in out.steps)
+            with_bots += bot_moves > 0
+            loads = [sql for sql in seen if sql.startswith("SELECT id, guild_id")]
+            assert len(loads) == 1, seen  # the click's own load, never one per move
+            # Each bot move is a commit: BEGIN, UPDATE, INSERT, waits, COMMIT at most.
+            assert len(seen) <= BOUND[host.store.dialect] + 5 * bot_moves, seen
+        assert with_bots, "no bot moved after a click"
+    finally:
+        await host.store.close()

@@ -469,10 +469,9 @@ class Host:
         waits = snap.waits if snap.waits is not None else await self.store.waits(snap.id)
         since = waits.get(seat)
         # Whom the game waits for after this move, and the timers of its open decisions,
-        # written in the move's own transaction (one commit, one disk sync per move). Rows
-        # of waits that stay as they are are not written at all.
+        # written in the move's own transaction (one commit, one disk sync per move): only
+        # what changed (the waits were read with the game, under its lock).
         keep = self._waits_after(snap, waits, seats_pending(decisions), acted=seat, now=now)
-        started = {k: r for k, r in keep.items() if waits.get(k) != r}
         opened, closed = ([], set()) if over else self._timer_changes(snap.timers, decisions)
         dumped = snap.game.dump(state)
         try:
@@ -491,8 +490,8 @@ class Host:
                 if by_bot or timer is not None or since is None
                 else max(0.0, now - since[0]),
                 timer=timer,
-                waits_keep=keep if set(waits) - set(keep) else None,
-                waits_set=started,
+                waits=None if keep == waits else keep,
+                waits_was=waits,
                 timers_opened=opened,
                 timers_closed=closed,
             )

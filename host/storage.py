@@ -322,17 +322,15 @@ class Storage(ABC):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
-        waits_set: dict[int, tuple[float, int, int]] | None = None,
-        waits_keep: Iterable[int] | None = None,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
         timers_opened: list[tuple[str, int, float]] | None = None,
         timers_closed: Iterable[str] = (),
     ) -> int:
         """Append the action, store the state and bump the version: one transaction.
 
         ``waits`` (when the move changes whom the game waits for) replaces the game's waits
-        in the same transaction. Or, statement by statement: ``waits_keep`` (the seats still
-        waited for: the others' waits end) and ``waits_set`` (waits that start now, written
-        over any row of theirs); rows of kept seats not in ``waits_set`` are left alone.
+        in the same transaction; with ``waits_was`` (the waits as the caller read them,
+        under the game's lock) only what changed is written, in as few statements as can be.
         ``timers_opened``/``timers_closed`` are :meth:`update_timers`'s, done with the move.
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
@@ -727,8 +725,7 @@ class SqliteStore(Storage):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
-        waits_set: dict[int, tuple[float, int, int]] | None = None,
-        waits_keep: Iterable[int] | None = None,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
         timers_opened: list[tuple[str, int, float]] | None = None,
         timers_closed: Iterable[str] = (),
     ) -> int:
@@ -775,23 +772,10 @@ class SqliteStore(Storage):
                 )
                 if cur.rowcount != 1:
                     raise VersionConflict(game_id)
-            if waits is not None:
+            if waits is not None and waits_was is None:
                 await self._write_waits(db, game_id, waits)
-            if waits_keep is not None:
-                keep = sorted(waits_keep)
-                await db.execute(
-                    "DELETE FROM waits WHERE game_id = ? "
-                    f"AND seat NOT IN ({', '.join('?' * len(keep))})",
-                    (game_id, *keep),
-                )
-            if waits_set:
-                await db.executemany(
-                    "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
-                    "since = excluded.since, nudges = excluded.nudges, "
-                    "deadline = excluded.deadline",
-                    [(game_id, seat, *row) for seat, row in waits_set.items()],
-                )
+            elif waits is not None and waits_was is not None:
+                await self._change_waits(db, game_id, waits_was, waits)
             if timers_opened or timers_closed:
                 await self._write_timers(db, game_id, timers_opened or [], timers_closed, now)
         return version + 1
@@ -1009,6 +993,38 @@ class SqliteStore(Storage):
             "INSERT INTO waits (game_id, seat, since, nudges, deadline) VALUES (?, ?, ?, ?, ?)",
             [(game_id, seat, *row) for seat, row in keep.items()],
         )
+
+    @staticmethod
+    async def _change_waits(
+        db: aiosqlite.Connection,
+        game_id: int,
+        was: dict[int, tuple[float, int, int]],
+        keep: dict[int, tuple[float, int, int]],
+    ) -> None:
+        """Turn the waits ``was`` into ``keep``: a wait that ends becomes one that starts
+        (the turn passing on: one statement), the others are deleted or written."""
+        ended = [seat for seat in sorted(was) if seat not in keep]
+        started = [(seat, row) for seat, row in sorted(keep.items()) if was.get(seat) != row]
+        pairs = list(zip(ended, started, strict=False))
+        if pairs:
+            await db.executemany(
+                "UPDATE OR REPLACE waits SET seat = ?, since = ?, nudges = ?, deadline = ? "
+                "WHERE game_id = ? AND seat = ?",
+                [(seat, *row, game_id, old) for old, (seat, row) in pairs],
+            )
+        if len(ended) > len(pairs):
+            marks = ", ".join("?" * len(keep))
+            await db.execute(
+                f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})",
+                (game_id, *sorted(keep)),
+            )
+        if len(started) > len(pairs):
+            await db.executemany(
+                "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "since = excluded.since, nudges = excluded.nudges, deadline = excluded.deadline",
+                [(game_id, seat, *row) for seat, row in started[len(pairs) :]],
+            )
 
     async def mark_wait(self, game_id: int, seat: int, **fields: int) -> None:
         allowed = {"nudges", "deadline"}

@@ -341,8 +341,7 @@ class PgStore(Storage):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
-        waits_set: dict[int, tuple[float, int, int]] | None = None,
-        waits_keep: Iterable[int] | None = None,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
         timers_opened: list[tuple[str, int, float]] | None = None,
         timers_closed: Iterable[str] = (),
     ) -> int:
@@ -386,20 +385,20 @@ class PgStore(Storage):
                 )
                 if _count(status) != 1:
                     raise VersionConflict(game_id)
-            if waits is not None:
+            if waits is not None and waits_was is None:
                 await self._write_waits(con, game_id, waits)
-            if waits_keep is not None or waits_set:
+            elif waits is not None and waits_was is not None:
                 # One statement: the waits that end, and those that start (disjoint seats).
-                started = sorted((waits_set or {}).items())
+                started = [(k, r) for k, r in sorted(waits.items()) if waits_was.get(k) != r]
                 await con.execute(
                     "WITH ended AS (DELETE FROM waits WHERE game_id = $1 "
-                    "AND $2::int[] IS NOT NULL AND seat <> ALL($2::int[])) "
+                    "AND seat <> ALL($2::int[])) "
                     "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
                     "SELECT $1, * FROM unnest($3::int[], $4::float8[], $5::int[], $6::int[]) "
                     "ON CONFLICT (game_id, seat) DO UPDATE SET since = excluded.since, "
                     "nudges = excluded.nudges, deadline = excluded.deadline",
                     game_id,
-                    None if waits_keep is None else sorted(waits_keep),
+                    sorted(waits),
                     [seat for seat, _ in started],
                     [row[0] for _, row in started],
                     [row[1] for _, row in started],

@@ -26,9 +26,10 @@ BEN = Player(2, "Ben", "en")
 
 #: Statements for a whole click (Host.play: load + check + apply + commit), most a move
 #: costs, on each backend. SQLite: 1 SELECT (the game, its seats, move counts, waits and
-#: timers in one query) + BEGIN, UPDATE games, INSERT action, DELETE and INSERT waits,
-#: COMMIT. PostgreSQL adds the game's advisory lock and unlock (several processes).
-BOUND = {"sqlite": 7, "postgresql": 9}
+#: timers in one query) + BEGIN, UPDATE games, INSERT action, the waits (the turn passing
+#: on: one UPDATE), COMMIT. PostgreSQL: the same, plus the game's advisory lock and unlock
+#: (several processes) and the pool's reset of the connection.
+BOUND = {"sqlite": 6, "postgresql": 9}
 #: A move may also open the next decision's timer and close its own (same transaction).
 TIMED_EXTRA = 2
 

@@ -1,23 +1,36 @@
-"""Table render time and PNG size over states sampled from random games.
+"""Render time, encode time and PNG size over states sampled from random games.
 
 python -m bench.render [game ...] [--states N]
+
+Per game and picture (the table, and one seat's private picture): the whole render, the
+encode the renderer uses (a fixed palette made once per game), a bare ``img.save(PNG)`` of
+the same image (the issue 14 budget: the palette encode within 1.5x of it), and the adaptive
+``kit.to_png`` of the same image for size (the fixed palette must not make it bigger).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from PIL import Image
 
 from bench.common import pct, random_answer, random_options
 from host import registry
+from render import kit
 
 
-def sample_views(game_id: str, count: int) -> list[tuple[dict, list[str]]]:
+def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, one seat's view, names) along seeded random games."""
     game = registry.get(game_id)
     rng = random.Random(3)
-    views: list[tuple[dict, list[str]]] = []
+    views: list[tuple[dict, dict, list[str]]] = []
     seed = 0
     while len(views) < count:
         players = rng.randint(game.min_players, game.max_players)
@@ -28,7 +41,8 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, list[str]]]:
         while True:
             pending = game.pending(state)
             if step % 7 == 0 or not pending:
-                views.append((game.view(state, None), names))
+                seat = rng.randrange(players)
+                views.append((game.view(state, None), game.view(state, seat), names))
             if not pending:
                 break
             d = rng.choice(pending)
@@ -37,22 +51,72 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, list[str]]]:
     return views[:count]
 
 
-def bench(game_id: str, count: int) -> dict[str, float]:
+@contextmanager
+def encodes() -> Iterator[list[tuple[Image.Image, float]]]:
+    """Every image the renderers encode while inside, with the encode's time (ms)."""
+    seen: list[tuple[Image.Image, float]] = []
+    saved = kit.to_png, kit.to_png_palette
+
+    def timed(inner: Callable[..., bytes]) -> Callable[..., bytes]:
+        def run(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
+            t0 = time.perf_counter()
+            out = inner(img, *args, **kwargs)
+            seen.append((img, (time.perf_counter() - t0) * 1000))
+            return out
+
+        return run
+
+    kit.to_png, kit.to_png_palette = timed(saved[0]), timed(saved[1])  # type: ignore[assignment]
+    try:
+        yield seen
+    finally:
+        kit.to_png, kit.to_png_palette = saved  # type: ignore[assignment]
+
+
+def bare_png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def bench(game_id: str, count: int) -> dict[str, dict[str, float]]:
     render = registry.renderer(game_id)
     views = sample_views(game_id, count)
-    render.render_table(*views[0], "en")  # warm-up: fonts, static layers
-    times, sizes = [], []
-    for view, names in views:
-        t0 = time.perf_counter()
-        png = render.render_table(view, names, "es")
-        times.append((time.perf_counter() - t0) * 1000)
-        sizes.append(len(png))
-    return {
-        "median_ms": statistics.median(times),
-        "p99_ms": pct(times, 99),
-        "median_kb": statistics.median(sizes) / 1024,
-        "max_kb": max(sizes) / 1024,
-    }
+    render.render_table(views[0][0], views[0][2], "en")  # warm-up: fonts, static layers
+    render.render_private(views[0][1], views[0][2], "en")
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("table", "private"):
+        times, enc, bare, sizes, adaptive = [], [], [], [], []
+        for public, mine, names in views:
+            draw = render.render_table if kind == "table" else render.render_private
+            with encodes() as seen:
+                t0 = time.perf_counter()
+                png = draw(public if kind == "table" else mine, names, "es")
+                total = (time.perf_counter() - t0) * 1000
+            if png is None or not seen:
+                continue
+            img, ms = seen[-1]
+            times.append(total)
+            enc.append(ms)
+            sizes.append(len(png))
+            t0 = time.perf_counter()
+            bare_png(img)
+            bare.append((time.perf_counter() - t0) * 1000)
+            adaptive.append(len(kit.to_png(img)))
+        if not times:
+            continue
+        out[kind] = {
+            "n": len(times),
+            "median_ms": statistics.median(times),
+            "p99_ms": pct(times, 99),
+            "encode_ms": statistics.median(enc),
+            "bare_ms": statistics.median(bare),
+            "ratio": statistics.median(e / b for e, b in zip(enc, bare, strict=True)),
+            "median_kb": statistics.median(sizes) / 1024,
+            "max_kb": max(sizes) / 1024,
+            "adaptive_kb": statistics.median(adaptive) / 1024,
+        }
+    return out
 
 
 def main() -> None:
@@ -61,11 +125,13 @@ def main() -> None:
     ap.add_argument("--states", type=int, default=60)
     args = ap.parse_args()
     for gid in args.games:
-        r = bench(gid, args.states)
-        print(
-            f"{gid}: render median {r['median_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms; "
-            f"PNG median {r['median_kb']:.0f} KB, max {r['max_kb']:.0f} KB"
-        )
+        for kind, r in bench(gid, args.states).items():
+            print(
+                f"{gid} {kind} ({r['n']:.0f}): render median {r['median_ms']:.0f} ms, "
+                f"p99 {r['p99_ms']:.0f} ms; encode {r['encode_ms']:.1f} ms vs bare PNG "
+                f"{r['bare_ms']:.1f} ms ({r['ratio']:.2f}x); PNG median {r['median_kb']:.0f} KB "
+                f"(adaptive {r['adaptive_kb']:.0f} KB), max {r['max_kb']:.0f} KB"
+            )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from core.contract import (
@@ -30,7 +30,15 @@ from core.contract import (
 from host import pacing, registry
 from host.clock import Clock
 from host.locks import KeyedLocks
-from host.storage import ChannelBusy, GameRow, SeatRow, Storage, TimerRow, VersionConflict
+from host.storage import (
+    ChannelBusy,
+    GameRow,
+    Loaded,
+    SeatRow,
+    Storage,
+    TimerRow,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +74,11 @@ class Snapshot:
     state: Any = None
     decisions: list[Decision] = field(default_factory=list)
     moves_by_seat: dict[int, int] = field(default_factory=dict)
-    #: The game's timers seen so far, by key (loaded when an open decision has a timer).
+    #: The game's timers seen so far, by key.
     timers: dict[str, TimerRow] = field(default_factory=dict)
+    #: Whom the game waits for: seat -> (since, nudges sent, deadline state); None when
+    #: not loaded with the snapshot.
+    waits: dict[int, tuple[float, int, int]] | None = None
 
     @property
     def id(self) -> int:
@@ -215,35 +226,37 @@ class Host:
         """The game of ``row`` with its seats and derived facts. Seats and move counts are
         read again here, consistently (never in the middle of another task's write)."""
         async with self.store.reading():
-            fresh = await self.store.game(row.id) or row
-            return await self._load(fresh)
+            loaded = await self.store.load(row.id)
+        if loaded is None:
+            loaded = Loaded(row, await self.store.seats(row.id), {}, {}, {})
+        return self._load(loaded)
 
-    async def _load(self, row: GameRow) -> Snapshot:
+    def _load(self, loaded: Loaded) -> Snapshot:
+        row = loaded.row
         game = self.game(row.game)
-        seats = await self.store.seats(row.id)
-        snap = Snapshot(row=row, seats=seats, game=game)
+        snap = Snapshot(row=row, seats=loaded.seats, game=game, waits=loaded.waits)
+        snap.timers = loaded.timers
         if row.state is not None:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
-                if any(d.timer is not None for d in snap.decisions):
-                    snap.timers = await self.store.timers(row.id)
-            snap.moves_by_seat = await self.store.moves_by_seat(row.id)
+            snap.moves_by_seat = loaded.moves_by_seat
         return snap
 
     async def by_id(self, game_id: int) -> Snapshot:
+        """The game, read in one statement (see :meth:`Storage.load`)."""
         async with self.store.reading():
-            row = await self.store.game(game_id)
-            if row is None:
-                raise HostError("host.error.no_game")
-            return await self._load(row)
+            loaded = await self.store.load(game_id)
+        if loaded is None:
+            raise HostError("host.error.no_game")
+        return self._load(loaded)
 
     async def in_channel(self, channel_id: int) -> Snapshot:
         async with self.store.reading():
-            row = await self.store.live_game(channel_id)
-            if row is None:
-                raise HostError("host.error.no_game")
-            return await self._load(row)
+            loaded = await self.store.load(channel=channel_id)
+        if loaded is None:
+            raise HostError("host.error.no_game")
+        return self._load(loaded)
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -452,14 +465,17 @@ class Host:
             events = [Event(TIMER_EVENT, seat=seat), *events]
         over = snap.game.result(state) is not None
         now = self.clock.now()
-        waits = await self.store.waits(snap.id)
+        decisions = [] if over else snap.game.pending(state)
+        waits = snap.waits if snap.waits is not None else await self.store.waits(snap.id)
         since = waits.get(seat)
-        # Whom the game waits for after this move, written in the move's own transaction
-        # (one commit, one disk sync per move).
-        waiting = [] if over else seats_pending(snap.game.pending(state))
-        keep = self._waits_after(snap, waits, waiting, acted=seat, now=now)
+        # Whom the game waits for after this move, and the timers of its open decisions,
+        # written in the move's own transaction (one commit, one disk sync per move): only
+        # what changed (the waits were read with the game, under its lock).
+        keep = self._waits_after(snap, waits, seats_pending(decisions), acted=seat, now=now)
+        opened, closed = ([], set()) if over else self._timer_changes(snap.timers, decisions)
+        dumped = snap.game.dump(state)
         try:
-            await self.store.commit_action(
+            version = await self.store.commit_action(
                 snap.id,
                 snap.row.version,
                 seat=seat,
@@ -467,7 +483,7 @@ class Host:
                 by_user=user_id,
                 by_bot=by_bot,
                 events=[event_dict(e) for e in events],
-                state=snap.game.dump(state),
+                state=dumped,
                 over=over,
                 now=now,
                 think=None
@@ -476,12 +492,37 @@ class Host:
                 timer=timer,
                 waits=None if keep == waits else keep,
                 wake_at=pacing.wake_at(keep, snap.row.host_options),
+                waits_was=waits,
+                timers_opened=opened,
+                timers_closed=closed,
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
         steps.append(Step(seat, choice, by_bot, tuple(events)))
-        after = await self.by_id(snap.id)
-        await self.sync_timers(after)  # (the waits were written with the move)
+        # The game after the move, from memory: what a reload would read, without one.
+        moves = dict(snap.moves_by_seat)
+        seq = sum(moves.values()) + 1  # every action ever, undone ones too: seq 1..n
+        moves[seat] = moves.get(seat, 0) + 1
+        timers = self._timers_after(snap, opened, closed, now)
+        if timer is not None and timer in timers:
+            timers[timer] = replace(timers[timer], fired_at=now, fired_seq=seq)
+        after = Snapshot(
+            row=replace(
+                snap.row,
+                version=version,
+                state=dumped,
+                updated_at=now,
+                status="over" if over else snap.row.status,
+                finished_at=now if over else snap.row.finished_at,
+            ),
+            seats=snap.seats,
+            game=snap.game,
+            state=state,
+            decisions=decisions,
+            moves_by_seat=moves,
+            timers=timers,
+            waits=keep,
+        )
         if over:
             await self._save_results(after)
         return after
@@ -631,20 +672,47 @@ class Host:
         """Start the timers of the open decisions that have not been seen before: a timer
         counts from the first time the host sees its key open (stored, so a restart keeps
         counting). Keys already known keep their start, fired or not, also when they close
-        and open again (a move taken back does not reset the clock)."""
+        and open again (a move taken back does not reset the clock). A move does this in
+        its own transaction (:meth:`_commit`); this is for the other changes."""
         if snap.row.status != "active":
             return
+        opened, closed = self._timer_changes(snap.timers, snap.decisions)
+        if not opened and not closed:
+            return
+        now = self.clock.now()
+        await self.store.update_timers(snap.id, opened, closed, now)
+        snap.timers = self._timers_after(snap, opened, closed, now)
+
+    @staticmethod
+    def _timer_changes(
+        timers: dict[str, TimerRow], decisions: list[Decision]
+    ) -> tuple[list[tuple[str, int, float]], set[str]]:
+        """The timers (key, seat, seconds) to open and the keys to close for ``decisions``
+        to be the open ones, given the game's ``timers``."""
         now_open: dict[str, tuple[str, int, float]] = {}
-        for d in sorted(snap.decisions, key=lambda d: d.seat):
+        for d in sorted(decisions, key=lambda d: d.seat):
             if d.timer is not None:
                 now_open.setdefault(d.timer.key, (d.timer.key, d.seat, float(d.timer.seconds)))
-        was_open = await self.store.open_timer_keys(snap.id)
-        if set(now_open) == was_open:
-            return
+        was_open = {key for key, row in timers.items() if row.open}
         opened = [v for k, v in now_open.items() if k not in was_open]
-        closed = was_open - set(now_open)
-        await self.store.update_timers(snap.id, opened, closed, self.clock.now())
-        snap.timers = await self.store.timers(snap.id)
+        return opened, was_open - set(now_open)
+
+    @staticmethod
+    def _timers_after(
+        snap: Snapshot, opened: list[tuple[str, int, float]], closed: set[str], now: float
+    ) -> dict[str, TimerRow]:
+        """The game's timers once ``opened`` and ``closed`` are written (as the store
+        writes them: a known key opens again with its old start)."""
+        timers = dict(snap.timers)
+        for key, seat, seconds in opened:
+            row = timers.get(key)
+            timers[key] = (
+                replace(row, open=True) if row else TimerRow(snap.id, key, seat, now, seconds)
+            )
+        for key in closed:
+            if key in timers:
+                timers[key] = replace(timers[key], open=False)
+        return timers
 
     @staticmethod
     def due_timer(snap: Snapshot, now: float) -> Decision | None:

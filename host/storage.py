@@ -134,6 +134,49 @@ class TimerRow:
         return self.fired_at is None
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A game with everything a move needs (:meth:`Storage.load`), read in one statement."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    moves_by_seat: dict[int, int]
+    waits: dict[int, tuple[float, int, int]]
+    timers: dict[str, TimerRow]
+
+
+def _loaded(r: Any, n: int) -> Loaded:
+    """A :class:`Loaded` from a row of the game's ``n`` columns and four JSON lists: seats,
+    move counts, waits and timers (times as JSON numbers or as exact text)."""
+    row = _game(list(r)[:n])
+    seats, moves, waits, timers = (json.loads(r[n + i] or "[]") for i in range(4))
+    return Loaded(
+        row=row,
+        seats=sorted(
+            (
+                SeatRow(row.id, s[0], s[1], bool(s[2]), s[3], s[4], bool(s[5]), bool(s[6]), s[7])
+                for s in seats
+            ),
+            key=lambda s: s.seat,
+        ),
+        moves_by_seat={int(m[0]): int(m[1]) for m in moves},
+        waits={int(w[0]): (float(w[1]), int(w[2]), int(w[3])) for w in waits},
+        timers={
+            t[0]: TimerRow(
+                row.id,
+                t[0],
+                int(t[1]),
+                float(t[2]),
+                float(t[3]),
+                bool(t[4]),
+                None if t[5] is None else float(t[5]),
+                t[6],
+            )
+            for t in timers
+        },
+    )
+
+
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
     "lobby_message_id, table_message_id, table_to_move, created_at, updated_at, finished_at, "
@@ -245,6 +288,13 @@ class Storage(ABC):
     async def live_game(self, channel_id: int) -> GameRow | None: ...
 
     @abstractmethod
+    async def load(
+        self, game_id: int | None = None, *, channel: int | None = None
+    ) -> Loaded | None:
+        """The game (by id, or the live game of a channel) with its seats, moves per seat
+        (undone ones too), waits and timers: one statement, so one consistent read."""
+
+    @abstractmethod
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
 
     @abstractmethod
@@ -318,12 +368,18 @@ class Storage(ABC):
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
         wake_at: float | None = 0.0,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
+        timers_opened: list[tuple[str, int, float]] | None = None,
+        timers_closed: Iterable[str] = (),
     ) -> int:
         """Append the action, store the state and bump the version: one transaction.
 
         ``waits`` (when the move changes whom the game waits for) replaces the game's waits
-        in the same transaction, and ``wake_at`` (see :func:`host.pacing.wake_at`) with them;
-        left out, the tick looks at the game at once and works it out.
+        in the same transaction; with ``waits_was`` (the waits as the caller read them,
+        under the game's lock) only what changed is written, in as few statements as can be.
+        ``timers_opened``/``timers_closed`` are :meth:`update_timers`'s, done with the move.
+        ``wake_at`` (see :func:`host.pacing.wake_at`) is written with the waits; left out,
+        the tick looks at the game at once and works it out.
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
@@ -583,6 +639,34 @@ class SqliteStore(Storage):
             row = await c.fetchone()
         return _game(row) if row else None
 
+    #: Storage.load's query: times in the JSON lists as exact text (JSON numbers would be
+    #: rounded to 15 digits).
+    _LOAD = (
+        f"SELECT {_GAME_COLS}, "
+        "(SELECT json_group_array(json_array(seat, user_id, is_bot, name, locale, dm_open, "
+        "autopilot, missed)) FROM seats WHERE game_id = g.id), "
+        "(SELECT json_group_array(json_array(seat, n)) FROM "
+        "(SELECT seat, COUNT(*) AS n FROM actions WHERE game_id = g.id GROUP BY seat)), "
+        "(SELECT json_group_array(json_array(seat, printf('%!.17g', since), nudges, deadline)) "
+        "FROM waits WHERE game_id = g.id), "
+        "(SELECT json_group_array(json_array(key, seat, printf('%!.17g', started), "
+        "printf('%!.17g', seconds), open, "
+        "CASE WHEN fired_at IS NULL THEN NULL ELSE printf('%!.17g', fired_at) END, fired_seq)) "
+        "FROM timers WHERE game_id = g.id) "
+        "FROM games g WHERE "
+    )
+
+    async def load(
+        self, game_id: int | None = None, *, channel: int | None = None
+    ) -> Loaded | None:
+        arg: int | None = game_id
+        sql = self._LOAD + "g.id = ?"
+        if game_id is None:
+            sql = self._LOAD + "g.channel_id = ? AND g.status IN ('lobby', 'active')"
+            arg = channel
+        rows = await self.db.execute_fetchall(sql, (arg,))
+        return _loaded(next(iter(rows)), 24) if rows else None
+
     async def latest_game(self, channel_id: int) -> GameRow | None:
         async with self.db.execute(
             f"SELECT {_GAME_COLS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
@@ -768,12 +852,13 @@ class SqliteStore(Storage):
         think: float | None = None,
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
+        timers_opened: list[tuple[str, int, float]] | None = None,
+        timers_closed: Iterable[str] = (),
         wake_at: float | None = 0.0,
     ) -> int:
-        """Append the action, store the state and bump the version: one transaction.
-
-        ``waits`` (when the move changes whom the game waits for) replaces the game's waits
-        in the same transaction, and ``wake_at`` with them.
+        """Append the action, store the state and bump the version: one transaction (see
+        :meth:`Storage.commit_action`; ``waits`` and ``wake_at`` are written with it).
 
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
@@ -799,17 +884,13 @@ class SqliteStore(Storage):
             )
             if cur.rowcount != 1:
                 raise VersionConflict(game_id)
-            async with db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
-            ) as c:
-                (seq,) = await c.fetchone()  # type: ignore[misc]
-            await db.execute(
+            rows = await db.execute_fetchall(
                 "INSERT INTO actions "
                 "(game_id, seq, seat, choice, by_user, by_bot, events, at, think, timer) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ? "
+                "FROM actions WHERE game_id = ? RETURNING seq",
                 (
                     game_id,
-                    seq,
                     seat,
                     choice,
                     by_user,
@@ -818,8 +899,10 @@ class SqliteStore(Storage):
                     now,
                     think,
                     timer,
+                    game_id,
                 ),
             )
+            (seq,) = next(iter(rows))
             if timer is not None:
                 cur = await db.execute(
                     "UPDATE timers SET fired_at = ?, fired_seq = ? "
@@ -828,8 +911,12 @@ class SqliteStore(Storage):
                 )
                 if cur.rowcount != 1:
                     raise VersionConflict(game_id)
-            if waits is not None:
+            if waits is not None and waits_was is None:
                 await self._write_waits(db, game_id, waits)
+            elif waits is not None and waits_was is not None:
+                await self._change_waits(db, game_id, waits_was, waits)
+            if timers_opened or timers_closed:
+                await self._write_timers(db, game_id, timers_opened or [], timers_closed, now)
         return version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:
@@ -1052,6 +1139,38 @@ class SqliteStore(Storage):
             [(game_id, seat, *row) for seat, row in keep.items()],
         )
 
+    @staticmethod
+    async def _change_waits(
+        db: aiosqlite.Connection,
+        game_id: int,
+        was: dict[int, tuple[float, int, int]],
+        keep: dict[int, tuple[float, int, int]],
+    ) -> None:
+        """Turn the waits ``was`` into ``keep``: a wait that ends becomes one that starts
+        (the turn passing on: one statement), the others are deleted or written."""
+        ended = [seat for seat in sorted(was) if seat not in keep]
+        started = [(seat, row) for seat, row in sorted(keep.items()) if was.get(seat) != row]
+        pairs = list(zip(ended, started, strict=False))
+        if pairs:
+            await db.executemany(
+                "UPDATE OR REPLACE waits SET seat = ?, since = ?, nudges = ?, deadline = ? "
+                "WHERE game_id = ? AND seat = ?",
+                [(seat, *row, game_id, old) for old, (seat, row) in pairs],
+            )
+        if len(ended) > len(pairs):
+            marks = ", ".join("?" * len(keep))
+            await db.execute(
+                f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})",
+                (game_id, *sorted(keep)),
+            )
+        if len(started) > len(pairs):
+            await db.executemany(
+                "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "since = excluded.since, nudges = excluded.nudges, deadline = excluded.deadline",
+                [(game_id, seat, *row) for seat, row in started[len(pairs) :]],
+            )
+
     async def mark_waits(
         self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
     ) -> None:
@@ -1098,11 +1217,24 @@ class SqliteStore(Storage):
         their start (a key names one run of a timer) and are open again. Keys no longer
         open are marked so."""
         async with self.transaction() as db:
+            await self._write_timers(db, game_id, opened, closed, now)
+
+    @staticmethod
+    async def _write_timers(
+        db: aiosqlite.Connection,
+        game_id: int,
+        opened: list[tuple[str, int, float]],
+        closed: Iterable[str],
+        now: float,
+    ) -> None:
+        if opened:
             await db.executemany(
                 "INSERT INTO timers (game_id, key, seat, started, seconds) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
                 [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
             )
+        closed = list(closed)
+        if closed:
             await db.executemany(
                 "UPDATE timers SET open = 0 WHERE game_id = ? AND key = ?",
                 [(game_id, key) for key in closed],

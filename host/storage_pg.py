@@ -33,12 +33,14 @@ from host.storage import (
     ActionRow,
     ChannelBusy,
     GameRow,
+    Loaded,
     SeatRow,
     SqliteStore,
     Storage,
     TimerRow,
     VersionConflict,
     _game,
+    _loaded,
     dumps,
 )
 
@@ -209,6 +211,30 @@ class PgStore(Storage):
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._fetchrow(f"SELECT {_GAME_COLS} FROM games WHERE id = $1", game_id)
         return _game(row) if row else None
+
+    _LOAD = (
+        f"SELECT {_GAME_COLS}, "
+        "(SELECT json_agg(json_build_array(seat, user_id, is_bot, name, locale, dm_open, "
+        "autopilot, missed)) FROM seats WHERE game_id = g.id)::text, "
+        "(SELECT json_agg(json_build_array(seat, n)) FROM "
+        "(SELECT seat, COUNT(*) AS n FROM actions WHERE game_id = g.id GROUP BY seat) m)::text, "
+        "(SELECT json_agg(json_build_array(seat, since, nudges, deadline)) "
+        "FROM waits WHERE game_id = g.id)::text, "
+        "(SELECT json_agg(json_build_array(key, seat, started, seconds, open, fired_at, "
+        "fired_seq)) FROM timers WHERE game_id = g.id)::text "
+        "FROM games g WHERE "
+    )
+
+    async def load(
+        self, game_id: int | None = None, *, channel: int | None = None
+    ) -> Loaded | None:
+        if game_id is not None:
+            row = await self._fetchrow(self._LOAD + "g.id = $1", game_id)
+        else:
+            row = await self._fetchrow(
+                self._LOAD + "g.channel_id = $1 AND g.status IN ('lobby', 'active')", channel
+            )
+        return _loaded(row, 24) if row else None
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         row = await self._fetchrow(
@@ -385,6 +411,9 @@ class PgStore(Storage):
         timer: str | None = None,
         waits: dict[int, tuple[float, int, int]] | None = None,
         wake_at: float | None = 0.0,
+        waits_was: dict[int, tuple[float, int, int]] | None = None,
+        timers_opened: list[tuple[str, int, float]] | None = None,
+        timers_closed: Iterable[str] = (),
     ) -> int:
         async with self.transaction() as con:
             status = await con.execute(
@@ -404,14 +433,11 @@ class PgStore(Storage):
             if _count(status) != 1:
                 raise VersionConflict(game_id)
             seq = await con.fetchval(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = $1", game_id
-            )
-            await con.execute(
                 "INSERT INTO actions "
                 "(game_id, seq, seat, choice, by_user, by_bot, events, at, think, timer) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                "SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9 "
+                "FROM actions WHERE game_id = $1 RETURNING seq",
                 game_id,
-                seq,
                 seat,
                 choice,
                 by_user,
@@ -432,8 +458,27 @@ class PgStore(Storage):
                 )
                 if _count(status) != 1:
                     raise VersionConflict(game_id)
-            if waits is not None:
+            if waits is not None and waits_was is None:
                 await self._write_waits(con, game_id, waits)
+            elif waits is not None and waits_was is not None:
+                # One statement: the waits that end, and those that start (disjoint seats).
+                started = [(k, r) for k, r in sorted(waits.items()) if waits_was.get(k) != r]
+                await con.execute(
+                    "WITH ended AS (DELETE FROM waits WHERE game_id = $1 "
+                    "AND seat <> ALL($2::int[])) "
+                    "INSERT INTO waits (game_id, seat, since, nudges, deadline) "
+                    "SELECT $1, * FROM unnest($3::int[], $4::float8[], $5::int[], $6::int[]) "
+                    "ON CONFLICT (game_id, seat) DO UPDATE SET since = excluded.since, "
+                    "nudges = excluded.nudges, deadline = excluded.deadline",
+                    game_id,
+                    sorted(waits),
+                    [seat for seat, _ in started],
+                    [row[0] for _, row in started],
+                    [row[1] for _, row in started],
+                    [row[2] for _, row in started],
+                )
+            if timers_opened or timers_closed:
+                await self._write_timers(con, game_id, timers_opened or [], timers_closed, now)
         return version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:
@@ -700,20 +745,30 @@ class PgStore(Storage):
         closed: Iterable[str],
         now: float,
     ) -> None:
-        closed = list(closed)
         async with self.transaction() as con:
-            if opened:
-                await con.executemany(
-                    "INSERT INTO timers (game_id, key, seat, started, seconds) "
-                    "VALUES ($1, $2, $3, $4, $5) "
-                    "ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
-                    [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
-                )
-            if closed:
-                await con.executemany(
-                    "UPDATE timers SET open = 0 WHERE game_id = $1 AND key = $2",
-                    [(game_id, key) for key in closed],
-                )
+            await self._write_timers(con, game_id, opened, closed, now)
+
+    @staticmethod
+    async def _write_timers(
+        con: Conn,
+        game_id: int,
+        opened: list[tuple[str, int, float]],
+        closed: Iterable[str],
+        now: float,
+    ) -> None:
+        closed = list(closed)
+        if opened:
+            await con.executemany(
+                "INSERT INTO timers (game_id, key, seat, started, seconds) "
+                "VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
+                [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
+            )
+        if closed:
+            await con.executemany(
+                "UPDATE timers SET open = 0 WHERE game_id = $1 AND key = $2",
+                [(game_id, key) for key in closed],
+            )
 
     async def next_timer_due(self) -> float | None:
         row = await self._fetchrow(

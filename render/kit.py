@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -592,10 +592,13 @@ def to_png(img: Image.Image, colors: int = 192, compress_level: int = 7, sample:
 def palette_for(base: Image.Image, extra: Iterable[RGB] = (), colors: int = 256) -> Image.Image:
     """A fixed palette for :func:`to_png_palette`: the octree colours of ``base`` (the static
     layer every picture of a game is drawn on) plus the ``extra`` colours kept exactly (the
-    colours drawn on top: seat colours, text, highlights). Make it once, at import."""
+    colours drawn on top: seat colours, text, highlights). Make it once, at import.
+
+    Kept exactly means mapped onto themselves (see :func:`keep_exact`; seat colours
+    first)."""
+    wanted = [_rgb(c) for c in extra]
     extras: list[RGB] = []
-    for c in extra:
-        c = (int(c[0]), int(c[1]), int(c[2]))
+    for c in [*(pc.rgb for pc in PALETTE if pc.rgb in wanted), *wanted]:
         if c not in extras:
             extras.append(c)
     extras = extras[: max(0, colors - 16)]
@@ -604,10 +607,50 @@ def palette_for(base: Image.Image, extra: Iterable[RGB] = (), colors: int = 256)
         colors=n_base, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
     pal = (q.getpalette() or [])[: 3 * n_base]
+    pal += [0] * (3 * n_base - len(pal))
     pal += [v for c in extras for v in c]
     pal += [0] * (768 - len(pal))
     out = Image.new("P", (1, 1))
     out.putpalette(pal[:768])
+    return keep_exact(out, extras)
+
+
+def _rgb(c: Iterable[Any]) -> RGB:
+    r, g, b = (int(v) for v in list(c)[:3])
+    return (r, g, b)
+
+
+def keep_exact(palette: Image.Image, colours: Sequence[RGB]) -> Image.Image:
+    """``palette`` (a ``P`` image holding each of ``colours``) with every entry that takes
+    the pixels of one of ``colours`` replaced by that colour, earlier colours first, until
+    each maps onto itself: Pillow maps a colour onto a palette by small boxes of colours, so
+    a near neighbour in the palette can win a colour that the palette holds exactly."""
+    pal = list(palette.getpalette() or [])
+    pal += [0] * (768 - len(pal))
+    entries = [tuple(pal[i : i + 3]) for i in range(0, 768, 3)]
+    wanted = [c for c in dict.fromkeys(_rgb(c) for c in colours) if c in entries]
+    if not wanted:
+        return palette
+    rank = {entries.index(c): k for k, c in enumerate(wanted)}
+    fixed: set[int] = set()  # entries given to a colour: never taken away again
+    for _ in range(64):
+        probe = Image.new("RGB", (len(wanted), 1))
+        probe.putdata(wanted)
+        trial = Image.new("P", (1, 1))
+        trial.putpalette(pal)
+        mapped = probe.quantize(palette=trial, dither=Image.Dither.NONE)
+        got = [cast(int, mapped.getpixel((x, 0))) for x in range(len(wanted))]
+        moved = False
+        for k, (c, j) in enumerate(zip(wanted, got, strict=True)):
+            if tuple(pal[3 * j : 3 * j + 3]) == c or j in fixed or rank.get(j, k) < k:
+                continue  # exact already, or the winner is a colour that comes first
+            pal[3 * j : 3 * j + 3] = list(c)
+            fixed |= {j, entries.index(c)}
+            moved = True
+        if not moved:
+            break
+    out = Image.new("P", (1, 1))
+    out.putpalette(pal)
     return out
 
 

@@ -1348,7 +1348,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png_palette(img, _PALETTE, compress_level=3)
+    return kit.to_png_palette(img, _PALETTE)
 
 
 # ----------------------------------------------------------------------------- private

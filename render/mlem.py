@@ -1189,6 +1189,13 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     return out
 
 
+#: The private picture's fills: missions (done, to do) and their target spaces.
+MISSION_DONE_RGB: RGB = (30, 66, 44)
+MISSION_TODO_RGB: RGB = (60, 54, 30)
+TARGET_DONE_RGB: RGB = (40, 110, 64)
+TARGET_TODO_RGB: RGB = (120, 96, 20)
+
+
 def _exact_colours() -> list[RGB]:
     """The colours drawn over the static board, kept exact in the PNG palette: seats (so
     a seat's colour never drifts into another's), the theme and this board's own."""
@@ -1198,11 +1205,13 @@ def _exact_colours() -> list[RGB]:
     out += [MOON_RGB, CELL_RGB, CELL_EARLY_RGB, CELL_EDGE, PATH_RGB, DEEP_RGB, UFO_RGB]
     out += [RED_SOFT, GREEN_SOFT, *PLANET_RGB.values(), *RECON_RGB.values()]
     out += list(PHASE_RGB.values())
+    out += [MISSION_DONE_RGB, MISSION_TODO_RGB, TARGET_DONE_RGB, TARGET_TODO_RGB]  # private
     return out
 
 
-#: One palette for every MLEM picture, made once: mapping onto it is faster than finding a
-#: palette for each picture, and keeps every seat colour exact (the recap GIF too).
+#: One palette for every MLEM picture (the table, the private picture), made once: mapping
+#: onto it is faster than finding a palette for each picture, and keeps every seat colour
+#: exact (the recap GIF too).
 _PALETTE = kit.palette_for(_out_base(i18n.DEFAULT), _exact_colours())
 
 
@@ -1212,7 +1221,7 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_table(public, names, lang)
-    return kit.to_png_palette(img, _PALETTE, compress_level=4)
+    return kit.to_png_palette(img, _PALETTE)
 
 
 # ----------------------------------------------------------------------------- private
@@ -1260,7 +1269,7 @@ def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
     lang = _lang(lang)
     with kit.LOCK:
         img = _draw_private(view, priv, names, lang)
-    return kit.to_png(img)  # its own colours (gold and green blends): a palette of its own
+    return kit.to_png_palette(img, _PALETTE)
 
 
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
@@ -1307,9 +1316,9 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         for k, (mid, done) in enumerate(tiles[:4]):
             x: float = 24 + k * (tile_w + 14)
             if done is True:
-                edge, fill = GREEN_SOFT, (30, 66, 44)
+                edge, fill = GREEN_SOFT, MISSION_DONE_RGB
             elif done is False:
-                edge, fill = GOLD, (60, 54, 30)
+                edge, fill = GOLD, MISSION_TODO_RGB
             else:
                 edge, fill = PANEL_EDGE, PANEL
             kit.rounded_box(
@@ -1360,9 +1369,9 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         x0 = 24 + i * cw
         box = (x0 + 2, y, x0 + cw - 2, y + 40)
         if i in targets_done:
-            fill, edge, ink = (40, 110, 64), GREEN_SOFT, INK
+            fill, edge, ink = TARGET_DONE_RGB, GREEN_SOFT, INK
         elif i in targets_todo:
-            fill, edge, ink = (120, 96, 20), GOLD, INK
+            fill, edge, ink = TARGET_TODO_RGB, GOLD, INK
         else:
             fill, edge, ink = (CELL_EARLY_RGB if i in NO_LANDING else CELL_RGB), PANEL_EDGE, MUTED
         if i == DEEP:

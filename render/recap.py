@@ -61,6 +61,7 @@ def palette(
 
     for c in keep:
         add(c)
+    exact = list(chosen)
     step = max(1, len(images) // SAMPLE)
     sample = list(images[::step])
     if images and images[-1] is not sample[-1]:
@@ -86,7 +87,7 @@ def palette(
     pal += list(chosen[-1] if chosen else (0, 0, 0)) * (256 - len(chosen))
     out = Image.new("P", (1, 1))
     out.putpalette(pal[:768])
-    return out
+    return kit.keep_exact(out, exact)
 
 
 def animate(frames: Sequence[bytes], *, width: int = 700, keep: Iterable[kit.RGB] = KEEP) -> bytes:

@@ -657,7 +657,7 @@ def render_private(
     lang = _lang(lang)
     with _LOCK:
         img = _draw_private(view, priv, names, lang, seat)
-    return kit.to_png(img)
+    return kit.to_png_palette(img, _TABLE_PALETTE)  # the game's one palette
 
 
 def _card(

@@ -84,6 +84,8 @@ class SeatRow:
     dm_open: bool
     autopilot: bool = False
     missed: int = 0
+    #: A bot seat's level (migration 0008): easy / normal / hard; None: the default.
+    level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -708,13 +710,14 @@ class SqliteStore(Storage):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed "
+            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed, "
+            "level "
             "FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as c:
             rows = await c.fetchall()
         return [
-            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8])
+            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9])
             for r in rows
         ]
 
@@ -723,7 +726,7 @@ class SqliteStore(Storage):
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open, "
-                "autopilot, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "autopilot, missed, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id,
@@ -735,13 +738,23 @@ class SqliteStore(Storage):
                         int(s.dm_open),
                         int(s.autopilot),
                         s.missed,
+                        s.level,
                     )
                     for i, s in enumerate(seats)
                 ],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        allowed = {"user_id", "is_bot", "name", "locale", "dm_open", "autopilot", "missed"}
+        allowed = {
+            "user_id",
+            "is_bot",
+            "name",
+            "locale",
+            "dm_open",
+            "autopilot",
+            "missed",
+            "level",
+        }
         if set(fields) - allowed:
             raise ValueError(fields)
         sets = ", ".join(f"{k} = ?" for k in fields)

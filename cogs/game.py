@@ -500,7 +500,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
 
     async def do_leave(self, interaction: discord.Interaction, gid: int) -> None:
         lang = self.lang(interaction)
-        snap, what = await self.host.leave(gid, self.player(interaction))
+        snap, what = await self.host.leave(gid, self.player(interaction), bots=False)
         if what == "bot":
             await self.reply(interaction, t("host.leave.bot_took_seat", lang))
             await self.channel(snap.row.channel_id).send(
@@ -647,6 +647,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         async with self.publish_locks[gid]:
             await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
+            if self.host.bot_to_move(snap) is not None:
+                # Bots owed a move (after a rollback, a seat handed to a bot...): the table
+                # says they think, and their moves follow in the background.
+                self.spawn_bots(gid)
             lang = snap.row.lang
             # Only moves that told something: secret moves must not scroll the recent lines.
             recent = await self.host.store.actions(gid, limit=300)

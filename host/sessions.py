@@ -344,9 +344,10 @@ class Host:
             await self.store.bump_lobby(game_id, snap.row.version, self.clock.now())
             return await self.by_id(game_id)
 
-    async def leave(self, game_id: int, who: Player) -> tuple[Snapshot, str]:
+    async def leave(self, game_id: int, who: Player, *, bots: bool = True) -> tuple[Snapshot, str]:
         """Leave a lobby (seat removed; the lobby closes if no person is left), or hand
-        one's seat in a running game to a bot. Returns the snapshot and what happened."""
+        one's seat in a running game to a bot (which moves at once with ``bots``, else is
+        owed its moves: :meth:`play_bots`). Returns the snapshot and what happened."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             seat = snap.seat_of(who.user_id)
@@ -364,7 +365,8 @@ class Host:
             if snap.row.status != "active":
                 raise HostError("host.error.game_over")
             await self.store.update_seat(game_id, seat, is_bot=True, autopilot=True)
-            await self._run_bots(await self.by_id(game_id), [])
+            if bots:
+                await self._run_bots(await self.by_id(game_id), [])
             return await self.by_id(game_id), "bot"
 
     async def cycle_option(
@@ -603,8 +605,9 @@ class Host:
         raise RuntimeError(f"game {game_id}: bots did not stop after {MAX_BOT_STEPS} moves")
 
     async def bots_owed(self) -> list[int]:
-        """Active games where a bot seat is to move and nobody is making its move (after a
-        restart, or a failed attempt): whoever calls this plays them (:meth:`play_bots`)."""
+        """Active games where a bot seat is to move: after a restart, or a failed attempt,
+        nothing else will make that move. The caller plays them (:meth:`play_bots`), skipping
+        games whose bots it is already moving."""
         owed = []
         for row in await self.store.active_games():
             if self.bot_to_move(await self.snapshot(row)) is not None:
@@ -922,9 +925,12 @@ class Host:
             await self.sync_waits(after, acted=seat)
             return after
 
-    async def rollback(self, game_id: int, who: Player) -> tuple[Snapshot, str, int, int]:
+    async def rollback(
+        self, game_id: int, who: Player, *, bots: bool = True
+    ) -> tuple[Snapshot, str, int, int]:
         """Vote (players) or force (Manage Channels) going back to the start of the current
-        round. Returns the snapshot, "rolled"/"voted", votes so far, votes needed."""
+        round (bots then move at once with ``bots``, else are owed their moves). Returns the
+        snapshot, "rolled"/"voted", votes so far, votes needed."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
@@ -963,7 +969,8 @@ class Host:
                 raise HostError("host.error.stale") from None
             await self.store.clear_votes(game_id, "rollback:%")
             after = await self.by_id(game_id)
-            after = await self._run_bots(after, [])
+            if bots:
+                after = await self._run_bots(after, [])
             await self.sync_waits(after)
             return after, "rolled", needed, needed
 

@@ -7,6 +7,7 @@ ephemeral sentence (see :func:`cogs.present.refusal`) and change nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -49,13 +50,23 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         self.bot = bot
         self.host: Host = bot.host
         self.publish_locks = KeyedLocks()  # dropped when the game is at rest
+        #: The task making each game's owed bot moves, and the games asked for again
+        #: while it ran (see :meth:`spawn_bots`).
+        self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._bots_again: set[int] = set()
+        self._resume: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
         self.start_ticker()
+        self._resume = asyncio.create_task(self._resume_after_ready())
 
     async def cog_unload(self) -> None:
         self.stop_ticker()
+        if self._resume is not None:
+            self._resume.cancel()
+        for task in list(self.bot_tasks.values()):
+            task.cancel()
         self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
 
     # -- slash commands -----------------------------------------------------------------
@@ -318,6 +329,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             snap = await self.host.join(gid, who)
         elif act == "bot":
             snap = await self.host.add_bot(gid, who)
+        elif act.startswith("b."):
+            snap = await self.host.cycle_bot_level(gid, int(act.removeprefix("b.")), who, ver)
         else:
             option_id = act.removeprefix("o.")
             snap = await self.host.cycle_option(gid, option_id, who, ver)
@@ -360,7 +373,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         if snap.row.paused is not None and interaction.channel_id == snap.row.channel_id:
             await self.host.resume(gid)  # a click in the channel: it is reachable again
         try:
-            await self.host.play(gid, interaction.user.id, seat, tok, opt)
+            await self.host.play(gid, interaction.user.id, seat, tok, opt, bots=False)
         except Gone as err:
             # Another seat's move, committed meanwhile, took this option; the question
             # is still open, so say what happened rather than "too late".
@@ -372,12 +385,15 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             raise HostError("host.error.raced") from None
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
+        # The table shows the move (and "thinking" for the bots it unblocked) at once; the
+        # bots' moves follow in the background.
         try:
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)
             await self.publish(gid)
         except Exception:
             log.exception("game %s: move committed, publishing failed", gid)
+        self.spawn_bots(gid)
 
     async def refresh_after_gone(
         self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool
@@ -482,7 +498,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     async def do_start(
         self, gid: int, who: Player, interaction: discord.Interaction | None = None
     ) -> None:
-        await self.host.start(gid, who)
+        await self.host.start(gid, who, bots=False)
         snap = await self.host.by_id(gid)
         if interaction is not None and interaction.message is not None:
             await interaction.edit_original_response(
@@ -491,10 +507,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         else:
             await self.refresh_lobby(snap)
         await self.publish(gid, force_new=True)
+        self.spawn_bots(gid)
 
     async def do_leave(self, interaction: discord.Interaction, gid: int) -> None:
         lang = self.lang(interaction)
-        snap, what = await self.host.leave(gid, self.player(interaction))
+        snap, what = await self.host.leave(gid, self.player(interaction), bots=False)
         if what == "bot":
             await self.reply(interaction, t("host.leave.bot_took_seat", lang))
             await self.channel(snap.row.channel_id).send(
@@ -571,6 +588,61 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             where = (panel[1], panel[2]) if panel else (None, None)
         await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
 
+    # -- bots ---------------------------------------------------------------------------
+
+    def spawn_bots(self, gid: int) -> None:
+        """Make the moves the game's bot seats owe, in the background: a person's move is
+        committed and shown first (the table says the bots are thinking), then each bot
+        thinks in a worker thread and its move is committed under the game's lock, and the
+        table is shown again. One task per game; asked again while it runs, it looks again
+        before it stops."""
+        task = self.bot_tasks.get(gid)
+        if task is not None and not task.done():
+            self._bots_again.add(gid)
+            return
+        task = asyncio.create_task(self._play_bots(gid), name=f"bots-{gid}")
+        self.bot_tasks[gid] = task
+
+    async def _play_bots(self, gid: int) -> None:
+        try:
+            while True:
+                self._bots_again.discard(gid)
+                steps = await self.host.play_bots(gid)
+                if steps:
+                    await self.publish(gid)
+                if gid not in self._bots_again:
+                    return
+        except Exception:  # the tick looks again (bots owed are found from storage)
+            log.exception("game %s: the bots' moves failed", gid)
+        finally:
+            if self.bot_tasks.get(gid) is asyncio.current_task():
+                del self.bot_tasks[gid]
+
+    async def resume_bots(self, gids: list[int] | None = None) -> None:
+        """Start the bots of every active game (among ``gids``; None: all, at start-up) that
+        waits for a bot (after a restart, or a bot task that failed): nothing is kept in
+        memory, so the stored game says it."""
+        for gid in await self.host.bots_owed(gids):
+            if gid not in self.bot_tasks:
+                self.spawn_bots(gid)
+
+    async def _resume_after_ready(self) -> None:
+        await self.bot.wait_until_ready()
+        try:
+            await self.resume_bots()
+        except Exception:
+            log.exception("resuming the bots failed")
+
+    async def pace_game(self, gid: int) -> None:
+        """Pace a game that is due (see :class:`cogs.pacing.PacingMixin`), then start its
+        bots if one owes a move that nothing is making (a game owing a bot move is due)."""
+        await super().pace_game(gid)
+        if gid not in self.bot_tasks:
+            try:
+                await self.resume_bots([gid])
+            except Exception:
+                log.exception("resuming the bots of game %s failed", gid)
+
     # -- publishing ---------------------------------------------------------------------
 
     async def publish(self, gid: int, *, force_new: bool = False, ping: bool = True) -> None:
@@ -600,6 +672,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             snap = await self.host.by_id(gid)
             if snap.row.paused is not None:
                 return  # its channel cannot be reached: nothing is drawn until it can
+            if self.host.bot_to_move(snap) is not None:
+                # Bots owed a move (after a rollback, a seat handed to a bot...): the table
+                # says they think, and their moves follow in the background.
+                self.spawn_bots(gid)
             lang = snap.row.lang
             # Only moves that told something: secret moves must not scroll the recent lines.
             recent = await self.host.store.actions(gid, limit=300)
@@ -620,6 +696,13 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             same_movers = old is not None and (
                 to_move == movers or (bool(to_move) and set(to_move) <= set(movers))
             )
+            # Only bots to move ("thinking"): a moment between people's turns. The table is
+            # edited in place and still counts as waiting for the people it named, so the
+            # same people to move after the bots is no new turn (no new table, no ping).
+            thinking = not to_move and self.host.bot_to_move(snap) is not None
+            if thinking:
+                same_movers = old is not None
+            waits_for = movers if thinking else to_move  # recorded as the table's movers
             now = self.host.clock.now()
             shows = snap.row.version
             if not force_new and same_movers and snap.row.table_hash == shown:
@@ -650,7 +733,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                         gid,
                         now,
                         table_hash=shown,
-                        table_to_move=to_move,
+                        table_to_move=waits_for,
                         published_version=shows,
                     )
                     return
@@ -681,7 +764,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 gid,
                 now,
                 table_message_id=msg.id,
-                table_to_move=to_move,
+                table_to_move=waits_for,
                 table_hash=shown,
                 published_version=shows,
             )

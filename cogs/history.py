@@ -39,7 +39,8 @@ class HistoryMixin(CogBase):
         await self.done(interaction, text)
 
     async def do_rollback(self, interaction: discord.Interaction, snap: Snapshot) -> None:
-        snap, what, votes, needed = await self.host.rollback(snap.id, self.player(interaction))
+        who = self.player(interaction)
+        snap, what, votes, needed = await self.host.rollback(snap.id, who, bots=False)
         name = interaction.user.display_name
         if what == "voted":
             await interaction.response.send_message(

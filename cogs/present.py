@@ -23,7 +23,7 @@ from core import i18n
 from core.contract import Decision, IllegalMove
 from core.i18n import t
 from host import pacing, registry
-from host.sessions import Snapshot
+from host.sessions import Host, Snapshot
 from host.storage import ActionRow
 
 log = logging.getLogger(__name__)
@@ -55,9 +55,19 @@ def mention(snap: Snapshot, seat: int) -> str:
     return f"<@{s.user_id}>"
 
 
-def who(snap: Snapshot, seat: int) -> str:
+def who(snap: Snapshot, seat: int, lang: str | None = None) -> str:
+    """A seat's name; a bot's with 🤖 and, given ``lang``, its level ("🤖 Bot 1 (hard)")."""
     s = snap.seats[seat]
-    return f"🤖 {s.name}" if s.is_bot else s.name
+    if not s.is_bot:
+        return s.name
+    if lang is None or s.autopilot:
+        return f"🤖 {s.name}"
+    return f"🤖 {s.name} ({bot_level(snap, seat, lang)})"
+
+
+def bot_level(snap: Snapshot, seat: int, lang: str) -> str:
+    """The level a bot plays ``seat`` at, in words ("hard" / "difícil")."""
+    return t(f"host.opt.botlevel.{Host.level_of(snap, seat)}", lang)
 
 
 def refusal(err: IllegalMove, lang: str, snap: Snapshot | None = None) -> str:
@@ -77,7 +87,7 @@ def scores_text(snap: Snapshot, view: Mapping[str, Any], lang: str) -> str:
     lines = []
     for seat in range(len(snap.seats)):
         pts = scores[seat] if seat < len(scores) else 0
-        lines.append(t("host.table.score_line", lang, name=who(snap, seat), points=pts))
+        lines.append(t("host.table.score_line", lang, name=who(snap, seat, lang), points=pts))
     return "\n".join(lines) or "—"
 
 
@@ -109,6 +119,9 @@ def to_move_text(snap: Snapshot, lang: str) -> str:
     asked: dict[str, list[int]] = {}  # public prompt text -> seats, in seat order
     for seat in snap.to_move():
         decisions = snap.decisions_for(seat)
+        if snap.seats[seat].is_bot:  # a bot searches for its move, in the background
+            parts.append(t("host.table.thinking", lang, name=who(snap, seat, lang)))
+            continue
         if any(d.private for d in decisions):
             key = "host.table.to_move_private"
             if not snap.seats[seat].dm_open:
@@ -237,7 +250,7 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
                 "host.table.rank_line",
                 lang,
                 medal=medals.get(rank, f"{rank}."),
-                name=who(snap, seat),
+                name=who(snap, seat, lang),
                 points=result.scores[seat],
             )
             + parts
@@ -340,7 +353,9 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
     embed = discord.Embed(
         title=t("host.lobby.title", lang, game=game_name(g.id, lang)), colour=COLOUR
     )
-    players = "\n".join(f"{i + 1}. {who(snap, s.seat)}" for i, s in enumerate(snap.seats)) or "—"
+    players = (
+        "\n".join(f"{i + 1}. {who(snap, s.seat, lang)}" for i, s in enumerate(snap.seats)) or "—"
+    )
     counts: dict[str, Any] = {"n": len(snap.seats), "min": g.min_players, "max": g.max_players}
     embed.add_field(
         name=t("host.lobby.players", lang, **counts),
@@ -472,6 +487,10 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
     for o in pacing.HOST_OPTIONS:
         label = f"{t(o.label, lang)}: {host_option_value(snap, o, lang)}"
         v.add_item(ui.LobbyButton(gid, ver, f"o.h.{o.id}", label=label, row=2))
+    # One button per bot seat: a click switches its level (easy → normal → hard).
+    for s in [s for s in snap.seats if s.is_bot][:5]:
+        label = f"🤖 {s.name}: {bot_level(snap, s.seat, lang)}"
+        v.add_item(ui.LobbyButton(gid, ver, f"b.{s.seat}", label=label, row=3))
     return v
 
 

@@ -180,7 +180,11 @@ class MoveSelect(
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):l:(?P<act>join|leave|bot|start|o\.[A-Za-z0-9_.]+)",
+    # act: join / leave / bot (add one) / start / b.<seat> (a bot's level) / o.<option>
+    template=(
+        r"cd:(?P<gid>\d+):(?P<ver>\d+):l:"
+        r"(?P<act>join|leave|bot|start|b\.\d+|o\.[A-Za-z0-9_.]+)"
+    ),
 ):
     def __init__(
         self,

@@ -10,6 +10,8 @@ Each game has host-level lobby options next to the game's own:
   plays it once twice the deadline has passed, so no game is blocked forever.
 * ``autopilot`` — after this many missed deadlines the seat is handed to a bot for the rest
   of the game (``never`` to keep waiting); the owner takes it back with one click.
+* ``botlevel`` — how well a bot plays a seat on autopilot or an absent player's move
+  (``easy``/``normal``/``hard``, the search engine's levels); bot seats have their own.
 * ``pings`` — ``live``: a new table mentions (pings) the players it now waits for at once;
   ``days``: the table names them without a ping, and a light message pings a player only
   once the game has waited :data:`PING_AFTER` for them (a player who answers sooner is never
@@ -33,12 +35,16 @@ REPEAT = DAY
 MAX_NUDGES = 3
 #: Play over days: how long the game waits for a player before pinging them.
 PING_AFTER = HOUR
+#: The levels a bot plays at (``rules.search.LEVELS``; a test keeps the two in step).
+BOT_LEVELS = ("easy", "normal", "hard")
+DEFAULT_BOT_LEVEL = "normal"
 
 HOST_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("reminders", "host.opt.reminders", ("off", "4h", "12h", "24h"), "12h"),
     OptionSpec("deadline", "host.opt.deadline", ("none", "12h", "1d", "2d", "3d", "7d"), "none"),
     OptionSpec("autopilot", "host.opt.autopilot", ("1", "2", "3", "never"), "2"),
     OptionSpec("pings", "host.opt.pings", ("live", "days"), "live"),
+    OptionSpec("botlevel", "host.opt.botlevel", BOT_LEVELS, DEFAULT_BOT_LEVEL),
 )
 
 

@@ -8,9 +8,11 @@ calls except the locks, so a restarted process continues every game from the dat
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -20,6 +22,7 @@ from core.contract import (
     Game,
     IllegalMove,
     Result,
+    answers,
     apply_checked,
     check_picks,
     join_picks,
@@ -206,11 +209,17 @@ class Host:
         clock: Clock | None = None,
         seeds: random.Random | None = None,
         games: Callable[[], dict[str, Game]] = registry.games,
+        chooser: registry.Chooser | None = None,
     ) -> None:
         self.store = store
         self.clock = clock or Clock()
         self.seeds = seeds or random.SystemRandom()
         self._games = games
+        #: How bots pick (default: the search engine, ``registry.bot_chooser()``).
+        self._chooser = chooser
+        #: Test-only: what a level name stands for when handed to the chooser (e.g. a
+        #: smaller budget of the engine); levels not listed are passed by name.
+        self.bot_budgets: dict[str, Any] = {}
         # One game at a time in this process, and across processes where the store can.
         self.locks = KeyedLocks(across=store.lock_game)
 
@@ -316,14 +325,43 @@ class Host:
             if len(snap.seats) >= snap.game.max_players:
                 raise HostError("host.error.lobby_full", max=snap.game.max_players)
             n = sum(1 for s in snap.seats if s.is_bot) + 1
-            bot = SeatRow(game_id, len(snap.seats), None, True, f"Bot {n}", "en", False)
+            bot = SeatRow(
+                game_id,
+                len(snap.seats),
+                None,
+                True,
+                f"Bot {n}",
+                "en",
+                False,
+                level=pacing.DEFAULT_BOT_LEVEL,
+            )
             await self.store.set_seats(game_id, [*snap.seats, bot])
             await self.store.bump_lobby(game_id, snap.row.version, self.clock.now())
             return await self.by_id(game_id)
 
-    async def leave(self, game_id: int, who: Player) -> tuple[Snapshot, str]:
+    async def cycle_bot_level(
+        self, game_id: int, seat: int, who: Player, version: int | None = None
+    ) -> Snapshot:
+        """Switch a lobby's bot seat to the next level (easy → normal → hard → easy). With
+        ``version`` (the lobby message's), a click on an out-of-date lobby is refused."""
+        async with self.locks[game_id]:
+            snap = await self._lobby(game_id)
+            if version is not None and version != snap.row.version:
+                raise HostError("host.error.stale")
+            if snap.seat_of(who.user_id) is None and not who.can_manage:
+                raise HostError("host.error.not_in_lobby")
+            if not (0 <= seat < len(snap.seats)) or not snap.seats[seat].is_bot:
+                raise HostError("host.error.stale")
+            levels = pacing.BOT_LEVELS
+            level = levels[(levels.index(self.level_of(snap, seat)) + 1) % len(levels)]
+            await self.store.update_seat(game_id, seat, level=level)
+            await self.store.bump_lobby(game_id, snap.row.version, self.clock.now())
+            return await self.by_id(game_id)
+
+    async def leave(self, game_id: int, who: Player, *, bots: bool = True) -> tuple[Snapshot, str]:
         """Leave a lobby (seat removed; the lobby closes if no person is left), or hand
-        one's seat in a running game to a bot. Returns the snapshot and what happened."""
+        one's seat in a running game to a bot (which moves at once with ``bots``, else is
+        owed its moves: :meth:`play_bots`). Returns the snapshot and what happened."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             seat = snap.seat_of(who.user_id)
@@ -341,7 +379,8 @@ class Host:
             if snap.row.status != "active":
                 raise HostError("host.error.game_over")
             await self.store.update_seat(game_id, seat, is_bot=True, autopilot=True)
-            await self._run_bots(await self.by_id(game_id), [])
+            if bots:
+                await self._run_bots(await self.by_id(game_id), [])
             return await self.by_id(game_id), "bot"
 
     async def cycle_option(
@@ -370,7 +409,9 @@ class Host:
             await self.store.bump_lobby(game_id, snap.row.version, now, **{field_name: options})
             return await self.by_id(game_id)
 
-    async def start(self, game_id: int, who: Player) -> Outcome:
+    async def start(self, game_id: int, who: Player, *, bots: bool = True) -> Outcome:
+        """Deal the game. With ``bots`` the bot seats to move first move at once; without,
+        they are owed their moves (see :meth:`play_bots`)."""
         async with self.locks[game_id]:
             snap = await self._lobby(game_id)
             if snap.seat_of(who.user_id) is None and not who.can_manage:
@@ -384,7 +425,8 @@ class Host:
             )
             after = await self.by_id(game_id)
             steps: list[Step] = []
-            after = await self._run_bots(after, steps)
+            if bots:
+                after = await self._run_bots(after, steps)
             await self.sync_waits(after)
             return Outcome(before=snap, after=after, steps=steps)
 
@@ -438,16 +480,19 @@ class Host:
         return Gone(key, **dict(args))
 
     async def play(
-        self, game_id: int, user_id: int, seat: int, token: str, choice: str
+        self, game_id: int, user_id: int, seat: int, token: str, choice: str, *, bots: bool = True
     ) -> Outcome:
-        """Apply a player's choice (then any bot moves it unblocks), each one committed."""
+        """Apply a player's choice, committed. With ``bots``, the bot moves it unblocks are
+        made at once (each committed); without, they are owed, for :meth:`play_bots` to make
+        once the player's move has been shown (the Discord layer does that)."""
         async with self.locks[game_id]:
             before = await self.by_id(game_id)
             decision = self.check_turn(before, user_id, seat, token)
             choice = self.check_choice(before, decision, choice)
             steps: list[Step] = []
             after = await self._commit(before, seat, choice, user_id, False, steps)
-            after = await self._run_bots(after, steps)
+            if bots:
+                after = await self._run_bots(after, steps)
             return Outcome(before=before, after=after, steps=steps)
 
     async def _commit(
@@ -474,6 +519,10 @@ class Host:
         keep = self._waits_after(snap, waits, seats_pending(decisions), acted=seat, now=now)
         opened, closed = ([], set()) if over else self._timer_changes(snap.timers, decisions)
         dumped = snap.game.dump(state)
+        # A bot owes the next move: the game is due for the tick at once, so that a bot move
+        # lost to a crash is made by the next tick (the cog moves the bots right away).
+        bots_owed = any(not snap.human(d.seat) for d in decisions)
+        wake = now if bots_owed else pacing.wake_at(keep, snap.row.host_options)
         try:
             version = await self.store.commit_action(
                 snap.id,
@@ -490,8 +539,8 @@ class Host:
                 if by_bot or timer is not None or since is None
                 else max(0.0, now - since[0]),
                 timer=timer,
-                waits=None if keep == waits else keep,
-                wake_at=pacing.wake_at(keep, snap.row.host_options),
+                waits=None if keep == waits and wake == snap.row.wake_at else keep,
+                wake_at=wake,
                 waits_was=waits,
                 timers_opened=opened,
                 timers_closed=closed,
@@ -514,6 +563,7 @@ class Host:
                 updated_at=now,
                 status="over" if over else snap.row.status,
                 finished_at=now if over else snap.row.finished_at,
+                wake_at=wake,
             ),
             seats=snap.seats,
             game=snap.game,
@@ -527,12 +577,96 @@ class Host:
             await self._save_results(after)
         return after
 
-    def bot_pick(self, snap: Snapshot, seat: int) -> str:
-        rng = random.Random(f"{snap.row.seed}:bot:{snap.row.version}:{seat}")
+    # -- bots ---------------------------------------------------------------------------
+
+    @staticmethod
+    def level_of(snap: Snapshot, seat: int) -> str:
+        """How well a bot plays ``seat``: a bot seat's own level (chosen in the lobby), else
+        (a seat on autopilot, an absent player's move) the game's ``botlevel`` option."""
+        s = snap.seats[seat] if 0 <= seat < len(snap.seats) else None
+        if s is not None and s.is_bot and not s.autopilot and s.level in pacing.BOT_LEVELS:
+            return s.level
+        level = snap.row.host_options.get("botlevel")
+        return level if level in pacing.BOT_LEVELS else pacing.DEFAULT_BOT_LEVEL
+
+    async def bot_pick(self, snap: Snapshot, seat: int) -> str:
+        """A bot's answer for ``seat``: the search engine at the seat's level, in a worker
+        thread (a search takes up to a couple of seconds; the event loop goes on), from a
+        generator seeded by the game and its version, so a position always gives the same
+        move. Games the engine cannot search play their own heuristic (the engine's rule)."""
+        seed = f"{snap.row.seed}:bot:{snap.row.version}:{seat}"
+        level = self.level_of(snap, seat)
+        choose = self._chooser or registry.bot_chooser()
+        args = (
+            snap.game,
+            snap.state,
+            seat,
+            random.Random(seed),
+            self.bot_budgets.get(level, level),
+        )
+        try:
+            choice = str(await asyncio.to_thread(choose, *args))
+        except Exception:  # a bot must never block a game: fall back to the plainest move
+            log.exception("game %s: the bot of seat %s could not search", snap.id, seat)
+            choice = None
+        offered = snap.decisions_for(seat)
+        if choice is not None and any(answers(d, choice) for d in offered):
+            return choice
+        if choice is not None:  # e.g. a game's own spelling of a multi-pick answer
+            log.warning("game %s: seat %s's bot answered %r, not offered", snap.id, seat, choice)
         pick = getattr(snap.game, "bot_choice", None)
         if pick is not None:
-            return str(pick(snap.state, seat, rng))
-        return random_answer(snap.decisions_for(seat)[0], rng)
+            choice = str(pick(snap.state, seat, random.Random(seed)))
+            if any(answers(d, choice) for d in offered):
+                return choice
+        return random_answer(offered[0], random.Random(seed))
+
+    @staticmethod
+    def bot_to_move(snap: Snapshot) -> int | None:
+        """The first bot seat (autopilot included) the game waits for, if any."""
+        if snap.row.status != "active":
+            return None
+        return next((s for s in snap.to_move() if not snap.human(s)), None)
+
+    async def play_bots(self, game_id: int) -> list[Step]:
+        """Make the moves the bot seats owe, one at a time, until a person is to move or the
+        game is over. Each move is thought out off the game's lock (a person's click meanwhile
+        is not kept waiting, and stale clicks are refused as ever) and committed under it
+        only if the game has not moved since; else it is thought again on the new position.
+        The steps committed (none: no bot owed a move)."""
+        steps: list[Step] = []
+        for _ in range(MAX_BOT_STEPS):
+            snap = await self.by_id(game_id)
+            seat = self.bot_to_move(snap)
+            if seat is None:
+                return steps
+            choice = await self.bot_pick(snap, seat)
+            async with self.locks[game_id]:
+                now = await self.by_id(game_id)
+                if now.row.version != snap.row.version or self.bot_to_move(now) != seat:
+                    continue  # moved meanwhile: think again
+                try:
+                    await self._commit(now, seat, choice, None, True, steps)
+                except HostError as err:
+                    if err.code != "host.error.stale":  # (another process moved first)
+                        raise
+        raise RuntimeError(f"game {game_id}: bots did not stop after {MAX_BOT_STEPS} moves")
+
+    async def bots_owed(self, game_ids: Iterable[int] | None = None) -> list[int]:
+        """Active games (among ``game_ids``; None: all of them, once at start-up) where a bot
+        seat is to move: after a restart, or a failed attempt, nothing else will make that
+        move. The caller plays them (:meth:`play_bots`), skipping games whose bots it is
+        already moving. The tick passes the games that are due: a game owing a bot move is
+        due (its ``wake_at`` is set when the move that leaves it to a bot is committed)."""
+        owed = []
+        if game_ids is None:
+            rows = await self.store.active_games()
+        else:
+            rows = [r for r in [await self.store.game(g) for g in game_ids] if r is not None]
+        for row in rows:
+            if row.status == "active" and self.bot_to_move(await self.snapshot(row)) is not None:
+                owed.append(row.id)
+        return owed
 
     @staticmethod
     def skip_pick(snap: Snapshot, seat: int) -> str | None:
@@ -552,7 +686,8 @@ class Host:
             if not bots:
                 return snap
             seat = bots[0]
-            snap = await self._commit(snap, seat, self.bot_pick(snap, seat), None, True, steps)
+            choice = await self.bot_pick(snap, seat)
+            snap = await self._commit(snap, seat, choice, None, True, steps)
         raise RuntimeError(f"game {snap.id}: bots did not stop after {MAX_BOT_STEPS} moves")
 
     # -- pacing -------------------------------------------------------------------------
@@ -655,6 +790,10 @@ class Host:
                 for mark in (marks.get(seat, {}),)
             }
             wake = pacing.wake_at(after_marks, opts, waiting)
+            if self.bot_to_move(snap) is not None:
+                # A bot owes a move (its task died, or the process did): the cog moves it
+                # after this; look again a little later in case that fails too.
+                wake = min(wake if wake is not None else math.inf, now + pacing.RETRY_FIRST)
             if marks or wake != snap.row.wake_at:
                 await self.store.mark_waits(game_id, marks, wake_at=wake)
             made = []
@@ -801,7 +940,7 @@ class Host:
             if choice is None:
                 raise HostError("host.error.cannot_skip")
         else:
-            choice = self.bot_pick(snap, seat)
+            choice = await self.bot_pick(snap, seat)
         steps: list[Step] = []
         by = who.user_id if who else None
         after = await self._commit(snap, seat, choice, by, True, steps)
@@ -810,7 +949,8 @@ class Host:
             secret_only = not public_move([event_dict(e) for e in last.events])
             if not (secret_only and after.row.status == "active" and after.decisions_for(seat)):
                 break
-            after = await self._commit(after, seat, self.bot_pick(after, seat), by, True, steps)
+            choice = await self.bot_pick(after, seat)
+            after = await self._commit(after, seat, choice, by, True, steps)
         missed = snap.seats[seat].missed + 1
         limit = pacing.autopilot_after(snap.row.host_options.get("autopilot"))
         autopilot = limit is not None and missed >= limit
@@ -904,9 +1044,12 @@ class Host:
             await self.sync_waits(after, acted=seat)
             return after
 
-    async def rollback(self, game_id: int, who: Player) -> tuple[Snapshot, str, int, int]:
+    async def rollback(
+        self, game_id: int, who: Player, *, bots: bool = True
+    ) -> tuple[Snapshot, str, int, int]:
         """Vote (players) or force (Manage Channels) going back to the start of the current
-        round. Returns the snapshot, "rolled"/"voted", votes so far, votes needed."""
+        round (bots then move at once with ``bots``, else are owed their moves). Returns the
+        snapshot, "rolled"/"voted", votes so far, votes needed."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
@@ -949,7 +1092,8 @@ class Host:
                 raise HostError("host.error.stale") from None
             await self.store.clear_votes(game_id, "rollback:%")
             after = await self.by_id(game_id)
-            after = await self._run_bots(after, [])
+            if bots:
+                after = await self._run_bots(after, [])
             await self.sync_waits(after)
             return after, "rolled", needed, needed
 

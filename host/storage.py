@@ -94,6 +94,8 @@ class SeatRow:
     dm_open: bool
     autopilot: bool = False
     missed: int = 0
+    #: A bot seat's level (migration 0008): easy / normal / hard; None: the default.
+    level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,9 @@ def _loaded(r: Any, n: int) -> Loaded:
         row=row,
         seats=sorted(
             (
-                SeatRow(row.id, s[0], s[1], bool(s[2]), s[3], s[4], bool(s[5]), bool(s[6]), s[7])
+                SeatRow(
+                    row.id, s[0], s[1], bool(s[2]), s[3], s[4], bool(s[5]), bool(s[6]), s[7], s[8]
+                )
                 for s in seats
             ),
             key=lambda s: s.seat,
@@ -183,6 +187,8 @@ _GAME_COLS = (
     "table_hash, host_options, published_version, trail_message_id, trail_seq, trail_key, "
     "nudge_messages, wake_at, paused, paused_at, publish_fails, retry_at"
 )
+#: How many columns :data:`_GAME_COLS` reads (where :meth:`Storage.load`'s lists begin).
+N_GAME_COLS = len(_GAME_COLS.split(","))
 
 
 def _game(row: Iterable[Any]) -> GameRow:
@@ -644,7 +650,7 @@ class SqliteStore(Storage):
     _LOAD = (
         f"SELECT {_GAME_COLS}, "
         "(SELECT json_group_array(json_array(seat, user_id, is_bot, name, locale, dm_open, "
-        "autopilot, missed)) FROM seats WHERE game_id = g.id), "
+        "autopilot, missed, level)) FROM seats WHERE game_id = g.id), "
         "(SELECT json_group_array(json_array(seat, n)) FROM "
         "(SELECT seat, COUNT(*) AS n FROM actions WHERE game_id = g.id GROUP BY seat)), "
         "(SELECT json_group_array(json_array(seat, printf('%!.17g', since), nudges, deadline)) "
@@ -665,7 +671,7 @@ class SqliteStore(Storage):
             sql = self._LOAD + "g.channel_id = ? AND g.status IN ('lobby', 'active')"
             arg = channel
         rows = await self.db.execute_fetchall(sql, (arg,))
-        return _loaded(next(iter(rows)), 24) if rows else None
+        return _loaded(next(iter(rows)), N_GAME_COLS) if rows else None
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         async with self.db.execute(
@@ -933,13 +939,14 @@ class SqliteStore(Storage):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed "
+            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed, "
+            "level "
             "FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as c:
             rows = await c.fetchall()
         return [
-            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8])
+            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9])
             for r in rows
         ]
 
@@ -948,7 +955,7 @@ class SqliteStore(Storage):
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open, "
-                "autopilot, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "autopilot, missed, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id,
@@ -960,13 +967,23 @@ class SqliteStore(Storage):
                         int(s.dm_open),
                         int(s.autopilot),
                         s.missed,
+                        s.level,
                     )
                     for i, s in enumerate(seats)
                 ],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        allowed = {"user_id", "is_bot", "name", "locale", "dm_open", "autopilot", "missed"}
+        allowed = {
+            "user_id",
+            "is_bot",
+            "name",
+            "locale",
+            "dm_open",
+            "autopilot",
+            "missed",
+            "level",
+        }
         if set(fields) - allowed:
             raise ValueError(fields)
         sets = ", ".join(f"{k} = ?" for k in fields)

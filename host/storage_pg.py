@@ -215,7 +215,7 @@ class PgStore(Storage):
     _LOAD = (
         f"SELECT {_GAME_COLS}, "
         "(SELECT json_agg(json_build_array(seat, user_id, is_bot, name, locale, dm_open, "
-        "autopilot, missed)) FROM seats WHERE game_id = g.id)::text, "
+        "autopilot, missed, level)) FROM seats WHERE game_id = g.id)::text, "
         "(SELECT json_agg(json_build_array(seat, n)) FROM "
         "(SELECT seat, COUNT(*) AS n FROM actions WHERE game_id = g.id GROUP BY seat) m)::text, "
         "(SELECT json_agg(json_build_array(seat, since, nudges, deadline)) "
@@ -234,7 +234,7 @@ class PgStore(Storage):
             row = await self._fetchrow(
                 self._LOAD + "g.channel_id = $1 AND g.status IN ('lobby', 'active')", channel
             )
-        return _loaded(row, 24) if row else None
+        return _loaded(row, len(_GAME_COLS.split(","))) if row else None
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         row = await self._fetchrow(
@@ -496,12 +496,13 @@ class PgStore(Storage):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._fetch(
-            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed "
+            "SELECT game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, missed, "
+            "level "
             "FROM seats WHERE game_id = $1 ORDER BY seat",
             game_id,
         )
         return [
-            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8])
+            SeatRow(r[0], r[1], r[2], bool(r[3]), r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9])
             for r in rows
         ]
 
@@ -510,7 +511,7 @@ class PgStore(Storage):
             await con.execute("DELETE FROM seats WHERE game_id = $1", game_id)
             await con.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, is_bot, name, locale, dm_open, "
-                "autopilot, missed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "autopilot, missed, level) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 [
                     (
                         game_id,
@@ -522,13 +523,23 @@ class PgStore(Storage):
                         int(s.dm_open),
                         int(s.autopilot),
                         s.missed,
+                        s.level,
                     )
                     for i, s in enumerate(seats)
                 ],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        allowed = {"user_id", "is_bot", "name", "locale", "dm_open", "autopilot", "missed"}
+        allowed = {
+            "user_id",
+            "is_bot",
+            "name",
+            "locale",
+            "dm_open",
+            "autopilot",
+            "missed",
+            "level",
+        }
         if set(fields) - allowed:
             raise ValueError(fields)
         values = [int(v) if isinstance(v, bool) else v for v in fields.values()]

@@ -15,11 +15,35 @@ import pytest_asyncio
 from bot import Cosmodrome, build_bot
 from core import i18n
 from host.clock import FakeClock
+from host.sessions import Host
 from host.settings import Settings
+from rules.search import LEVELS, Budget
 from tests.harness.fixtures import make_harness, no_network  # noqa: F401
 from tests.host.pgserver import PgTestServer
 
 BACKENDS = ("sqlite", "postgresql")
+
+#: The bots' levels in tests: the real levels' shape with tiny budgets (normal: the game's
+#: own heuristic, as the bots played before the search), so whole games through the harness
+#: stay quick. tests/e2e/test_bot_levels.py sets its own; bench/ and the league use the real
+#: ones.
+QUICK_BOTS = {
+    "easy": LEVELS["easy"],
+    "normal": Budget(playouts=0),
+    "hard": Budget(playouts=4, depth=3),
+}
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Host a test makes starts with :data:`QUICK_BOTS` as its bot budgets."""
+    init = Host.__init__
+
+    def quick_init(self: Host, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.bot_budgets = dict(QUICK_BOTS)
+
+    monkeypatch.setattr(Host, "__init__", quick_init)
 
 
 @pytest.fixture(scope="session")

@@ -114,19 +114,20 @@ def test_check_choice_says_who_took_a_tile() -> None:
     assert host.check_choice(snap, d, "t2") == "t2"
 
 
-def test_check_choice_orders_multi_picks_and_bots_pick_within_bounds() -> None:
+async def test_check_choice_orders_multi_picks_and_bots_pick_within_bounds() -> None:
     game = layouttoy.GAME
     state = game.new(1, {}, 1)
     snap = snapshot(game, state, 1)
     d = snap.decisions[0]
     host = Host.__new__(Host)
+    host._chooser, host.bot_budgets = None, {}  # (no storage needed: nothing else is set)
     assert host.check_choice(snap, d, "flo,ana") == "ana,flo"
     with pytest.raises(HostError, match="too_many_picks"):
         host.check_choice(snap, d, "ana,bo,cy,di")
     sizes = set()
     for version in range(30):
         snap.row = game_row(version)
-        pick = host.bot_pick(snap, 0)
+        pick = await host.bot_pick(snap, 0)
         check_picks(d, pick)
         sizes.add(len(pick.split(",")))
     assert sizes == {2, 3}

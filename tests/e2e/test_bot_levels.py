@@ -1,0 +1,360 @@
+"""Bots at three levels through the offline Discord harness: the lobby sets each bot seat's
+level (and the stand-in level for autopilot), a bot seat at every level finishes whole games
+of MLEM and Kosmonavts, the table says "thinking" while a bot searches (the person's move is
+committed and shown first), a click meanwhile stays correct, and a restart with a bot owed a
+move resumes it.
+
+The levels are the ones the lobby offers (easy / normal / hard, by name); only their budgets
+are made small here (``Host.bot_budgets``, a test-only override) so the suite stays quick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from host import pacing, registry
+from host.sessions import Host, HostError, Player
+from rules.search import LEVELS, Budget
+from tests.e2e.driver import (
+    FINAL,
+    TO_MOVE,
+    field,
+    is_final,
+    latest_table,
+    move_buttons,
+    play_to_end,
+    play_turn,
+    refused,
+)
+from tests.e2e.test_kosmonavts_e2e import Pilot
+from tests.harness import FakeUser, Harness, Message
+
+JOIN, START, ADD_BOT = "Join", "Start", "Add bot"
+
+#: Small budgets with the real levels' shape (easy: the heuristic with slips).
+SMALL = {
+    "easy": LEVELS["easy"],
+    "normal": Budget(playouts=2, depth=2),
+    "hard": Budget(playouts=4, depth=3),
+}
+
+
+def host_of(h: Harness) -> Host:
+    return h.bot.host  # type: ignore[union-attr,no-any-return]
+
+
+def cog_of(h: Harness) -> Any:
+    return h.bot.get_cog("GameCog")  # type: ignore[union-attr]
+
+
+async def snapshot(h: Harness) -> Any:
+    row = await host_of(h).store.latest_game(h.channel_id)
+    assert row is not None
+    return await host_of(h).snapshot(row)
+
+
+def lobby_button(lobby: Message, act: str) -> str:
+    for b in lobby.buttons:
+        if (b.custom_id or "").endswith(f":l:{act}"):
+            return b.custom_id  # type: ignore[return-value]
+    raise AssertionError(f"no lobby button {act}: {[b.custom_id for b in lobby.buttons]}")
+
+
+def players_field(lobby: Message) -> str:
+    for embed in lobby.embeds:
+        for f in embed.get("fields", []):
+            if str(f.get("name", "")).startswith(("Players", "Jugadores")):
+                return str(f.get("value", ""))
+    raise AssertionError("no players field")
+
+
+class Recorder:
+    """Wraps the engine's ``choose``: records the budget each bot move was searched with."""
+
+    def __init__(self) -> None:
+        self.choose = registry.bot_chooser()
+        self.used: list[tuple[int, Any]] = []
+
+    def __call__(self, game: Any, state: Any, seat: int, rng: random.Random, level: Any) -> str:
+        self.used.append((seat, level))
+        return self.choose(game, state, seat, rng, level)
+
+
+def small_budgets(h: Harness) -> Recorder:
+    host = host_of(h)
+    host.bot_budgets = dict(SMALL)
+    rec = Recorder()
+    host._chooser = rec
+    return rec
+
+
+async def open_lobby(
+    h: Harness, game: str, owner: FakeUser, others: Sequence[FakeUser] = (), bots: int = 0
+) -> Message:
+    lobby = (await h.slash(owner, "game new", game=game)).posted
+    for u in others:
+        await h.click(u, lobby, label=JOIN)
+    for _ in range(bots):
+        await h.click(owner, lobby, label=ADD_BOT)
+    return lobby
+
+
+async def set_level(h: Harness, owner: FakeUser, lobby: Message, seat: int, level: str) -> None:
+    for _ in range(len(pacing.BOT_LEVELS)):
+        snap = await snapshot(h)
+        if Host.level_of(snap, seat) == level:
+            return
+        reply = await h.click(owner, lobby, lobby_button(lobby, f"b.{seat}"))
+        assert not refused(reply), reply.text()
+    raise AssertionError(f"seat {seat} never reached {level}")
+
+
+def test_the_host_offers_the_engines_levels() -> None:
+    assert tuple(registry.bot_levels()) == pacing.BOT_LEVELS
+    assert pacing.DEFAULT_BOT_LEVEL in pacing.BOT_LEVELS
+
+
+async def test_the_lobby_sets_each_bots_level_and_the_table_shows_it(harness: Harness) -> None:
+    h = harness
+    ana = h.user("Ana", "en-US")
+    bea = h.user("Bea", "es-ES")
+    lobby = await open_lobby(h, "mlem", ana, bots=2)
+    # A new bot plays at the default level, and the lobby says so.
+    assert "🤖 Bot 1 (normal)" in players_field(lobby)
+    assert [s.level for s in (await snapshot(h)).seats] == [None, "normal", "normal"]
+    # One click: the next level (normal → hard → easy → normal), for that bot only.
+    await h.click(ana, lobby, lobby_button(lobby, "b.1"))
+    await h.click(ana, lobby, lobby_button(lobby, "b.2"))
+    await h.click(ana, lobby, lobby_button(lobby, "b.2"))
+    lobby = h.message(lobby.id)
+    assert "🤖 Bot 1 (hard)" in players_field(lobby)
+    assert "🤖 Bot 2 (easy)" in players_field(lobby)
+    labels = [b.label for b in lobby.buttons]
+    assert "🤖 Bot 1: hard" in labels and "🤖 Bot 2: easy" in labels
+    assert [s.level for s in (await snapshot(h)).seats] == [None, "hard", "easy"]
+    # Someone not seated may not change it; a click on an older lobby is refused.
+    outsider = await h.click(bea, lobby, lobby_button(lobby, "b.1"))
+    assert refused(outsider)
+    with pytest.raises(HostError, match="stale"):
+        await host_of(h).cycle_bot_level((await snapshot(h)).id, 1, Player(ana.id, "Ana"), 1)
+    assert [s.level for s in (await snapshot(h)).seats] == [None, "hard", "easy"]
+    # The stand-in level (autopilot, a bot covering a missed move) is a lobby option.
+    await h.click(ana, lobby, lobby_button(lobby, "o.h.botlevel"))
+    snap = await snapshot(h)
+    assert snap.row.host_options["botlevel"] == "hard"
+    assert Host.level_of(snap, 0) == "hard" and Host.level_of(snap, 1) == "hard"
+    # /game rules explains it, in both languages.
+    rules = await h.slash(ana, "game rules", game="mlem", topic="options")
+    assert "Stand-in bot level" in rules.text() and "easy → normal → hard" in rules.text()
+    reglas = await h.slash(bea, "game rules", game="mlem", topic="options")
+    assert "Nivel del bot de relevo" in reglas.text()
+    # The table names each bot with its level.
+    small_budgets(h)
+    await h.click(ana, lobby, label=START)
+    text = latest_table(h).text()
+    assert "🤖 Bot 1 (hard)" in text and "🤖 Bot 2 (easy)" in text
+
+
+GAMES = [(g, level) for g in ("mlem", "kosmonavts") for level in pacing.BOT_LEVELS]
+
+
+@pytest.mark.parametrize(("game", "level"), GAMES)
+async def test_a_bot_at_each_level_finishes_a_whole_game(
+    harness: Harness, game: str, level: str
+) -> None:
+    h = harness
+    rec = small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, game, ana, bots=1)
+    await set_level(h, ana, lobby, 1, level)
+    await h.click(ana, lobby, label=START)
+    chooser = Pilot(h, follow=1.0) if game == "kosmonavts" else None
+    final = await play_to_end(h, {ana: 0}, random.Random(7), choose=chooser)
+    assert is_final(final) and field(final, FINAL) is not None
+    snap = await snapshot(h)
+    assert snap.row.status == "over"
+    actions = await host_of(h).store.actions(snap.id)
+    assert any(a.by_bot and a.seat == 1 for a in actions)
+    assert all(not a.by_bot for a in actions if a.seat == 0)
+    # Every bot move was searched at the seat's level (its small budget here).
+    assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
+    assert await host_of(h).replay(snap.id) == snap.row.state
+    assert f"🤖 Bot 1 ({level})" in final.text()
+
+
+class Gate:
+    """Holds every bot's search until opened (the move waits on an asyncio event, so the
+    harness sees the bot idle, as a person would see it thinking)."""
+
+    def __init__(self, host: Host) -> None:
+        self.event = asyncio.Event()
+        self.waiting = 0
+        self.calls = 0
+        self.pick = host.bot_pick
+        host.bot_pick = self  # type: ignore[method-assign]
+
+    async def __call__(self, snap: Any, seat: int) -> str:
+        self.calls += 1
+        self.waiting += 1
+        await self.event.wait()
+        self.waiting -= 1
+        return await self.pick(snap, seat)
+
+    async def open(self, h: Harness) -> None:
+        self.event.set()
+        await h.idle()
+
+
+def to_move(table: Message) -> str:
+    return field(table, TO_MOVE) or ""
+
+
+async def mlem_move_to_a_bot(h: Harness, ana: FakeUser, rng: random.Random) -> None:
+    """Ana clicks until the game waits for the bot."""
+    for _ in range(200):
+        await play_turn(h, {ana: 0}, rng)
+        if host_of(h).bot_to_move(await snapshot(h)) is not None:
+            return
+    raise AssertionError("the bot never got a turn")
+
+
+async def test_the_table_says_thinking_while_a_bot_searches(harness: Harness) -> None:
+    h = harness
+    small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, "mlem", ana, bots=1)
+    await set_level(h, ana, lobby, 1, "hard")
+    gate = Gate(host_of(h))
+    await h.click(ana, lobby, label=START)
+    await mlem_move_to_a_bot(h, ana, random.Random(3))
+    # Ana's move is committed and shown; the bot is still searching.
+    assert gate.waiting == 1
+    snap = await snapshot(h)
+    actions = await host_of(h).store.actions(snap.id)
+    assert actions[-1].seat == 0 and not actions[-1].by_bot
+    table = latest_table(h)
+    assert "🤖 Bot 1 (hard): thinking…" in to_move(table)
+    assert snap.row.published_version == snap.row.version
+    assert not move_buttons(table, 1)  # nothing to click for the bot
+    if not snap.human_to_move():
+        assert not move_buttons(table)
+    # The bot's move comes, and the table shows it.
+    await gate.open(h)
+    after = await snapshot(h)
+    actions = await host_of(h).store.actions(after.id)
+    assert any(a.by_bot for a in actions)
+    table = latest_table(h)
+    assert "thinking" not in to_move(table)
+    assert after.row.published_version == after.row.version
+    assert await host_of(h).replay(after.id) == after.row.state
+
+
+async def test_the_thinking_table_is_edited_in_place_and_pings_nobody(harness: Harness) -> None:
+    h = harness
+    small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, "mlem", ana, bots=1)
+    gate = Gate(host_of(h))
+    await h.click(ana, lobby, label=START)
+    await mlem_move_to_a_bot(h, ana, random.Random(5))
+    thinking = latest_table(h)
+    assert "thinking" in to_move(thinking)
+    assert str(ana.id) not in (thinking.content or "")  # no "your move" while bots think
+    await gate.open(h)
+    assert "thinking" not in to_move(latest_table(h))
+
+
+async def test_a_restart_with_a_bot_owed_a_move_resumes_it(harness: Harness) -> None:
+    h = harness
+    small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, "mlem", ana, bots=2)
+    await h.click(ana, lobby, label=START)
+    gate = Gate(host_of(h))
+    await mlem_move_to_a_bot(h, ana, random.Random(6))
+    assert gate.waiting == 1
+    before = await snapshot(h)
+    assert host_of(h).bot_to_move(before) is not None
+    # The process stops in the middle of the bot's search: nothing about it was stored.
+    await h.restart()
+    # At start-up the bot finds the game waiting for a bot and plays on.
+    after = await snapshot(h)
+    assert host_of(h).bot_to_move(after) is None
+    assert after.row.version > before.row.version
+    actions = await host_of(h).store.actions(after.id)
+    assert actions[-1].by_bot
+    assert after.row.published_version == after.row.version
+    assert "thinking" not in to_move(latest_table(h))
+    assert await host_of(h).replay(after.id) == after.row.state
+    # and the game goes on
+    small_budgets(h)
+    for _ in range(3):
+        assert not refused(await play_turn(h, {ana: 0}, random.Random(8)))  # type: ignore[arg-type]
+
+
+async def test_the_tick_plays_a_bot_whose_move_was_lost(harness: Harness) -> None:
+    h = harness
+    small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, "mlem", ana, bots=1)
+    await h.click(ana, lobby, label=START)
+    gate = Gate(host_of(h))
+    await mlem_move_to_a_bot(h, ana, random.Random(9))
+    # The task making the bot's move dies (e.g. an error): the game still owes the move.
+    cog = cog_of(h)
+    for task in list(cog.bot_tasks.values()):
+        task.cancel()
+    await h.idle()
+    assert not cog.bot_tasks
+    snap = await snapshot(h)
+    assert await host_of(h).bots_owed() == [snap.id]
+    gate.event.set()
+    await cog.tick()
+    await h.idle()
+    assert host_of(h).bot_to_move(await snapshot(h)) is None
+    assert await host_of(h).bots_owed() == []
+
+
+async def test_a_move_made_while_a_bot_thinks_counts_and_the_bot_thinks_again(
+    harness: Harness,
+) -> None:
+    """Kosmonavts' orders are given at the same time: Ana gives hers while the bot searches;
+    her move is committed, and the bot's answer, thought out for a position that is gone,
+    is thrown away and thought again."""
+    h = harness
+    small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    lobby = await open_lobby(h, "kosmonavts", ana, bots=1)
+    gate = Gate(host_of(h))
+    await h.click(ana, lobby, label=START)
+    pilot = Pilot(h, follow=1.0)
+    rng = random.Random(11)
+    raced = False
+    for _ in range(400):
+        snap = await snapshot(h)
+        if snap.row.status != "active":
+            break
+        if gate.waiting and 0 in snap.to_move():
+            calls, version = gate.calls, snap.row.version
+            reply = await play_turn(h, {ana: 0}, rng, choose=pilot)
+            assert reply is not None and not refused(reply)
+            assert (await snapshot(h)).row.version > version  # Ana's move counted
+            await gate.open(h)
+            assert gate.calls >= calls + 1  # the bot thought again on the new position
+            raced = True
+            break
+        if gate.waiting:
+            await gate.open(h)
+            gate.event = asyncio.Event()
+            continue
+        await play_turn(h, {ana: 0}, rng, choose=pilot)
+    assert raced, "Ana and the bot never had to move at the same time"
+    snap = await snapshot(h)
+    actions = await host_of(h).store.actions(snap.id)
+    assert actions[-1].by_bot and actions[-1].seat == 1
+    assert await host_of(h).replay(snap.id) == snap.row.state

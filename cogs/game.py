@@ -47,7 +47,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     def __init__(self, bot: Cosmodrome) -> None:
         self.bot = bot
         self.host: Host = bot.host
-        self.publish_locks = KeyedLocks()  # dropped when the game is at rest
+        # Dropped when the game is at rest; on PostgreSQL they hold across processes too.
+        self.publish_locks = KeyedLocks(across=bot.host.store.lock_publish)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)

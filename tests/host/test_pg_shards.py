@@ -173,11 +173,11 @@ async def test_a_reminder_is_sent_once_when_both_instances_tick(
     assert len([m for m in h.messages() if m.content.startswith("⏰")]) == 1
 
 
-async def commit_unseen(h: ShardedHarness, user: FakeUser, seat: int) -> None:
+async def commit_unseen(h: ShardedHarness, user: FakeUser, seat: int, on: str = "a") -> None:
     """A move committed but not shown (its process stopped before publishing)."""
-    host = host_of(h.instance("a"))
+    host = host_of(h.instance(on))
     snap = await snapshot(h)
-    (d,) = [d for d in snap.decisions if d.seat == seat]
+    d = next(d for d in snap.decisions if d.seat == seat)
     await host.play(snap.id, user.id, seat, snap.token(d), d.options[0].id)
 
 
@@ -225,9 +225,24 @@ async def test_killing_an_instance_mid_game_loses_nothing(shards: ShardedHarness
     rng = random.Random(5)
     for _ in range(6):
         await play_turn(h, seats, rng)
-    before = await snapshot(h)
-    # "b" (the guild's shard) dies. DM clicks still reach "a", which carries on.
+    # "b" (the guild's shard) commits a move and dies before showing it: its connections
+    # drop at once, then the process goes.
+    snap = await snapshot(h)
+    seat = snap.decisions[0].seat
+    await commit_unseen(h, next(u for u, s in seats.items() if s == seat), seat, on="b")
+    lagging = await snapshot(h)
+    assert lagging.row.published_version < lagging.row.version
+    host_of(h.instance("b")).store.pool.terminate()
     await h.kill("b")
+    # The survivor's pacing tick shows that move in b's channel (REST reaches any channel).
+    shown_by_a = len(h.instance("a").own_requests)
+    await cog_of(h.instance("a")).tick()
+    await h.idle()
+    before = await snapshot(h)
+    assert before.row.published_version == before.row.version == lagging.row.version
+    assert any(r.channel_id == h.channel_id for r in h.instance("a").own_requests[shown_by_a:])
+    assert len(tables(h)) == 1  # the new table replaced the old one
+    # DM clicks still reach "a", which carries on.
     moved = 0
     for _ in range(40):
         snap = await snapshot(h)

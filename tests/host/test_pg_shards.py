@@ -101,6 +101,12 @@ async def test_a_game_in_one_instances_channel_with_dm_clicks_at_the_other(
     await open_red_planet(h, ana, [ben], bots=1)
     seats = {ana: 0, ben: 1}
     rng = random.Random(11)
+    for _ in range(4):
+        await play_turn(h, seats, rng)
+    # /game mine in a DM reaches "a", which reads the game that "b" started.
+    mine = await h.slash(ana, "game mine", channel=h.dm_channel_id(ana))
+    assert mine.record.payload["channel_id"] == str(h.dm_channel_id(ana))
+    assert str(h.channel_id) in mine.text()  # the link to the game's channel
     final = await play_to_end(h, seats, rng)
     assert "🏆" in final.text()
     snap = await snapshot(h)
@@ -122,10 +128,7 @@ async def test_a_game_in_one_instances_channel_with_dm_clicks_at_the_other(
     ]
     assert posted_by_a
     assert len([m for m in tables(h) if move_buttons(m) or "🏆" in m.text()]) == 1
-    # /game mine and /stats in a DM reach "a", which reads what "b" started.
-    mine = await h.slash(ana, "game mine", channel=h.dm_channel_id(ana))
-    assert mine.record.payload["channel_id"] == str(h.dm_channel_id(ana))
-    assert str(h.channel_id) in mine.text()  # the link to the game's channel
+    # /stats in a DM reaches "a" too: the game "b" hosted counts.
     stats = await h.slash(ben, "stats", channel=h.dm_channel_id(ben))
     assert "Red Planet" in stats.text() or "Marte" in stats.text()
     assert not h.unexpected

@@ -168,7 +168,10 @@ class PgStore(Storage):
     @asynccontextmanager
     async def lock_publish(self, game_id: int) -> AsyncIterator[None]:
         """Hold the lock on showing the game's table: an advisory lock on the key pair
-        (PUBLISH_LOCK, game id), a key space apart from the game locks' single keys."""
+        (PUBLISH_LOCK, game id), a key space apart from the game locks' single keys, so a
+        move can commit while its table is shown. The cog holds it around one publish, the
+        Discord calls included (it decides from the table it finds recorded whether to edit
+        or post): one pooled connection per table being shown."""
         async with self._conn() as con:
             await con.execute("SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id)
             try:

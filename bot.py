@@ -14,6 +14,7 @@ import random
 import socket
 import sqlite3
 import sys
+from typing import Any
 
 import aiohttp
 import discord
@@ -59,7 +60,10 @@ class Translator(app_commands.Translator):
         return i18n.t(key, lang)
 
 
-class Cosmodrome(commands.Bot):
+class Cosmodrome(commands.AutoShardedBot):
+    """The bot: every shard of ``Settings.shard_ids`` (of ``shard_count``) in this process;
+    with neither set, all the shards Discord advises (one, for a small bot)."""
+
     host: Host
     store: Storage
 
@@ -69,11 +73,15 @@ class Cosmodrome(commands.Bot):
         quiet_voice()
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **shards,
         )
         self.settings = settings
         self.clock = clock or Clock()
@@ -81,6 +89,10 @@ class Cosmodrome(commands.Bot):
 
     async def setup_hook(self) -> None:
         path = self.settings.db_path
+        try:
+            self.settings.check()
+        except SettingsError as exc:
+            raise StartupError(str(exc)) from exc
         if is_postgres_url(path):
             import asyncpg
 
@@ -112,7 +124,13 @@ class Cosmodrome(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        log.info("online as %s in %d servers", self.user, len(self.guilds))
+        log.info(
+            "online as %s in %d servers (shards %s of %s)",
+            self.user,
+            len(self.guilds),
+            list(self.shards),
+            self.shard_count,
+        )
 
     async def close(self) -> None:
         await super().close()

@@ -1,15 +1,19 @@
 """Accepting a choice (check + apply + one commit, no render) with many active games.
 
-    python -m bench.accept [--game mlem] [--games 500] [--moves 2000] [--synchronous FULL]
-                           [--dir FOLDER] [--db postgresql://...]
+    python -m bench.accept [--game mlem] [--games 10000] [--moves 2000] [--synchronous FULL]
+                           [--dir FOLDER] [--db postgresql://...] [--pg-server]
 
-Creates ``--games`` active games in a fresh SQLite file (WAL), then plays ``--moves``
+Creates ``--games`` active games (10,000 by default: lobby, joins, options, start, each
+through the host as players would) in a fresh SQLite file (WAL), then plays ``--moves``
 random choices spread over them through ``Host.play`` — the same path a button click takes
 after it is acknowledged — and reports p50/p99 latency. ``--synchronous NORMAL`` measures
 what the bot's ``synchronous=FULL`` (a move survives a power cut) costs.
 
 ``--db postgresql://...`` measures PostgreSQL instead: the games go in a schema of their own
 in that database, dropped at the end (nothing else in the database is touched).
+``--pg-server`` starts a throwaway PostgreSQL server for the run (from the ``pgserver``
+wheel of the test extras, or the machine's binaries; with fsync on, as in production) and
+measures on it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import sys
 import tempfile
 import time
 import uuid
@@ -78,21 +83,40 @@ async def run(
         host = Host(store, clock=FakeClock(), seeds=random.Random(1))
         ids: list[int] = []
         users: dict[int, list[Player]] = {}
-        for g in range(games):
-            n = rng.randint(game.min_players, game.max_players)
+
+        async def create(g: int, options: dict[str, str], n: int) -> None:
             players = [Player(g * 10 + i + 1, f"P{i}") for i in range(n)]
             snap = await host.new_lobby(
                 guild_id=1, channel_id=10_000 + g, game_id=game_id, owner=players[0], lang="en"
             )
             for p in players[1:]:
                 await host.join(snap.id, p)
-            for spec_id, value in random_options(game, rng).items():
+            for spec_id, value in options.items():
                 spec = next(o for o in game.options if o.id == spec_id)
                 while (await host.by_id(snap.id)).row.options.get(spec_id) != value:
                     await host.cycle_option(snap.id, spec.id, players[0])
             await host.start(snap.id, players[0])
             ids.append(snap.id)
             users[snap.id] = players
+
+        # PostgreSQL takes several set-ups at once (one per pooled connection); SQLite has
+        # one writer, so one at a time.
+        batch = 8 if db is not None else 1
+        t0 = time.perf_counter()
+        for first in range(0, games, batch):
+            todo = range(first, min(games, first + batch))
+            specs = [
+                (random_options(game, rng), rng.randint(game.min_players, game.max_players))
+                for _ in todo
+            ]
+            await asyncio.gather(*(create(g, o, n) for g, (o, n) in zip(todo, specs, strict=True)))
+            if (first // batch) % 250 == 0:
+                print(f"  {len(ids)} games set up", file=sys.stderr, flush=True)
+        ids.sort()
+        print(
+            f"  {len(ids)} active games set up in {time.perf_counter() - t0:.0f} s",
+            file=sys.stderr,
+        )
         times: list[float] = []
         while len(times) < moves:
             gid = rng.choice(ids)
@@ -111,17 +135,30 @@ async def run(
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
-    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--moves", type=int, default=2000)
     ap.add_argument("--synchronous", default=SYNCHRONOUS, choices=["FULL", "NORMAL"])
     ap.add_argument(
         "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
     )
     ap.add_argument("--db", help="a postgresql:// URL: measure PostgreSQL instead of SQLite")
-    args = ap.parse_args()
-    times = asyncio.run(
-        run(args.game, args.games, args.moves, args.synchronous, args.dir, args.db)
+    ap.add_argument(
+        "--pg-server", action="store_true", help="start a throwaway PostgreSQL server for --db"
     )
+    args = ap.parse_args()
+    server = None
+    if args.pg_server:
+        from tests.host.pgserver import PgTestServer
+
+        server = PgTestServer.start(durable=True)
+        args.db = server.url()
+    try:
+        times = asyncio.run(
+            run(args.game, args.games, args.moves, args.synchronous, args.dir, args.db)
+        )
+    finally:
+        if server is not None:
+            server.stop()
     where = "PostgreSQL" if args.db else f"SQLite synchronous={args.synchronous}"
     print(
         f"{args.game}: accept a choice with {args.games} active games, {where}: {summary(times)}"

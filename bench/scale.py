@@ -64,7 +64,7 @@ class Bench:
         self.h = h
         self.clock = clock
         assert h.bot is not None
-        self.host: Host = h.bot.host  # type: ignore[attr-defined]
+        self.host: Host = h.bot.host  # type: ignore[union-attr]
         self.cog: Any = h.bot.get_cog("GameCog")
         self.users: list[FakeUser] = []
         #: game id -> (channel id, {user: seat})

@@ -49,7 +49,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     def __init__(self, bot: Cosmodrome) -> None:
         self.bot = bot
         self.host: Host = bot.host
-        self.publish_locks = KeyedLocks()  # dropped when the game is at rest
+        # Dropped when the game is at rest; on PostgreSQL they hold across processes too.
+        self.publish_locks = KeyedLocks(across=bot.host.store.lock_publish)
         #: The task making each game's owed bot moves, and the games asked for again
         #: while it ran (see :meth:`spawn_bots`).
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}

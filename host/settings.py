@@ -46,6 +46,19 @@ class Settings:
     db_pool: int = 10
     #: How often reminders and deadlines are checked (seconds); 0 turns the checks off.
     tick_seconds: float = 60.0
+    #: COSMODROME_SHARDS: the Discord shards this process runs (None: all of them).
+    shard_ids: tuple[int, ...] | None = None
+    #: COSMODROME_SHARD_COUNT: how many shards the bot has in all (None: Discord's advice).
+    shard_count: int | None = None
+
+    @property
+    def one_of_several(self) -> bool:
+        """This process runs some shards, other processes the rest (PostgreSQL only)."""
+        return (
+            self.shard_ids is not None
+            and self.shard_count is not None
+            and set(self.shard_ids) != set(range(self.shard_count))
+        )
 
     @classmethod
     def from_env(
@@ -64,9 +77,71 @@ class Settings:
             raise SettingsError(
                 f"COSMODROME_DB_POOL must be a number from 2 to 1000, got {pool!r}"
             )
-        return cls(
+        shard_ids, shard_count = parse_shards(
+            merged.get("COSMODROME_SHARDS", "").strip(),
+            merged.get("COSMODROME_SHARD_COUNT", "").strip(),
+        )
+        settings = cls(
             db_pool=int(pool),
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             db_path=merged.get("COSMODROME_DB", "").strip() or "cosmodrome.db",
             dev_guild=int(guild) if guild else None,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
         )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Refuse what cannot work: several processes on one SQLite file (one writer)."""
+        if self.one_of_several and not self.db_path.startswith(("postgresql://", "postgres://")):
+            raise SettingsError(
+                f"COSMODROME_SHARDS={format_shards(self.shard_ids or ())} runs only some of the "
+                f"{self.shard_count} shards, so other processes run the rest: that needs "
+                "COSMODROME_DB to be a postgresql:// URL (SQLite has one writer; run every "
+                "shard in one process instead)"
+            )
+
+
+def format_shards(ids: tuple[int, ...]) -> str:
+    """``0-3`` for a range, ``0,2,5`` otherwise."""
+    if len(ids) > 1 and list(ids) == list(range(ids[0], ids[-1] + 1)):
+        return f"{ids[0]}-{ids[-1]}"
+    return ",".join(str(i) for i in ids)
+
+
+def parse_shards(shards: str, count: str) -> tuple[tuple[int, ...] | None, int | None]:
+    """COSMODROME_SHARDS (``3``, ``0-3``, ``0,2,5``) and COSMODROME_SHARD_COUNT, checked
+    together. Neither: None, None (one process, every shard Discord advises)."""
+    total: int | None = None
+    if count:
+        if not count.isdigit() or not 1 <= int(count) <= 100_000:
+            raise SettingsError(
+                f"COSMODROME_SHARD_COUNT must be a number of shards (1 or more), got {count!r}"
+            )
+        total = int(count)
+    if not shards:
+        return (tuple(range(total)) if total is not None else None), total
+    if total is None:
+        raise SettingsError(
+            f"COSMODROME_SHARDS={shards} needs COSMODROME_SHARD_COUNT too (the bot's shards in "
+            "all, across every process)"
+        )
+    ids: list[int] = []
+    for part in shards.replace(" ", "").split(","):
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
+            raise SettingsError(
+                f"COSMODROME_SHARDS must be shard ids like 0-3, 5 or 0,2,5; got {shards!r}"
+            )
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        ids.extend(range(first, last + 1))
+    wrong = [i for i in ids if i >= total]
+    if wrong:
+        raise SettingsError(
+            f"COSMODROME_SHARDS={shards} names shard {wrong[0]}, but shards go from 0 to "
+            f"{total - 1} with COSMODROME_SHARD_COUNT={total}"
+        )
+    if len(set(ids)) != len(ids):
+        raise SettingsError(f"COSMODROME_SHARDS={shards} names a shard twice")
+    return tuple(sorted(ids)), total

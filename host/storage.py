@@ -270,6 +270,11 @@ class Storage(ABC):
         the host inside its in-process lock; a one-process backend needs none."""
         return contextlib.nullcontext()
 
+    def lock_publish(self, game_id: int) -> AbstractAsyncContextManager[Any]:
+        """A lock on showing one game's table in its channel, across processes (the game's
+        lock is another: a move may commit while its table is being shown)."""
+        return contextlib.nullcontext()
+
     @abstractmethod
     async def close(self) -> None: ...
 

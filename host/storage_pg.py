@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 MIGRATIONS = SQLITE_MIGRATIONS / "pg"
 #: The advisory lock key that serialises migrations (game locks use the game's id, > 0).
 MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
+#: The first half of the two-key advisory locks on publishing a game's table ("pu").
+PUBLISH_LOCK = 0x7075
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
@@ -165,6 +167,20 @@ class PgStore(Storage):
                 yield
             finally:
                 await con.execute("SELECT pg_advisory_unlock($1)", game_id)
+
+    @asynccontextmanager
+    async def lock_publish(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the lock on showing the game's table: an advisory lock on the key pair
+        (PUBLISH_LOCK, game id), a key space apart from the game locks' single keys, so a
+        move can commit while its table is shown. The cog holds it around one publish, the
+        Discord calls included (it decides from the table it finds recorded whether to edit
+        or post): one pooled connection per table being shown."""
+        async with self._conn() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id)
+            try:
+                yield
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", PUBLISH_LOCK, game_id)
 
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         async with self._conn() as con:

@@ -13,6 +13,9 @@ answers every HTTP request the bot makes with plausible payloads and records it.
     await h.restart()                    # new bot, same "Discord" (messages survive)
     await h.stop()
 
+Several bot instances, each with its own shard range, on one offline Discord:
+:class:`~tests.harness.shards.ShardedHarness` (tests/host/test_pg_shards.py).
+
 In tests prefer the fixtures of :mod:`tests.harness.fixtures` (``make_harness``,
 ``harness``, ``no_network``), which always stop the harness.
 
@@ -40,6 +43,7 @@ from .models import (
     UploadedFile,
 )
 from .netguard import NetworkBlockedError
+from .shards import ShardedHarness
 
 __all__ = [
     "ApiError",
@@ -56,6 +60,7 @@ __all__ = [
     "Reply",
     "Request",
     "Select",
+    "ShardedHarness",
     "UploadedFile",
     "netguard",
 ]

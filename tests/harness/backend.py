@@ -623,7 +623,7 @@ class FakeDiscord:
         )
         return data
 
-    def ready_payload(self) -> dict[str, Any]:
+    def ready_payload(self, shard: tuple[int, int] = (0, 1)) -> dict[str, Any]:
         me = self.bot_user.payload()
         me.update({"verified": True, "mfa_enabled": False, "email": None, "flags": 0})
         return {
@@ -634,7 +634,7 @@ class FakeDiscord:
             "session_id": f"harness-session-{self.snowflake()}",
             "session_type": "normal",
             "resume_gateway_url": "wss://gateway.invalid",
-            "shard": [0, 1],
+            "shard": list(shard),
             "application": {"id": str(self.app_id), "flags": 0},
             "private_channels": [],
             "relationships": [],

@@ -38,6 +38,8 @@ from .session import FakeSession
 __all__ = ["Harness"]
 
 OptionType = discord.AppCommandOptionType
+#: The bots the harness runs: one shard, or discord.py's AutoShardedBot (bot.py's).
+AnyBot = commands.Bot | commands.AutoShardedBot
 MessageRef = Message | Reply | StoredMessage | int
 
 
@@ -46,7 +48,7 @@ class Harness:
 
     def __init__(
         self,
-        bot_factory: Callable[[], commands.Bot | Awaitable[commands.Bot]],
+        bot_factory: Callable[[], AnyBot | Awaitable[AnyBot]],
         *,
         guild_locale: str = "en-US",
         guild_name: str = "Harness Guild",
@@ -58,11 +60,16 @@ class Harness:
         strict: bool = True,
         echo_gateway: bool = True,
         max_idle_rounds: int = 100_000,
+        backend: FakeDiscord | None = None,
+        errors: ErrorCapture | None = None,
     ) -> None:
         if not channels:
             raise ValueError("the harness guild needs at least one text channel")
         self.bot_factory = bot_factory
-        self.backend = FakeDiscord(
+        #: One bot instance among several on a shared "Discord" (see tests.harness.shards):
+        #: the group installs the guards, routes gateway events and cancels leftovers.
+        self.shared = backend is not None
+        self.backend = backend or FakeDiscord(
             guild_name=guild_name,
             guild_locale=guild_locale,
             bot_name=bot_name,
@@ -70,6 +77,8 @@ class Harness:
             channels=tuple(channels),
             guild_id=guild_id,
         )
+        #: Every HTTP request this harness's bots made (``requests`` holds every bot's).
+        self.own_requests: list[Request] = []
         self.token = token
         #: Raise from idle() when discord.py logged an exception it swallowed (an error in
         #: an event handler, command, view or dynamic item) or asyncio reported one.
@@ -78,9 +87,9 @@ class Harness:
         #: (as Discord would), subject to the bot's intents.
         self.echo_gateway = echo_gateway
         self.max_idle_rounds = max_idle_rounds
-        self.bot: commands.Bot | None = None
+        self.bot: AnyBot | None = None
         self.starts = 0
-        self._errors = ErrorCapture()
+        self._errors = errors or ErrorCapture()
         self._reported = 0
         self._baseline_tasks: set[asyncio.Task[Any]] = set()
         self._guarded = False
@@ -99,22 +108,22 @@ class Harness:
         if self.bot is not None:
             raise HarnessError("the harness is already started")
         loop = asyncio.get_running_loop()
-        netguard.activate()
-        THREAD_WORK.install()
-        self._errors.install(loop)
-        self._guarded = True
-        self._baseline_tasks = set(asyncio.all_tasks())
+        if not self.shared:
+            netguard.activate()
+            THREAD_WORK.install()
+            self._errors.install(loop)
+            self._guarded = True
+            self._baseline_tasks = set(asyncio.all_tasks())
         try:
             bot = self.bot_factory()
             if inspect.isawaitable(bot):
                 bot = await bot
             self.bot = bot
             self._prepare(bot)
-            self.backend.gateway_sink = self._on_gateway
+            if not self.shared:
+                self.backend.gateway_sink = self._on_gateway
             await bot.login(self.token)
-            self.feed("READY", self.backend.ready_payload())
-            self.feed("GUILD_CREATE", self.backend.guild_create_payload())
-            self._drain_ready_queue(bot)
+            self._connect(bot)
             await self.idle()
         except BaseException:
             await self.stop()
@@ -132,8 +141,9 @@ class Harness:
                     await bot.close()
                 await self._settle()
         finally:
-            self.backend.gateway_sink = None
-            await self._cancel_leftovers()
+            if not self.shared:
+                self.backend.gateway_sink = None
+                await self._cancel_leftovers()
             if self._guarded:
                 self._guarded = False
                 self._errors.uninstall()
@@ -146,12 +156,12 @@ class Harness:
         await self.stop()
         await self.start()
 
-    def _prepare(self, bot: commands.Bot) -> None:
+    def _prepare(self, bot: AnyBot) -> None:
         # _delay_ready waits guild_ready_timeout seconds for more GUILD_CREATEs; the harness
         # hands the guild over itself (see _drain_ready_queue), so there is nothing to wait.
         bot._connection.guild_ready_timeout = 0
         http = bot.http
-        session = FakeSession(self.backend)
+        session = FakeSession(self.backend, record=self.own_requests)
 
         async def static_login(token: str) -> Any:
             # HTTPClient.static_login, minus building a real aiohttp session.
@@ -169,12 +179,55 @@ class Harness:
 
         http.static_login = static_login  # type: ignore[method-assign]
 
-    def _drain_ready_queue(self, bot: commands.Bot) -> None:
+    @staticmethod
+    def shards(bot: AnyBot) -> tuple[list[int], int]:
+        """The shard ids ``bot`` runs and the bot's shard count (a plain client: [0], 1).
+        An AutoShardedBot with no count gets 1, as Discord advises for a small bot."""
+        if isinstance(bot, discord.AutoShardedClient):
+            count = bot.shard_count or 1
+            return (list(bot.shard_ids) if bot.shard_ids else list(range(count))), count
+        return [0], 1
+
+    def guild_shard(self, count: int) -> int:
+        """The shard that the harness guild's events and interactions go to."""
+        return (self.guild_id >> 22) % count
+
+    def _connect(self, bot: AnyBot) -> None:
+        """What the gateway connection(s) would deliver: READY for each shard the bot runs,
+        then GUILD_CREATE if the guild belongs to one of them."""
+        ids, count = self.shards(bot)
+        owns = self.guild_shard(count) in ids
+        if isinstance(bot, discord.AutoShardedClient):
+            # AutoShardedClient.launch_shards, minus the websockets.
+            bot.shard_count = count
+            bot._connection.shard_count = count
+            bot._connection.shard_ids = ids
+            for sid in ids:
+                ready = self.backend.ready_payload(shard=(sid, count))
+                if sid != self.guild_shard(count):
+                    ready["guilds"] = []
+                self.feed("READY", ready)
+        else:
+            self.feed("READY", self.backend.ready_payload())
+        if owns:
+            self.feed("GUILD_CREATE", self.backend.guild_create_payload())
+        self._drain_ready_queue(bot)
+
+    def _drain_ready_queue(self, bot: AnyBot) -> None:
         """Do what ConnectionState._delay_ready does with each GUILD_CREATE it queued."""
         state = bot._connection
+        queues = getattr(state, "_ready_states", None)  # AutoShardedConnectionState
+        if queues is not None:
+            for queue in queues.values():
+                self._drain(state, queue)
+            return
         queue = getattr(state, "_ready_state", None)
         if queue is None:
             return
+        self._drain(state, queue)
+
+    @staticmethod
+    def _drain(state: Any, queue: asyncio.Queue[Any]) -> None:
         while not queue.empty():
             guild = queue.get_nowait()
             if state._guild_needs_chunking(guild):  # pragma: no cover - GUILD_CREATE is chunked
@@ -199,7 +252,7 @@ class Harness:
 
     # -- gateway ---------------------------------------------------------------------------
 
-    def _require_bot(self) -> commands.Bot:
+    def _require_bot(self) -> AnyBot:
         if self.bot is None:
             raise HarnessError("the harness is not started (await h.start())")
         return self.bot
@@ -212,7 +265,7 @@ class Harness:
             raise HarnessError(f"discord.py has no parser for {event!r}")
         parser(copy.deepcopy(data))
 
-    def _wants(self, bot: commands.Bot, event: str, data: dict[str, Any]) -> bool:
+    def _wants(self, bot: AnyBot, event: str, data: dict[str, Any]) -> bool:
         intents = bot.intents
         if event.startswith("MESSAGE_"):
             return intents.guild_messages if data.get("guild_id") else intents.dm_messages
@@ -230,7 +283,7 @@ class Harness:
             return
         asyncio.get_running_loop().call_soon(self._deliver, bot, event, data)
 
-    def _deliver(self, bot: commands.Bot, event: str, data: dict[str, Any]) -> None:
+    def _deliver(self, bot: AnyBot, event: str, data: dict[str, Any]) -> None:
         if self.bot is not bot or bot.is_closed():
             return
         try:
@@ -987,7 +1040,7 @@ class Harness:
             command=current.qualified_name,
         )
 
-    def _check_visible(self, bot: commands.Bot, root: Any, user: FakeUser, in_guild: bool) -> None:
+    def _check_visible(self, bot: AnyBot, root: Any, user: FakeUser, in_guild: bool) -> None:
         payload = root.to_dict(bot.tree)
         if not in_guild:
             contexts = payload.get("contexts")

@@ -13,6 +13,7 @@ from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
 
 from .backend import FakeDiscord
+from .models import Request
 from .netguard import NetworkBlockedError
 
 __all__ = ["FakeResponse", "FakeSession"]
@@ -77,7 +78,7 @@ class _RequestContext:
         if self._session.closed:
             raise RuntimeError("Session is closed")
         kw = self._kwargs
-        status, body, headers, _req = await self._session.backend.http(
+        status, body, headers, req = await self._session.backend.http(
             self._method,
             self._url,
             data=kw.get("data"),
@@ -85,6 +86,8 @@ class _RequestContext:
             params=kw.get("params"),
             headers=kw.get("headers"),
         )
+        if self._session.record is not None:
+            self._session.record.append(req)
         self._response = FakeResponse(self._method, self._url, status, body, headers)
         return self._response
 
@@ -102,9 +105,11 @@ class _RequestContext:
 class FakeSession:
     """Replaces ``HTTPClient._HTTPClient__session``; also used by interaction webhooks."""
 
-    def __init__(self, backend: FakeDiscord) -> None:
+    def __init__(self, backend: FakeDiscord, record: list[Request] | None = None) -> None:
         self.backend = backend
         self.closed = False
+        #: Where this session's requests are also recorded (one bot instance's own list).
+        self.record = record
 
     def request(self, method: str, url: Any, **kwargs: Any) -> _RequestContext:
         return _RequestContext(self, method, url, kwargs)

@@ -33,13 +33,20 @@ async def make_host(target: str, clock: FakeClock) -> Host:
 def count_loads(host: Host) -> Counter[int]:
     """Every game row the host reads from now on, by game id (each snapshot reads one)."""
     loads: Counter[int] = Counter()
-    inner = host.store.game
+    inner, inner_load = host.store.game, host.store.load
 
     async def counted(game_id: int) -> Any:
         loads[game_id] += 1
         return await inner(game_id)
 
+    async def counted_load(game_id: int | None = None, **kw: Any) -> Any:
+        got = await inner_load(game_id, **kw)
+        if got is not None:
+            loads[got.row.id] += 1
+        return got
+
     host.store.game = counted  # type: ignore[method-assign]
+    host.store.load = counted_load  # type: ignore[method-assign]
     return loads
 
 

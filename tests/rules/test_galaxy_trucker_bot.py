@@ -1,0 +1,139 @@
+"""The Galaxy Trucker bot's ships, measured over seeded bot-only level II games (engine
+only): legal as built, sensible (engines at the back facing back, cannons at the front),
+few tiles left face up, a bounded amount of work per building step, and how many of them
+finish the flight. Figures measured when this was written are in the comments (20 games,
+80 seat-games); the bounds leave room for small changes of the bot, not for a worse one."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from rules.galaxy_trucker import GAME, bot
+from rules.galaxy_trucker import ship as sh
+from rules.galaxy_trucker.tiles import FRONT, REAR, board_cells, facing, start_cell, tile
+
+GAMES = 20
+#: Pre-launch events of a ship that needs fixing.
+FIXES = {"split", "problems", "fixed", "removed", "kept"}
+
+
+@dataclass
+class Run:
+    """What one bot-only game showed."""
+
+    faceup: int = 0  # open pool when building ended
+    ships: list[sh.Ship] = field(default_factory=list)  # as building ended
+    prelaunch_fixes: int = 0  # pre-launch problems, split ships and removals
+    retired: int = 0
+    seats: int = 0
+    max_evals: int = 0  # placement evaluations in one building step
+    max_steps: int = 0  # building moves of one bot
+    final: dict[str, Any] = field(default_factory=dict)
+
+
+def play(seed: int, host_order: bool = False) -> Run:
+    """A 4-bot level II game: seats move in a seeded random order (simultaneous building),
+    or, like the host, the first waiting seat until it is done (``host_order``)."""
+    run = Run(seats=4)
+    calls = [0]
+    real = bot.placement_score
+
+    def counting(*args: Any) -> float | None:
+        calls[0] += 1
+        return real(*args)
+
+    s = GAME.new(4, {"level": "II"}, seed)
+    r = random.Random(seed)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bot, "placement_score", counting)
+        while GAME.pending(s):
+            pending = GAME.pending(s)
+            d = pending[0] if host_order else r.choice(pending)
+            building = s["phase"] == "build"
+            calls[0] = 0
+            choice = GAME.bot_choice(s, d.seat, r)
+            if building:
+                run.max_evals = max(run.max_evals, calls[0])
+            before = s["phase"]
+            s, events = GAME.apply(s, d.seat, choice)
+            if before == "build" and s["phase"] != "build":
+                run.faceup = len(s["faceup"])
+                run.max_steps = max(p["step"] for p in s["players"])
+                run.ships = [sh.load(p["ship"]) for p in s["players"]]
+            if before in ("build", "prelaunch"):
+                run.prelaunch_fixes += sum(e.code.split(".")[-1] in FIXES for e in events)
+    run.retired = len(s["flight"]["retired"])
+    run.final = s
+    return run
+
+
+@pytest.fixture(scope="module")
+def runs() -> Iterator[list[Run]]:
+    yield [play(seed) for seed in range(GAMES)]
+
+
+def test_ships_are_legal_as_built_and_prelaunch_removes_nothing(runs: list[Run]) -> None:
+    for run in runs:
+        assert len(run.ships) == 4
+        for ship in run.ships:
+            assert sh.is_valid(ship)
+        assert run.prelaunch_fixes == 0  # measured: none in any game
+
+
+def test_few_tiles_are_left_face_up(runs: list[Run]) -> None:
+    faceup = [run.faceup for run in runs]
+    # measured: mean 23.7, max 39 (it was 85 and more with the previous bot)
+    assert max(faceup) <= 45
+    assert statistics.fmean(faceup) <= 30
+
+
+def test_ships_are_sensible(runs: list[Run]) -> None:
+    board = board_cells("II")
+    start_row = start_cell("II")[0]
+    sizes, front_share = [], []
+    for run in runs:
+        for ship in run.ships:
+            sizes.append(len(ship))
+            engines = [(c, t, r) for c, (t, r) in ship.items() if tile(t).type == "engine"]
+            cannons = [(c, t, r) for c, (t, r) in ship.items() if tile(t).type == "cannon"]
+            kinds = {tile(t).type for t, _ in ship.values()}
+            assert engines and cannons and "battery" in kinds
+            for cell, t, r in engines:
+                assert facing(t, r) == REAR and sh.neighbour(cell, REAR) not in ship
+            rows = [c[0] for c, _, _ in engines]
+            assert statistics.fmean(rows) >= start_row  # engines in the back half
+            assert statistics.fmean(c[0] for c, _, _ in cannons) < statistics.fmean(rows)
+            front_share.append(sum(facing(t, r) == FRONT for _, t, r in cannons) / len(cannons))
+            edge = [c for c, t, r in engines if sh.neighbour(c, REAR) not in board]
+            assert len(edge) >= len(engines) / 2  # measured: 96 % over the edge
+    assert statistics.fmean(sizes) >= 18  # measured: 21.3 of 27 cells
+    assert statistics.fmean(front_share) >= 0.6  # measured: 0.69
+
+
+def test_building_work_is_bounded(runs: list[Run]) -> None:
+    # Each step weighs at most the hand, the reserve and the open pool, 4 turns per free
+    # cell: measured at most 756 evaluations in a step (at most ~13 ms; median 0.6 ms).
+    assert max(run.max_evals for run in runs) <= 3000
+    assert max(run.max_steps for run in runs) <= bot.MAX_STEPS
+
+
+def test_most_ships_finish_the_flight(runs: list[Run]) -> None:
+    seats = sum(run.seats for run in runs)
+    finished = seats - sum(run.retired for run in runs)
+    # measured: 55 of 80 seat-games (69 %); the issue's goal is 80 % (see the report)
+    assert finished / seats >= 0.6
+
+
+def test_host_order_builds_the_same_way() -> None:
+    """The host lets a bot build its whole ship before the next one starts."""
+    for seed in range(3):
+        run = play(seed, host_order=True)
+        assert run.faceup <= 40  # measured: mean 18, max 30 over 20 games
+        for p in run.final["players"]:
+            assert sh.is_valid(sh.load(p["ship"]))

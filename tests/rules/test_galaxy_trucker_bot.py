@@ -60,12 +60,13 @@ def play(seed: int, host_order: bool = False) -> Run:
             choice = GAME.bot_choice(s, d.seat, r)
             if building:
                 run.max_evals = max(run.max_evals, calls[0])
-            before = s["phase"]
+            before, ships = s["phase"], [p["ship"] for p in s["players"]]
             s, events = GAME.apply(s, d.seat, choice)
             if before == "build" and s["phase"] != "build":
                 run.faceup = len(s["faceup"])
                 run.max_steps = max(p["step"] for p in s["players"])
-                run.ships = [sh.load(p["ship"]) for p in s["players"]]
+                # (the last "done" changes no ship; a launch may already have hit some)
+                run.ships = [sh.load(ship) for ship in ships]
             if before in ("build", "prelaunch"):
                 run.prelaunch_fixes += sum(e.code.split(".")[-1] in FIXES for e in events)
     run.retired = len(s["flight"]["retired"])

@@ -828,7 +828,7 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
         ship = ship_of(s, seat)
         grid, options = grid_options(sorted(ship), "keep", "opt.keep", "primary")
         args = {"parts": len(sh.parts(ship))}
-        prompt = "prompt.split"
+        prompt = "prompt.broken"  # (public: not the private pre-launch "prompt.split")
         return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key, grid=grid)]
     if kind == "crew":
         p = s["players"][seat]

@@ -65,9 +65,9 @@ SHIP_IN_PROGRESS = text_patterns(
         f"galaxy_trucker.event.{k}"
         for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
     ]
-    # (not "prompt.split": the same question is asked in the channel when a hit breaks a
-    # ship in flight, where ships are public; at pre-launch it is a private decision)
-    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix"]
+    # (a ship broken by a hit in flight is asked on the table with "prompt.broken": ships
+    # in flight are public; the pre-launch "prompt.split" is private)
+    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix", "galaxy_trucker.prompt.split"]
 )
 
 

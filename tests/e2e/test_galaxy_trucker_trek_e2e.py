@@ -23,43 +23,14 @@ from tests.e2e.test_galaxy_trucker_e2e import (
     check_words,
     host_of,
     open_game,
+    public_guard,
     snapshot,
-    text_patterns,
 )
 from tests.harness import FakeUser, Harness
 
 MAX_CLICKS = 4000
 PHASE = (t("host.table.phase", "en"), t("host.table.phase", "es"))
 SCORES = (t("host.table.scores", "en"), t("host.table.scores", "es"))
-#: What only a builder may read (as in test_galaxy_trucker_e2e.py). The split-ship prompt
-#: is left out: a ship broken in flight is asked on the table (it flies in view of all); the
-#: pre-launch one is private, and checked below through the private panels.
-SHIP_IN_PROGRESS = text_patterns(
-    [
-        f"galaxy_trucker.event.{k}"
-        for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
-    ]
-    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix"]
-)
-
-
-def public_guard(h: Harness, users: Sequence[FakeUser]) -> None:
-    """Nothing of a ship in progress in any channel output: no private picture, no line
-    about where a tile went or what a builder holds."""
-    for line in h.all_public_text().splitlines():
-        assert not any(p.search(line) for p in SHIP_IN_PROGRESS), line
-    for m in h.messages():
-        assert "private.png" not in [a.name for a in m.attachments], m.text()[:200]
-    private_images = {
-        a.data
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image
-    }
-    assert private_images, "no private picture was ever shown"
-    assert not private_images & set(h.all_public_images())
 
 
 class Quitter(Trucker):

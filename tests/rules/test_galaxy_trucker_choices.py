@@ -158,7 +158,7 @@ def test_r30_def_pays_from_the_fullest_tile_and_hit_destroys(flying):
     s3, events = GAME.apply(s, 0, "hit")
     assert s3["players"][0]["batteries"] == {"7.6": 1, "8.8": 2}
     assert [e.args["seat"] for e in events if e.code.endswith(".destroyed")] == [0, 1]
-    assert GAME.pending(s3)[0].prompt == "galaxy_trucker.prompt.split"
+    assert GAME.pending(s3)[0].prompt == "galaxy_trucker.prompt.broken"
 
 
 def test_r30_bad_answers_change_nothing(flying):
@@ -187,7 +187,7 @@ def test_r30_a_battery_left_is_needed(flying):
 
     s, events = flying([SHIELDED, {(8, 7): (ENGINE_B, 0)}], ["T-small"], prep=flat)
     assert [e.args["seat"] for e in events if e.code.endswith(".destroyed")] == [0, 1]
-    assert all(d.prompt == "galaxy_trucker.prompt.split" for d in GAME.pending(s))
+    assert all(d.prompt == "galaxy_trucker.prompt.broken" for d in GAME.pending(s))
 
 
 def test_r30_light_shot_is_shielded_heavy_shot_never(flying):
@@ -230,7 +230,7 @@ def test_r30_both_ships_asked_in_flight_order_with_one_roll(flying):
     s, events = GAME.apply(s, 1, "def")
     assert "shielded" in codes(events)
     # then seat 0 keeps a part of its broken ship
-    assert GAME.pending(s)[0].prompt == "galaxy_trucker.prompt.split"
+    assert GAME.pending(s)[0].prompt == "galaxy_trucker.prompt.broken"
 
 
 # --------------------------------------------------------------------------- R31-R33 goods

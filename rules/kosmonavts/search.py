@@ -29,7 +29,7 @@ from .board import BODIES, EARTH, M1_BODIES, M2_ALPHA, M2_BETA, dist
 from .engine import body_pos, can_get_marker, mission_results, return_ready, running_scores
 
 #: moves cost more than MLEM's: fewer, shorter play-outs keep each level within its time
-LEVELS = {"normal": Budget(playouts=4, depth=8), "hard": Budget(playouts=24, depth=12)}
+LEVELS = {"normal": Budget(playouts=4, depth=8), "hard": Budget(playouts=16, depth=12)}
 #: scale (in points) of the logistic that turns a lead into a chance to win
 LEAD_SCALE = 4.0
 #: worth of a marker still to get, in points, shrinking with the distance to its body

@@ -24,7 +24,10 @@
 Search: sequential halving over the candidate answers of the seat's decision. Each round
 shares its play-outs equally among the surviving candidates; every candidate is played in
 the *same* sampled worlds with the same play-out seeds (common random numbers), so their
-differences are not noise of the sampling; the better half survives. The reward of a
+differences are not noise of the sampling; the better half survives. The answer the game's
+own policy would give is searched first, so near-ties go to it; a budget smaller than the
+number of answers searches the first ones only, and no decision ever plays more play-outs
+than its budget. The reward of a
 finished play-out is the seat's share of the win (1 / number of winners), plus a small term
 for the score margin so that close calls still lean the right way.
 

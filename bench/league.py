@@ -1,6 +1,6 @@
 """The bot league: levels against each other and against random play, engine only.
 
-python -m bench.league [--games N] [--game mlem|kosmonavts] [--line hard,random ...]
+python -m bench.league [--games N] [--game mlem|kosmonavts] [--line hard,random ...] [--jobs N]
 
 A line names the players of one table, e.g. ``hard,random`` or ``hard,random,random``; the
 first is the player measured. Seats are rotated (game i puts it in seat i mod n) and every
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -84,19 +85,37 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _one(
+    job: tuple[str, tuple[str, ...], int, dict[str, str]],
+) -> tuple[float, dict[str, list[float]]]:
+    gid, names, i, options = job
+    return play(registry.get(gid), names, i % len(names), 1000 + i, options)
+
+
 def run_line(
-    game: Any, line: str, games: int, options: dict[str, str], progress: bool = False
+    game: Any,
+    line: str,
+    games: int,
+    options: dict[str, str],
+    progress: bool = False,
+    jobs: int = 1,
 ) -> str:
-    names = line.split(",")
+    """Play ``games`` games of one line (in ``jobs`` worker processes) and sum them up."""
+    names = tuple(line.split(","))
     shares: list[float] = []
     times: dict[str, list[float]] = {}
-    for i in range(games):
-        share, t = play(game, names, i % len(names), 1000 + i, options)
+    work = [(game.id, names, i, options) for i in range(games)]
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    results = pool.imap(_one, work) if pool is not None else map(_one, work)
+    for share, t in results:
         shares.append(share)
         for k, v in t.items():
             times.setdefault(k, []).extend(v)
         if progress:
             print(_line(game, line, shares, times), file=sys.stderr, flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
     return _line(game, line, shares, times)
 
 
@@ -119,12 +138,13 @@ def main() -> None:
     ap.add_argument("--line", action="append", help="e.g. hard,random (default: the set)")
     ap.add_argument("--option", action="append", default=[], help="key=value lobby option")
     ap.add_argument("--progress", action="store_true", help="running figures on stderr")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = ap.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
     for gid in args.game or list(LINES):
         game = registry.get(gid)
         for line in args.line or LINES[gid]:
-            print(run_line(game, line, args.games, options, args.progress), flush=True)
+            print(run_line(game, line, args.games, options, args.progress, args.jobs), flush=True)
 
 
 if __name__ == "__main__":

@@ -259,6 +259,8 @@ class Game(Protocol):
     #                                               cut short by the level's depth
     #   prune(state, decision) -> option ids        the options worth searching, best
     #                                               first (reads only what the seat sees)
+    #   to_move(state) -> list[int]                 the seats of pending(state), cheaply
+    #                                               (play-outs only need who moves next)
     #   search_levels: {level: rules.search.Budget} the game's own budgets per level
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:

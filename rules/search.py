@@ -16,13 +16,18 @@
 * ``evaluate(state, seat) -> float`` in [0, 1] — the seat's expected share of the win in a
   position, used when a play-out is cut short (budget ``depth``).
 * ``prune(state, decision) -> option ids`` — the options worth searching (default: all).
+* ``to_move(state) -> seats`` — the seats of ``pending`` computed cheaply (play-outs only
+  need who moves next; default: ``pending``).
 * ``search_levels: dict[str, Budget]`` — the game's own budgets for some levels (a game whose
   moves are costly plays fewer play-outs to stay within the time a level allows).
 
 Search: sequential halving over the candidate answers of the seat's decision. Each round
 shares its play-outs equally among the surviving candidates; every candidate is played in
 the *same* sampled worlds with the same play-out seeds (common random numbers), so their
-differences are not noise of the sampling; the better half survives. The reward of a
+differences are not noise of the sampling; the better half survives. The answer the game's
+own policy would give is searched first, so near-ties go to it; a budget smaller than the
+number of answers searches the first ones only, and no decision ever plays more play-outs
+than its budget. The reward of a
 finished play-out is the seat's share of the win (1 / number of winners), plus a small term
 for the score margin so that close calls still lean the right way.
 
@@ -66,10 +71,15 @@ class Budget:
 
 
 #: The three levels a lobby offers per bot seat (autopilot: ``normal``).
+#: Tuned on MLEM (bench/league.py; figures in the README): easy is the game's heuristic with
+#: one answer in five at random, normal a short search (a few short play-outs) with one
+#: answer in ten at random, hard a search whose play-outs are cut at a depth where the
+#: game's ``evaluate`` judges the position. (Between two searching bots MLEM is mostly dice:
+#: a normal level without slips lost only 42-46 % of its games against hard.)
 LEVELS: dict[str, Budget] = {
     "easy": Budget(playouts=0, noise=0.2),
-    "normal": Budget(playouts=48, depth=60),
-    "hard": Budget(playouts=192, depth=120),
+    "normal": Budget(playouts=6, depth=6, noise=0.1),
+    "hard": Budget(playouts=32, depth=12),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -159,18 +169,22 @@ def reward(game: Any, state: State, seat: int) -> float:
 def playout(game: Any, state: State, seat: int, rng: random.Random, depth: int | None) -> float:
     """Play ``state`` on with the game's policy for every seat; the reward for ``seat``."""
     evaluate = getattr(game, "evaluate", None)
+    to_move = getattr(game, "to_move", None)
     limit = depth if (depth is not None and evaluate is not None) else MAX_PLAYOUT_MOVES
     s = state
     for _ in range(limit):
-        pend = game.pending(s)
-        if not pend:
+        if to_move is not None:
+            seats = to_move(s)
+        else:
+            seats = [d.seat for d in game.pending(s)]
+        if not seats:
             return reward(game, s, seat)
-        mover = pend[0].seat
+        mover = seats[0]
         answer = policy(game, s, mover, rng)
         try:
             s, _ = game.apply(s, mover, answer)
         except IllegalMove:
-            s, _ = game.apply(s, mover, random_answer(pend[0], rng))
+            s, _ = game.apply(s, mover, random_answer(decision_of(game, s, mover), rng))
     if evaluate is not None:
         return float(evaluate(s, seat))
     return 0.5
@@ -188,15 +202,20 @@ def search(
 ) -> tuple[str, dict[str, float]]:
     """Sequential halving over ``answers`` with common random numbers; the best answer and
     the mean reward of every answer that was played."""
-    alive = list(answers)
+    alive = list(answers)[: max(1, budget.playouts)]  # a small budget: the first answers
     total = dict.fromkeys(alive, 0.0)
     count = dict.fromkeys(alive, 0)
     rounds = max(1, math.ceil(math.log2(len(alive))))
     per_round = max(1, budget.playouts // rounds)
+    spent = 0
     for r in range(rounds):
         if len(alive) == 1:
             break
         worlds = max(1, per_round // len(alive))
+        worlds = min(worlds, (budget.playouts - spent) // len(alive))
+        if worlds <= 0:
+            break  # the budget is spent: the survivors are judged below
+        spent += worlds * len(alive)
         for _w in range(worlds):
             world = _world(game, state, seat, rng)
             seed = rng.getrandbits(32)
@@ -232,10 +251,12 @@ def choose(
     if budget.playouts <= 0 or not searchable(game):
         return policy(game, state, seat, rng)
     answers = candidates(game, state, decision, rng, budget.answers)
-    if decision.multi:
-        own = policy(game, state, seat, rng)
-        if own not in answers:
-            answers.append(own)
+    own = policy(game, state, seat, rng)
+    if own in answers:  # the game's own pick first: near-ties go to it
+        answers.remove(own)
+        answers.insert(0, own)
+    elif decision.multi:
+        answers.append(own)
     if len(answers) == 1:
         return answers[0]
     best, _ = search(game, state, seat, answers, budget, rng)

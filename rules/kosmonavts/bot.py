@@ -60,7 +60,13 @@ class Temperament:
 
 
 def temperament(s: Mapping[str, Any], seat: int) -> Temperament:
-    """The temperament of ``seat`` in this game: a pure function of the seed and the seat."""
+    """The temperament of ``seat`` in this game: a pure function of the seed and the seat.
+
+    A world the search engine samples (its seed redrawn) keeps the searching seat's own
+    temperament under ``search_temper`` ([seat, the game's seed]): a seat knows how it flies."""
+    own = s.get("search_temper")
+    if own is not None and own[0] == seat:
+        return _temperament(int(own[1]), seat)
     return _temperament(int(s["seed"]), seat)
 
 

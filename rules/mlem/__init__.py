@@ -156,6 +156,7 @@ class MlemGame:
     #: Hooks for the search engine (rules/search.py; see core.contract.Game).
     sample = staticmethod(_search.sample)
     rollout = staticmethod(_search.rollout)
+    to_move = staticmethod(_search.to_move)
     evaluate = staticmethod(_search.evaluate)
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:

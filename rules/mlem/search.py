@@ -23,6 +23,8 @@ import random
 from functools import cache
 from typing import Any
 
+from core.contract import join_picks
+
 from .board import (
     ABILITIES,
     ACCEPTS,
@@ -37,7 +39,16 @@ from .board import (
     NO_LANDING,
     PLANETS,
 )
-from .engine import _explore_specs, _land_targets, breakdown_of, pending_of
+from .engine import (
+    _explore_specs,
+    _land_targets,
+    _picking,
+    _picks_of_go,
+    _reroll_available,
+    _waiting,
+    breakdown_of,
+    pending_of,
+)
 
 #: value of an astronaut still to place, in points (a rough mean of a landing)
 ASTRONAUT_VALUE = 2.5
@@ -174,10 +185,11 @@ def _land(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     return best if value >= stay else "stay"
 
 
-def _explore(s: dict[str, Any], ids: list[str]) -> str:
-    specs = _explore_specs(s)
+def _explore(s: dict[str, Any], ids: list[str], specs: dict[str, Any] | None = None) -> str:
+    if specs is None:
+        specs = _explore_specs(s)
     if not specs:
-        return "reroll" if "reroll" in ids else ids[0]
+        return "reroll" if "reroll" in ids else "crash"
     fits = any(f in ACCEPTS[s["space"]] for f in s["roll"])
     if not fits and "reroll" in ids:
         return "reroll"
@@ -206,31 +218,49 @@ BOARD_ORDER = (
 )
 
 
+def to_move(s: dict[str, Any]) -> list[int]:
+    """The seats with an open decision (those of ``pending``, without building options)."""
+    return _waiting(s)
+
+
 def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
-    """The play-out policy (also a decent bot on its own): see the module docstring."""
-    decision = next(d for d in pending_of(s) if d.seat == seat)
-    ids = [o.id for o in decision.options]
+    """The play-out policy (also a decent bot on its own): see the module docstring.
+
+    Works from the state alone (no option labels are built) except for the mission choice
+    and the second step of a movement picked in steps; a movement id (``go.…``) is accepted
+    whenever the dice are picked (R32)."""
     phase = s["phase"]
-    if phase == "explore":
-        return _explore(s, ids)
+    if phase == "explore" and s.get("pick") is None:
+        specs = _explore_specs(s)
+        best = _explore(s, ["reroll"] if _reroll_available(s) else [], specs)
+        if best.startswith("go.") and _picking(s, specs):
+            decision = next(d for d in pending_of(s) if d.seat == seat)
+            return join_picks(decision, _picks_of_go(best))  # the dice, picked in steps
+        return best
+    if phase == "explore":  # second step of a movement picked in steps: keep the dice
+        return s["pick"] + "+k"
     if phase in ("land", "chute"):
-        return _land(s, seat, ids)
+        return _land(s, seat, list(_land_targets(s)))
     if phase == "launch":
+        left = s["board"][seat]
         if rng.random() < 0.3:
-            return rng.choice(ids)
+            return "board." + rng.choice(left)
         for ab in BOARD_ORDER:
-            if f"board.{ab}" in ids:
+            if ab in left:
                 return f"board.{ab}"
-    return rng.choice(ids)
+    decision = next(d for d in pending_of(s) if d.seat == seat)
+    return rng.choice([o.id for o in decision.options])
 
 
 def evaluate(s: dict[str, Any], seat: int) -> float:
-    """The seat's chance to win from here, judged from the score parts as they stand."""
+    """The seat's chance to win from here, judged from the score parts as they stand plus
+    the astronauts each seat can still place before the game ends: it ends in the voyage
+    in which a seat places its last astronaut, so nobody places more astronauts than the
+    seat with the fewest left (one per voyage at most)."""
     parts = breakdown_of(s)
     n = s["n"]
-    est = [
-        sum(parts[i].values()) + ASTRONAUT_VALUE * (len(ABILITIES) - s["placed"][i])
-        for i in range(n)
-    ]
+    left = [len(ABILITIES) - s["placed"][i] for i in range(n)]
+    voyages = 0 if s["phase"] == "over" else min(left)
+    est = [sum(parts[i].values()) + ASTRONAUT_VALUE * min(left[i], voyages) for i in range(n)]
     lead = est[seat] - max(est[i] for i in range(n) if i != seat)
     return 1.0 / (1.0 + math.exp(-lead / LEAD_SCALE))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -12,10 +11,12 @@ import rules.search as search
 from core.contract import answers
 from rules.kosmonavts import GAME as KOSMO
 from rules.mlem import GAME as MLEM
-from rules.search import LEVELS, Budget, bot_for, choose, decision_of
+from rules.search import Budget, bot_for, choose, decision_of
 from tests.searchtoy import Guess, PeekingGuess, Pick, SampledGuess
 
 SMALL = Budget(playouts=24)
+#: enough worlds that the right bet (two chances in three) beats the heuristic's pick
+GUESS = Budget(playouts=64)
 
 
 def _guess_state(card: str) -> dict[str, Any]:
@@ -25,16 +26,16 @@ def _guess_state(card: str) -> dict[str, Any]:
 @pytest.mark.parametrize("card", ["hi", "lo"])
 def test_the_engine_never_peeks_at_the_hidden_card(card: str) -> None:
     game = SampledGuess()
-    for seed in range(5):
-        assert choose(game, _guess_state(card), 0, random.Random(seed), SMALL) == "hi"
+    for seed in range(10):
+        assert choose(game, _guess_state(card), 0, random.Random(seed), GUESS) == "hi"
 
 
 def test_the_toy_is_sensitive_to_peeking() -> None:
     # The same search over the true state (a game that claims to hide nothing) follows the card:
     # so the test above would fail if the engine looked at it.
     game = PeekingGuess()
-    assert choose(game, _guess_state("lo"), 0, random.Random(1), SMALL) == "lo"
-    assert choose(game, _guess_state("hi"), 0, random.Random(1), SMALL) == "hi"
+    assert choose(game, _guess_state("lo"), 0, random.Random(1), GUESS) == "lo"
+    assert choose(game, _guess_state("hi"), 0, random.Random(1), GUESS) == "hi"
 
 
 def test_a_game_without_sample_is_never_searched() -> None:
@@ -121,20 +122,6 @@ def _kosmo_position() -> dict[str, Any]:
         d = KOSMO.pending(s)[0]
         s, _ = KOSMO.apply(s, d.seat, KOSMO.bot_choice(s, d.seat, rng))
     return s
-
-
-@pytest.mark.parametrize("level", list(LEVELS))
-@pytest.mark.parametrize("which", ["mlem", "kosmonavts"])
-def test_every_level_answers_in_time_on_a_fixed_position(level: str, which: str) -> None:
-    game, s = (
-        (MLEM, _mlem_position(seed=9, moves=25)) if which == "mlem" else (KOSMO, _kosmo_position())
-    )
-    seat = game.pending(s)[0].seat
-    t0 = time.process_time()
-    answer = bot_for(game, level)(s, seat, random.Random(0))
-    spent = time.process_time() - t0
-    assert answers(decision_of(game, s, seat), answer)
-    assert spent < 10.0  # the budget targets 2 s; generous for a shared CI machine
 
 
 def test_unknown_level_is_refused() -> None:

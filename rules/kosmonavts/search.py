@@ -99,10 +99,13 @@ def _redeal_missions(w: dict[str, Any], seat: int, rng: random.Random) -> None:
     n = w["n"]
     others = [k for k in range(n) if k != seat]
     if w["dealt"] is None:  # basic: [m1, m2 alpha, m2 beta] each
-        mine = {m.split(".")[1] for m in w["missions"][seat]}
-        alpha = [b for b in M2_ALPHA if b not in mine]
-        beta = [b for b in M2_BETA if b not in mine]
-        m1 = [b for b in M1_BODIES if b not in mine]
+        # The seat's own cards are out of the decks (a body may be on a Mission 1 card and
+        # on a Mission 2 card: only the card the seat holds is out).
+        mine_m1 = {m.split(".")[1] for m in w["missions"][seat] if m.startswith("m1.")}
+        mine_m2 = {m.split(".")[1] for m in w["missions"][seat] if m.startswith("m2.")}
+        alpha = [b for b in M2_ALPHA if b not in mine_m2]
+        beta = [b for b in M2_BETA if b not in mine_m2]
+        m1 = [b for b in M1_BODIES if b not in mine_m1]
         rng.shuffle(alpha)
         rng.shuffle(beta)
         rng.shuffle(m1)

@@ -134,3 +134,17 @@ def _route_game(seed: int, level: str) -> tuple[list[str], list[str]]:
 def test_two_kosmonavts_bot_seats_at_normal_take_different_routes() -> None:
     differ = sum(a != b for a, b in (_route_game(seed, "normal") for seed in range(6)))
     assert differ >= 5
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kosmonavts_worlds_deal_the_others_new_missions(players: int) -> None:
+    """A sampled world keeps the seat's own missions and deals every other seat a fresh,
+    complete hand from the cards the seat cannot see (with 4 players the basic decks are
+    just large enough: only the cards the seat holds are out)."""
+    for seed in range(20):
+        s = KOSMO.new(players, {}, seed)
+        for seat in range(players):
+            w = KOSMO.sample(s, seat, random.Random(seed))
+            assert w["missions"][seat] == s["missions"][seat]
+            for k in range(players):
+                assert len(w["missions"][k]) == len(s["missions"][k])

@@ -729,8 +729,8 @@ def _ship_panel(
             _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
         ]
     )
-    sf = kit.font(19, "book")
-    kit.text(d, (x0 + 20, y0 + 56), kit.ellipsize(stats, sf, x1 - x0 - 40), sf, fill=MUTED)
+    stats, sf = kit.fit_font(stats, x1 - x0 - 40, (19, 18, 17, 16), "book")
+    kit.text(d, (x0 + 20, y0 + 56), stats, sf, fill=MUTED)
     avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 90
     _, _, rows, cols = _frame(view)
     s = min(avail_w / (cols + 0.45), avail_h / (rows + 0.45), 72)
@@ -839,7 +839,9 @@ def _final_credits(
         kit.text(d, (x1, y + 14), credits, kit.font(22), fill=GOLD, anchor="rm")
         b = kit.dict_of(parts[seat]) if seat < len(parts) else {}
         detail = " · ".join(
-            f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}" for k, v in b.items() if kit.is_int(v) and v
+            f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}".replace(" -", " −")
+            for k, v in b.items()
+            if kit.is_int(v) and v
         )
         lines = kit.wrap(detail, bf, x1 - x - 32, 2) if detail else []
         for i, line in enumerate(lines):

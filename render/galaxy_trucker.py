@@ -765,6 +765,8 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     )
     card = flight.get("card")
     k = kit.int_of(flight.get("cards_done")) + (1 if card else 0)
+    if card is None and flight.get("asking") is not None:
+        card = flight.get("card_over")  # its losses are still being asked
     sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
     kit.text(d, (W - 40, ty + top_h - 14), sub, kit.font(18, "book"), fill=MUTED, anchor="rd")
     if isinstance(card, dict):
@@ -776,8 +778,12 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         size = 25 if len(lines) <= 6 else 21
         lf, step = kit.font(size, "book"), size + 7
         y = ty + 72
-        for line, cubes in lines:
-            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), 2)
+        for i, (line, cubes) in enumerate(lines):
+            # a long line (a combat zone's list of shots) may wrap over the room the
+            # lines after it leave (one row each), two rows always
+            free = int((ty + top_h - 34 - y) // step) - (len(lines) - i - 1)
+            room = max(2, min(4, free))
+            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), room)
             for part in parts:
                 kit.text(d, (cx0 + 20, y), part, lf, fill=INK)
                 y += step

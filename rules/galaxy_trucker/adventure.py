@@ -537,6 +537,7 @@ def _win(s: dict[str, Any], seat: int, credits: int) -> None:
 
 def _card_done(s: dict[str, Any]) -> None:
     f = s["flight"]
+    f["last"] = f["card"]  # shown on the table while its losses are still being asked
     f["card"] = None
     f["r"] = {}
     f["cards_done"] += 1

@@ -729,8 +729,8 @@ def _ship_panel(
             _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
         ]
     )
-    sf = kit.font(19, "book")
-    kit.text(d, (x0 + 20, y0 + 56), kit.ellipsize(stats, sf, x1 - x0 - 40), sf, fill=MUTED)
+    stats, sf = kit.fit_font(stats, x1 - x0 - 40, (19, 18, 17, 16), "book")
+    kit.text(d, (x0 + 20, y0 + 56), stats, sf, fill=MUTED)
     avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 90
     _, _, rows, cols = _frame(view)
     s = min(avail_w / (cols + 0.45), avail_h / (rows + 0.45), 72)
@@ -765,6 +765,8 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     )
     card = flight.get("card")
     k = kit.int_of(flight.get("cards_done")) + (1 if card else 0)
+    if card is None and flight.get("asking") is not None:
+        card = flight.get("card_over")  # its losses are still being asked
     sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
     kit.text(d, (W - 40, ty + top_h - 14), sub, kit.font(18, "book"), fill=MUTED, anchor="rd")
     if isinstance(card, dict):
@@ -776,8 +778,12 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         size = 25 if len(lines) <= 6 else 21
         lf, step = kit.font(size, "book"), size + 7
         y = ty + 72
-        for line, cubes in lines:
-            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), 2)
+        for i, (line, cubes) in enumerate(lines):
+            # a long line (a combat zone's list of shots) may wrap over the room the
+            # lines after it leave (one row each), two rows always
+            free = int((ty + top_h - 34 - y) // step) - (len(lines) - i - 1)
+            room = max(2, min(4, free))
+            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), room)
             for part in parts:
                 kit.text(d, (cx0 + 20, y), part, lf, fill=INK)
                 y += step
@@ -839,7 +845,9 @@ def _final_credits(
         kit.text(d, (x1, y + 14), credits, kit.font(22), fill=GOLD, anchor="rm")
         b = kit.dict_of(parts[seat]) if seat < len(parts) else {}
         detail = " · ".join(
-            f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}" for k, v in b.items() if kit.is_int(v) and v
+            f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}".replace(" -", " −")
+            for k, v in b.items()
+            if kit.is_int(v) and v
         )
         lines = kit.wrap(detail, bf, x1 - x - 32, 2) if detail else []
         for i, line in enumerate(lines):

@@ -275,7 +275,10 @@ def stow(
     for g in dropped:
         bank[g] += 1
     p["goods"] = new
-    events.append(ev("goods_loaded", seat, goods="".join(GOODS_ICON[g] for g in loaded) or "-"))
+    if loaded:
+        events.append(ev("goods_loaded", seat, goods="".join(GOODS_ICON[g] for g in loaded)))
+    else:
+        events.append(ev("goods_none", seat))
     if dropped:
         events.append(ev("goods_dropped", seat, goods="".join(GOODS_ICON[g] for g in dropped)))
 
@@ -333,8 +336,11 @@ def lose_goods(s: dict[str, Any], seat: int, n: int, events: list[Event]) -> Non
         elif batteries(p):
             drain(p, 1)
             cells += 1
-    if goods or cells:
-        events.append(ev("goods_lost", seat, goods=goods, batteries=cells))
+    if goods or cells:  # the line names only what was lost
+        code = (
+            "goods_lost" if goods and cells else "goods_only_lost" if goods else "batteries_lost"
+        )
+        events.append(ev(code, seat, goods=goods, batteries=cells))
     else:
         events.append(ev("nothing_to_lose", seat))
 
@@ -531,6 +537,7 @@ def _win(s: dict[str, Any], seat: int, credits: int) -> None:
 
 def _card_done(s: dict[str, Any]) -> None:
     f = s["flight"]
+    f["last"] = f["card"]  # shown on the table while its losses are still being asked
     f["card"] = None
     f["r"] = {}
     f["cards_done"] += 1

@@ -590,6 +590,8 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "order": adv.flying(s),
             "retired": list(f["retired"]),
             "card": cards()[f["card"]] if f["card"] else None,
+            # a card already done whose losses (crew, a split ship, goods) are still asked
+            "card_over": cards()[f["last"]] if not f["card"] and f.get("last") else None,
             "cards_left": len(f["deck"]),
             "cards_done": f["cards_done"],
             "bank": dict(f["bank"]),

@@ -707,6 +707,9 @@ class Host:
         wake = self._wake(snap, keep, now)
         if keep != waits or wake != snap.row.wake_at:
             await self.store.set_waits(snap.id, keep, wake_at=wake)
+        # The snapshot says what is stored now (as a reload would), for whoever uses it next.
+        snap.waits = keep
+        snap.row = replace(snap.row, wake_at=wake)
 
     def _wake(
         self, snap: Snapshot, waits: dict[int, tuple[float, int, int]], now: float
@@ -888,8 +891,8 @@ class Host:
         fired: list[tuple[int, str]] = []
         for _ in range(MAX_BOT_STEPS):
             snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                break
+            if snap.row.status != "active" or snap.row.paused is not None:
+                break  # (paused: nobody can see the table, its clocks wait for it)
             await self.sync_timers(snap)
             now = self.clock.now()
             decision = self.due_timer(snap, now)

@@ -85,11 +85,14 @@ async def step(host: Any, gid: int, rng: random.Random, clock: FakeClock) -> str
         elif kind == "leave":
             await host.leave(gid, USERS[rng.choice([ANA.user_id, BEN.user_id])], bots=False)
         elif kind == "back":
-            await host.take_back(gid, USERS[rng.choice([ANA.user_id, BEN.user_id])])
+            after = await host.take_back(gid, USERS[rng.choice([ANA.user_id, BEN.user_id])])
+            same(after, await host.by_id(gid))
         elif kind == "undo":
-            await host.undo(gid, USERS[rng.choice([ANA.user_id, BEN.user_id])])
+            after = await host.undo(gid, USERS[rng.choice([ANA.user_id, BEN.user_id])])
+            same(after, await host.by_id(gid))
         elif kind == "rollback":
-            await host.rollback(gid, BOSS, bots=False)
+            after, _, _, _ = await host.rollback(gid, BOSS, bots=rng.random() < 0.5)
+            same(after, await host.by_id(gid))
         else:
             clock.advance(rng.choice([0.0, 61.0, 3 * HOUR, 7 * HOUR, 13 * HOUR]))
             await tick(host)
@@ -114,7 +117,8 @@ async def test_wake_at_after_every_kind_of_change(db: str, game: str) -> None:
         for seed in range(6):
             rng = random.Random(seed)
             gid = await lobby(host, game, deadline=seed % 2 == 0, channel=200 + seed)
-            await host.start(gid, ANA, bots=False)
+            out = await host.start(gid, ANA, bots=seed % 3 == 0)
+            same(out.after, await host.by_id(gid))
             await check_wake(host, gid, clock, "start")
             trail = ["start"]
             for _ in range(60):
@@ -169,5 +173,26 @@ async def test_a_paused_game_stops_its_bots_and_resumes_them(db: str) -> None:
         assert gid in await host.paced_games()  # the tick starts the bots if nothing does
         assert await host.bots_owed([gid]) == [gid]
         assert await host.play_bots(gid)
+    finally:
+        await host.store.close()
+
+
+async def test_a_paused_game_fires_no_timer(db: str) -> None:
+    """Its clocks wait for it: pace (e.g. from a tick that chose it just before the pause)
+    neither fires a timer nor moves a bot."""
+    clock = FakeClock()
+    host = await make_host(db, clock)
+    try:
+        gid = await lobby(host, "timed", deadline=False, channel=500)
+        await host.start(gid, ANA)
+        assert (await host.by_id(gid)).running_timers()
+        await host.store.pause_game(gid, "deleted", clock.now())
+        version = (await host.by_id(gid)).row.version
+        clock.advance(HOUR)
+        assert gid not in await host.paced_games()
+        due = await host.pace(gid)
+        assert due.timed == [] and (await host.by_id(gid)).row.version == version
+        assert await host.resume(gid)
+        assert (await host.pace(gid)).timed  # back: the timer that ran out fires
     finally:
         await host.store.close()

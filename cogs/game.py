@@ -63,11 +63,16 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         self._resume = asyncio.create_task(self._resume_after_ready())
 
     async def cog_unload(self) -> None:
+        ticker = self._ticker
         self.stop_ticker()
+        tasks = list(self.bot_tasks.values()) + ([ticker] if ticker is not None else [])
         if self._resume is not None:
-            self._resume.cancel()
-        for task in list(self.bot_tasks.values()):
+            tasks.append(self._resume)
+        for task in tasks:
             task.cancel()
+        # Wait for them to end: a task left pending when the loop closes is "destroyed but
+        # pending" (a bot's move is made under the game's lock, committed or not at all).
+        await asyncio.gather(*tasks, return_exceptions=True)
         self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
 
     # -- slash commands -----------------------------------------------------------------

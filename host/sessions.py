@@ -379,8 +379,11 @@ class Host:
             if snap.row.status != "active":
                 raise HostError("host.error.game_over")
             await self.store.update_seat(game_id, seat, is_bot=True, autopilot=True)
+            after = await self.by_id(game_id)
             if bots:
-                await self._run_bots(await self.by_id(game_id), [])
+                after = await self._run_bots(after, [])
+            # The seat's wait ends; a bot owed a move makes the game due (see _wake).
+            await self.sync_waits(after)
             return await self.by_id(game_id), "bot"
 
     async def cycle_option(
@@ -623,8 +626,9 @@ class Host:
 
     @staticmethod
     def bot_to_move(snap: Snapshot) -> int | None:
-        """The first bot seat (autopilot included) the game waits for, if any."""
-        if snap.row.status != "active":
+        """The first bot seat (autopilot included) the game waits for, if any. None while
+        the game is paused (its channel is lost): its bots wait with its clocks."""
+        if snap.row.status != "active" or snap.row.paused is not None:
             return None
         return next((s for s in snap.to_move() if not snap.human(s)), None)
 
@@ -698,11 +702,26 @@ class Host:
         await self.sync_timers(snap)
         waits = await self.store.waits(snap.id)
         waiting = snap.to_move() if snap.row.status == "active" else []
-        keep = self._waits_after(snap, waits, waiting, acted=acted, now=self.clock.now())
-        if keep != waits:
-            await self.store.set_waits(
-                snap.id, keep, wake_at=pacing.wake_at(keep, snap.row.host_options)
-            )
+        now = self.clock.now()
+        keep = self._waits_after(snap, waits, waiting, acted=acted, now=now)
+        wake = self._wake(snap, keep, now)
+        if keep != waits or wake != snap.row.wake_at:
+            await self.store.set_waits(snap.id, keep, wake_at=wake)
+        # The snapshot says what is stored now (as a reload would), for whoever uses it next.
+        snap.waits = keep
+        snap.row = replace(snap.row, wake_at=wake)
+
+    def _wake(
+        self, snap: Snapshot, waits: dict[int, tuple[float, int, int]], now: float
+    ) -> float | None:
+        """The ``wake_at`` of a game with these waits: now if a bot owes a move (a seat
+        handed to a bot, a rollback or a start leaving a bot to move: the tick starts the
+        bots if no task does), else the next nudge or deadline (:func:`pacing.wake_at`)."""
+        if snap.row.status != "active":
+            return None
+        if self.bot_to_move(snap) is not None:
+            return now
+        return pacing.wake_at(waits, snap.row.host_options)
 
     @staticmethod
     def _waits_after(
@@ -736,14 +755,14 @@ class Host:
         async with self.locks[game_id]:
             if not await self.store.resume_game(game_id):
                 return False
-            row = await self.store.game(game_id)
-            if row is None or row.status != "active":
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active":
                 return True
             now = self.clock.now()
-            keep = {seat: (now, 0, 0) for seat in await self.store.waits(game_id)}
-            await self.store.set_waits(
-                game_id, keep, wake_at=pacing.wake_at(keep, row.host_options)
-            )
+            waits = snap.waits if snap.waits is not None else await self.store.waits(game_id)
+            keep = {seat: (now, 0, 0) for seat in waits}
+            # (a bot owed a move while paused makes the game due at once: see _wake)
+            await self.store.set_waits(game_id, keep, wake_at=self._wake(snap, keep, now))
             return True
 
     async def pace(self, game_id: int) -> Due:
@@ -872,8 +891,8 @@ class Host:
         fired: list[tuple[int, str]] = []
         for _ in range(MAX_BOT_STEPS):
             snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                break
+            if snap.row.status != "active" or snap.row.paused is not None:
+                break  # (paused: nobody can see the table, its clocks wait for it)
             await self.sync_timers(snap)
             now = self.clock.now()
             decision = self.due_timer(snap, now)

@@ -46,6 +46,9 @@ from host.storage import (
 log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 5000
+#: A game owing a bot move is due for the tick this long after (if its bots have not
+#: moved by then, the tick starts them again; see :meth:`Host.pace`).
+BOT_RETRY = pacing.RETRY_FIRST
 
 
 class HostError(IllegalMove):
@@ -522,10 +525,11 @@ class Host:
         keep = self._waits_after(snap, waits, seats_pending(decisions), acted=seat, now=now)
         opened, closed = ([], set()) if over else self._timer_changes(snap.timers, decisions)
         dumped = snap.game.dump(state)
-        # A bot owes the next move: the game is due for the tick at once, so that a bot move
-        # lost to a crash is made by the next tick (the cog moves the bots right away).
+        # A bot owes the next move: the cog moves the bots right away; should that fail, the
+        # game is due for the tick a little later, which starts them again (no process
+        # other than the one moving them picks the game up meanwhile).
         bots_owed = any(not snap.human(d.seat) for d in decisions)
-        wake = now if bots_owed else pacing.wake_at(keep, snap.row.host_options)
+        wake = now + BOT_RETRY if bots_owed else pacing.wake_at(keep, snap.row.host_options)
         try:
             version = await self.store.commit_action(
                 snap.id,
@@ -714,13 +718,14 @@ class Host:
     def _wake(
         self, snap: Snapshot, waits: dict[int, tuple[float, int, int]], now: float
     ) -> float | None:
-        """The ``wake_at`` of a game with these waits: now if a bot owes a move (a seat
-        handed to a bot, a rollback or a start leaving a bot to move: the tick starts the
-        bots if no task does), else the next nudge or deadline (:func:`pacing.wake_at`)."""
+        """The ``wake_at`` of a game with these waits: soon (:data:`BOT_RETRY`) if a bot owes
+        a move (a seat handed to a bot, a rollback or a start leaving a bot to move: the
+        tick starts the bots then if no task has made the move), else the next nudge or
+        deadline (:func:`pacing.wake_at`)."""
         if snap.row.status != "active":
             return None
         if self.bot_to_move(snap) is not None:
-            return now
+            return now + BOT_RETRY
         return pacing.wake_at(waits, snap.row.host_options)
 
     @staticmethod
@@ -812,7 +817,7 @@ class Host:
             if self.bot_to_move(snap) is not None:
                 # A bot owes a move (its task died, or the process did): the cog moves it
                 # after this; look again a little later in case that fails too.
-                wake = min(wake if wake is not None else math.inf, now + pacing.RETRY_FIRST)
+                wake = min(wake if wake is not None else math.inf, now + BOT_RETRY)
             if marks or wake != snap.row.wake_at:
                 await self.store.mark_waits(game_id, marks, wake_at=wake)
             made = []

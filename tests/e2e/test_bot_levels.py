@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from host import pacing, registry
-from host.sessions import Host, HostError, Player
+from host.sessions import BOT_RETRY, Host, HostError, Player
 from rules.search import LEVELS, Budget
 from tests.e2e.driver import (
     FINAL,
@@ -314,6 +314,7 @@ async def test_the_tick_plays_a_bot_whose_move_was_lost(harness: Harness) -> Non
     snap = await snapshot(h)
     assert await host_of(h).bots_owed() == [snap.id]
     gate.event.set()
+    host_of(h).clock.advance(BOT_RETRY)  # type: ignore[attr-defined]  # (a FakeClock)
     await cog.tick()
     await h.idle()
     assert host_of(h).bot_to_move(await snapshot(h)) is None

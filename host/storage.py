@@ -15,15 +15,17 @@ import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from host import pacing
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -541,6 +543,41 @@ class Storage(ABC):
     ) -> None: ...
 
 
+class _Direct:
+    """What a transaction body uses of :class:`aiosqlite.Connection` (``execute``,
+    ``executemany``, ``execute_fetchall``), done directly on the ``sqlite3`` connection, in
+    aiosqlite's own thread: :meth:`SqliteStore.in_one_hop` runs a whole transaction there at
+    once, instead of one trip to that thread per statement (~0.2 ms each)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def sql(self, sql: str, params: Any = (), many: bool = False) -> sqlite3.Cursor:
+        """Every statement goes through here (the statement-count test wraps it)."""
+        if many:
+            return self.conn.executemany(sql, params)
+        return self.conn.execute(sql, params)
+
+    async def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self.sql(sql, params)
+
+    async def executemany(self, sql: str, params: Any) -> sqlite3.Cursor:
+        return self.sql(sql, params, many=True)
+
+    async def execute_fetchall(self, sql: str, params: Any = ()) -> list[Any]:
+        return self.sql(sql, params).fetchall()
+
+
+def _run_now(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends (a body over :class:`_Direct`) to its end."""
+    try:
+        coro.send(None)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+    coro.close()
+    raise RuntimeError("a one-hop transaction body must not wait for anything")
+
+
 class SqliteStore(Storage):
     dialect = "sqlite"
 
@@ -608,6 +645,27 @@ class SqliteStore(Storage):
                 raise
             else:
                 await self.db.execute("COMMIT")
+
+    async def in_one_hop(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """Run the transaction ``body(db)`` — written like one over :meth:`transaction`, but
+        awaiting nothing but ``db``'s calls — in aiosqlite's thread in one trip (BEGIN to
+        COMMIT, or ROLLBACK on any error, which reaches the caller). For the hot path: an
+        accepted move. (``aiosqlite.Connection._execute`` and ``_conn`` are private; the
+        version is pinned in constraints.txt.)"""
+
+        def run() -> T:
+            db = _Direct(self.db._conn)
+            db.sql("BEGIN IMMEDIATE")
+            try:
+                out = _run_now(body(db))
+            except BaseException:
+                db.sql("ROLLBACK")
+                raise
+            db.sql("COMMIT")
+            return out
+
+        async with self._tx:
+            return await self.db._execute(run)  # type: ignore[no-any-return]
 
     # -- games --------------------------------------------------------------------------
 
@@ -874,7 +932,8 @@ class SqliteStore(Storage):
         With ``timer`` (a running timer's key) the move is that timer's expiry, and the
         timer is marked fired in the same transaction: if it already fired, nothing is
         written (:class:`VersionConflict`)."""
-        async with self.transaction() as db:
+
+        async def body(db: Any) -> None:
             cur = await db.execute(
                 "UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
                 "status = CASE WHEN ? THEN 'over' ELSE status END, "
@@ -928,6 +987,8 @@ class SqliteStore(Storage):
                 await self._change_waits(db, game_id, waits_was, waits)
             if timers_opened or timers_closed:
                 await self._write_timers(db, game_id, timers_opened or [], timers_closed, now)
+
+        await self.in_one_hop(body)
         return version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:

@@ -18,7 +18,7 @@ from core.contract import Game, random_answer
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, Player
-from host.storage import SqliteStore, open_store
+from host.storage import SqliteStore, _Direct, open_store
 from tests import timedgame
 
 ANA = Player(1, "Ana", "es")
@@ -61,11 +61,19 @@ def counting(store: Any) -> Iterator[list[str]]:
 
     for n in names:
         setattr(target, n, wrap(n))
+    direct = _Direct.sql  # a transaction run in one trip to SQLite's thread (in_one_hop)
+
+    def direct_counted(self: _Direct, sql: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(sql).split("\n")[0][:60])
+        return direct(self, sql, *args, **kwargs)
+
+    _Direct.sql = direct_counted  # type: ignore[method-assign]
     try:
         yield seen
     finally:
         for n in names:
             setattr(target, n, saved[n])
+        _Direct.sql = direct  # type: ignore[method-assign]
 
 
 async def _host(db: str, games: dict[str, Game]) -> Host:

@@ -213,7 +213,7 @@ async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None
     # Accepting a move (Host.play, no render) with 10,000 active games.
     accept: list[float] = []
     users = {u.id: u for u in b.users}
-    for _ in range(200):
+    for _ in range(1000):
         gid = rng.choice(templates[1:])
         snap = await b.host.by_id(gid)
         ds = [d for d in snap.decisions if snap.human(d.seat)]

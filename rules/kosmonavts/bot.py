@@ -235,10 +235,14 @@ def _targets(
     return tuple((b, s["bodies"][b], round(extra[b] - low, 2)) for b in wanted)
 
 
-def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+def seat_plan(
+    s: Mapping[str, Any], seat: int, targets: tuple[tuple[str, int, float], ...] | None = None
+) -> tuple[str, ...]:
+    """The seat's planned orders (:func:`plan_order` from its ship and temperament) towards
+    ``targets`` (None: the ones its temperament picks, :func:`_targets`)."""
     ship = s["ships"][seat]
     temper = temperament(s, seat)
-    plan = plan_order(
+    return plan_order(
         (ship["pos"][0], ship["pos"][1]),
         tuple(ship["rose"]),
         ship["fuel"],
@@ -247,10 +251,14 @@ def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
         ship["landed"] is not None,
         s["limits"][seat],
         s["rules"] == "advanced",
-        _targets(s, seat, temper),
+        _targets(s, seat, temper) if targets is None else targets,
         temper.refuel_below,
         temper.danger,
     )
+
+
+def _order_choice(s: Mapping[str, Any], seat: int, offered: list[str]) -> str:
+    plan = seat_plan(s, seat)
     steps, final = list(plan[:-1]), plan[-1]
     done = s["orders"][seat]["steps"]
     if done == steps[: len(done)]:

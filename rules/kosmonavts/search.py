@@ -40,34 +40,14 @@ LEAD_SCALE = 4.0
 MARKER_HOPE = 1.5
 
 
-def _plan(
-    s: Mapping[str, Any], seat: int, targets: tuple[tuple[str, int, float], ...]
-) -> tuple[str, ...]:
-    ship = s["ships"][seat]
-    temper = bot.temperament(s, seat)
-    return bot.plan_order(
-        (ship["pos"][0], ship["pos"][1]),
-        tuple(ship["rose"]),
-        ship["fuel"],
-        ship["hyper"],
-        ship["shields"],
-        ship["landed"] is not None,
-        s["limits"][seat],
-        s["rules"] == "advanced",
-        targets,
-        temper.refuel_below,
-        temper.danger,
-    )
-
-
 def plans(s: Mapping[str, Any], seat: int) -> list[tuple[str, ...]]:
     """Candidate orders for ``seat`` this round: the pilot's plan first, then one plan per
     body worth flying to, then staying landed (when landed)."""
     temper = bot.temperament(s, seat)
     targets = bot._targets(s, seat, temper)
-    out = [_plan(s, seat, targets)]
+    out = [bot.seat_plan(s, seat, targets)]
     for t in targets:
-        out.append(_plan(s, seat, ((t[0], t[1], 0.0),)))
+        out.append(bot.seat_plan(s, seat, ((t[0], t[1], 0.0),)))
     if s["ships"][seat]["landed"] is not None:
         out.append(("stay",))
     return list(dict.fromkeys(out))
@@ -161,7 +141,7 @@ def sample(s: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, Any
             if not o["done"]:
                 o["steps"], o["picks"], o["final"] = [], 0, None
                 continue
-            plan = _plan(w, k, bot._targets(w, k, bot.temperament(w, k)))
+            plan = bot.seat_plan(w, k)
             o["steps"], o["picks"], o["final"] = list(plan[:-1]), len(plan) - 1, plan[-1]
     return w
 

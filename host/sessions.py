@@ -51,6 +51,25 @@ MAX_BOT_STEPS = 5000
 BOT_RETRY = pacing.RETRY_FIRST
 
 
+def wake_time(
+    waits: dict[int, tuple[float, int, int]],
+    options: dict[str, str],
+    now: float,
+    *,
+    bot_owes: bool,
+    waiting: Iterable[int] | None = None,
+) -> float | None:
+    """When the pacing tick next has something to do for a game (its ``wake_at``): the next
+    nudge or deadline of its waits (:func:`pacing.wake_at`), and no later than
+    :data:`BOT_RETRY` from now while a bot owes a move — the cog moves the bots at once;
+    should that fail, the tick starts them again then (and no other process picks the game
+    up meanwhile)."""
+    wake = pacing.wake_at(waits, options, None if waiting is None else set(waiting))
+    if bot_owes:
+        wake = min(wake if wake is not None else math.inf, now + BOT_RETRY)
+    return wake
+
+
 class HostError(IllegalMove):
     """A request the host refuses; ``code`` is an i18n key under ``host.error``."""
 
@@ -525,11 +544,8 @@ class Host:
         keep = self._waits_after(snap, waits, seats_pending(decisions), acted=seat, now=now)
         opened, closed = ([], set()) if over else self._timer_changes(snap.timers, decisions)
         dumped = snap.game.dump(state)
-        # A bot owes the next move: the cog moves the bots right away; should that fail, the
-        # game is due for the tick a little later, which starts them again (no process
-        # other than the one moving them picks the game up meanwhile).
         bots_owed = any(not snap.human(d.seat) for d in decisions)
-        wake = now + BOT_RETRY if bots_owed else pacing.wake_at(keep, snap.row.host_options)
+        wake = wake_time(keep, snap.row.host_options, now, bot_owes=bots_owed)
         try:
             version = await self.store.commit_action(
                 snap.id,
@@ -724,9 +740,8 @@ class Host:
         deadline (:func:`pacing.wake_at`)."""
         if snap.row.status != "active":
             return None
-        if self.bot_to_move(snap) is not None:
-            return now + BOT_RETRY
-        return pacing.wake_at(waits, snap.row.host_options)
+        bot_owes = self.bot_to_move(snap) is not None
+        return wake_time(waits, snap.row.host_options, now, bot_owes=bot_owes)
 
     @staticmethod
     def _waits_after(
@@ -813,11 +828,10 @@ class Host:
                 for seat, (since, sent, dl) in waits.items()
                 for mark in (marks.get(seat, {}),)
             }
-            wake = pacing.wake_at(after_marks, opts, waiting)
-            if self.bot_to_move(snap) is not None:
-                # A bot owes a move (its task died, or the process did): the cog moves it
-                # after this; look again a little later in case that fails too.
-                wake = min(wake if wake is not None else math.inf, now + BOT_RETRY)
+            # (a bot owing a move: its task died, or the process did; the cog moves it after
+            # this, and the game stays due in case that fails too)
+            bot_owes = self.bot_to_move(snap) is not None
+            wake = wake_time(after_marks, opts, now, bot_owes=bot_owes, waiting=waiting)
             if marks or wake != snap.row.wake_at:
                 await self.store.mark_waits(game_id, marks, wake_at=wake)
             made = []

@@ -288,16 +288,6 @@ _TABLE_PALETTE = kit.palette_for(
 # --------------------------------------------------------------------------- helpers
 
 
-def _list(m: Any, key: str) -> list[Any]:
-    v = m.get(key) if isinstance(m, dict) else None
-    return v if isinstance(v, list) else []
-
-
-def _dict(m: Any, key: str) -> dict[str, Any]:
-    v = m.get(key) if isinstance(m, dict) else None
-    return v if isinstance(v, dict) else {}
-
-
 def _n(view: dict, names: Sequence[str]) -> int:
     n = view.get("players")
     return n if kit.is_int(n) and 1 <= n <= 6 else max(1, min(6, len(names)))
@@ -336,9 +326,9 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
 
 
 def _draw_systems(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
-    planets = [p for p in _list(view, "planets") if isinstance(p, dict)]
+    planets = [p for p in kit.list_at(view, "planets") if isinstance(p, dict)]
     ships_on: dict[int, list[int]] = {}
-    for seat, sh in enumerate(_list(view, "ships")[:n]):
+    for seat, sh in enumerate(kit.list_at(view, "ships")[:n]):
         for pid in sh if isinstance(sh, list) else []:
             if kit.is_int(pid) and pid >= 0:
                 ships_on.setdefault(pid, []).append(seat)
@@ -396,7 +386,7 @@ def _draw_deep(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> None:
     x = MAP_X + 14 + min(190, font(22).getlength(t("deep_space", lang))) + 24
     cy = DEEP_Y + DEEP_H / 2 + 2
     any_ship = False
-    for seat, sh in enumerate(_list(view, "ships")[:n]):
+    for seat, sh in enumerate(kit.list_at(view, "ships")[:n]):
         k = sum(1 for pid in (sh if isinstance(sh, list) else []) if pid == -1)
         if not k:
             continue
@@ -409,7 +399,7 @@ def _draw_deep(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> None:
 
 
 def _draw_track(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
-    scores = _list(view, "scores")[:n]
+    scores = kit.list_at(view, "scores")[:n]
     ty = TRACK_Y + TRACK_H - 26
     stacks: dict[int, int] = {}
     for seat in sorted(range(len(scores)), key=lambda i: -int(kit.int_of(scores[i]))):
@@ -432,8 +422,8 @@ def _slot_layout(count: int) -> tuple[int, float, float]:
 
 
 def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
-    slots = _list(view, "slots")
-    facs = _list(view, "factions")
+    slots = kit.list_at(view, "slots")
+    facs = kit.list_at(view, "factions")
     cur = view.get("current_slot")
     cols, sw, sh = _slot_layout(len(slots))
     y0 = BOARD_Y + 34
@@ -500,7 +490,7 @@ def _turn_seat(view: dict) -> int | None:
     if view.get("planner") is not None:
         p = view.get("planner")
         return p if kit.is_int(p) else None
-    task = _dict(view, "task")
+    task = kit.dict_at(view, "task")
     tn = task.get("turn")
     if kit.is_int(tn):
         return tn
@@ -511,17 +501,17 @@ def _turn_seat(view: dict) -> int | None:
 def _draw_players(
     d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], n: int, lang: str
 ) -> float:
-    scores = _list(view, "scores")
-    pieces = _list(view, "pieces")
-    hands = _list(view, "hand_count")
-    acts = _list(view, "action_cards")
-    arts = _list(view, "artifact_count")
-    played = _list(view, "scoring_played")
-    open_hands = _list(view, "open_hands")
+    scores = kit.list_at(view, "scores")
+    pieces = kit.list_at(view, "pieces")
+    hands = kit.list_at(view, "hand_count")
+    acts = kit.list_at(view, "action_cards")
+    arts = kit.list_at(view, "artifact_count")
+    played = kit.list_at(view, "scoring_played")
+    open_hands = kit.list_at(view, "open_hands")
     first = view.get("first")
     turn = _turn_seat(view)
-    result = _dict(view, "result")
-    winners = set(_list(result, "winners"))
+    result = kit.dict_at(view, "result")
+    winners = set(kit.list_at(result, "winners"))
     ph = 138 if open_hands else 112
     for seat in range(n):
         box = (COL_X, y, COL_X + COL_W, y + ph)
@@ -583,7 +573,7 @@ def _draw_players(
 
 
 def _draw_bank(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
-    bank = _dict(view, "bank")
+    bank = kit.dict_at(view, "bank")
     if not bank:
         return y
     text(d, (COL_X + 4, y + 14), t("bank", lang), font(18), fill=MUTED, anchor="lm")
@@ -598,7 +588,7 @@ def _draw_bank(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     base = _base(lang)
     n = _n(view, names)
-    slots = _list(view, "slots")
+    slots = kit.list_at(view, "slots")
     cols, _, sh = _slot_layout(len(slots))
     rows = max(1, math.ceil(len(slots) / cols))
     ph = 138 if view.get("open_hands") else 112
@@ -713,14 +703,15 @@ def _draw_private(
     view: dict, priv: dict, names: Sequence[str], lang: str, seat: int | None
 ) -> Image.Image:
     faction = priv.get("faction") if isinstance(priv.get("faction"), str) else None
-    hand = [c for c in _list(priv, "action_hand") if isinstance(c, str)]
-    planned = {str(k): v for k, v in _dict(priv, "planned").items() if isinstance(v, str)}
-    res = _dict(priv, "resources")
-    arts = [a for a in _list(priv, "artifacts") if isinstance(a, str)]
-    known = {str(k): v for k, v in _dict(priv, "known_planets").items() if isinstance(v, str)}
+    hand = [c for c in kit.list_at(priv, "action_hand") if isinstance(c, str)]
+    planned = {str(k): v for k, v in kit.dict_at(priv, "planned").items() if isinstance(v, str)}
+    res = kit.dict_at(priv, "resources")
+    arts = [a for a in kit.list_at(priv, "artifacts") if isinstance(a, str)]
+    known_planets = kit.dict_at(priv, "known_planets")
+    known = {str(k): v for k, v in known_planets.items() if isinstance(v, str)}
     planets = {
         int(p["id"]): p
-        for p in _list(view, "planets")
+        for p in kit.list_at(view, "planets")
         if isinstance(p, dict) and kit.is_int(p.get("id"))
     }
     cw, ch, cols = 232, 96, 4

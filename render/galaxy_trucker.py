@@ -109,11 +109,6 @@ def _t(key: str, lang: str, **args: Any) -> str:
     return i18n.t(f"{G}.{key}", lang, **args)
 
 
-def _list(x: Any) -> list[Any]:
-    """``x`` if it is a list, else an empty one (views come from outside)."""
-    return x if isinstance(x, list) else []
-
-
 def _cellkey(r: int, c: int) -> str:
     return f"{r}.{c}"
 
@@ -460,10 +455,10 @@ def _header(
 
 
 def _status(view: dict[str, Any], seat: int, lang: str) -> tuple[str, RGB]:
-    ships = _list(view.get("ships"))
+    ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     step = view.get("step")
-    order = _list(view.get("order"))
+    order = kit.list_of(view.get("order"))
     if step == "build":
         if ship.get("done") and seat in order:
             return _t("pic.done", lang, place=order.index(seat) + 1), GREEN
@@ -676,8 +671,8 @@ def _track(
             (px - rs, py - rs, px + rs, py + rs), fill=kit.PANEL, outline=PANEL_EDGE, width=2
         )
         _label(img, (px, py), str(i + 1), 14, FAINT, "cond")
-    spaces = _list(flight.get("spaces"))
-    retired = _list(flight.get("retired"))
+    spaces = kit.list_of(flight.get("spaces"))
+    retired = kit.list_of(flight.get("retired"))
     for seat, sp in enumerate(spaces):
         if not kit.is_int(sp) or seat in retired:
             continue
@@ -696,14 +691,14 @@ def _ship_panel(
     highlight: bool,
 ) -> None:
     x0, y0, x1, y1 = box
-    ships = _list(view.get("ships"))
+    ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
     kit.seat_token(d, (x0 + 30, y0 + 28), 14, seat)
     name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.4, (28, 24, 20))
     kit.text(d, (x0 + 54, y0 + 28), name, nf, anchor="lm")
     flight = kit.dict_of(view.get("flight"))
-    if seat in _list(flight.get("retired")):
+    if seat in kit.list_of(flight.get("retired")):
         rf = kit.font(17)
         kit.pill(
             d, x0 + 66 + nf.getlength(name), y0 + 16, y0 + 40, _t("pic.retired", lang), rf, RED
@@ -829,8 +824,8 @@ def _final_credits(
     kit.text(d, (x, y), _t("pic.finish", lang), kit.font(30), fill=GOLD)
     y += 56
     result = kit.dict_of(view.get("result"))
-    scores, ranks = _list(result.get("scores")), _list(result.get("ranks"))
-    parts = _list(result.get("breakdown"))
+    scores, ranks = kit.list_of(result.get("scores")), kit.list_of(result.get("ranks"))
+    parts = kit.list_of(result.get("breakdown"))
     order = sorted(
         range(len(scores)), key=lambda i: (kit.int_of(ranks[i]) if i < len(ranks) else 9, i)
     )
@@ -889,7 +884,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
     """Portrait: the ship on top (as large as a phone allows), below it the tile in hand
     and the reserve side by side, then a peeked card pile or the pre-launch problems."""
     priv = kit.dict_of(view.get("private"))
-    ships = _list(view.get("ships"))
+    ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     step = view.get("step")
     _, _, _rows, cols = _frame(view)
@@ -897,7 +892,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
     sw, sh_ = ship_size(view, s)
     hand = kit.dict_of(priv.get("hand"))
     peek = kit.dict_of(priv.get("peek"))
-    problems = _list(ship.get("problems"))
+    problems = kit.list_of(ship.get("problems"))
     top = 110 + sh_ + 24
     if step == "build":
         below = 260 + (40 + 26 * len(peek.get("cards") or []) if peek else 0)
@@ -957,7 +952,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
         # right: the reserve
         x = PW / 2 + 20
         kit.text(d, (x, y), _t("pic.reserve", lang), kit.font(26), fill=MUTED)
-        reserve = _list(ship.get("reserve"))
+        reserve = kit.list_of(ship.get("reserve"))
         if not reserve:
             kit.text(
                 d, (x, y + 44), _t("pic.reserve_empty", lang), kit.font(21, "book"), fill=FAINT

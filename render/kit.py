@@ -190,6 +190,21 @@ def dict_of(x: object) -> dict[str, Any]:
     return x if isinstance(x, dict) else {}
 
 
+def list_of(x: object) -> list[Any]:
+    """``x`` if it is a list, else an empty one."""
+    return x if isinstance(x, list) else []
+
+
+def list_at(m: object, key: str) -> list[Any]:
+    """``m[key]`` if ``m`` is a dict holding a list there, else an empty list."""
+    return list_of(dict_of(m).get(key))
+
+
+def dict_at(m: object, key: str) -> dict[str, Any]:
+    """``m[key]`` if ``m`` is a dict holding a dict there, else an empty dict."""
+    return dict_of(dict_of(m).get(key))
+
+
 def int_of(x: object, default: int = 0) -> int:
     """``x`` if it is a real int, else ``default``."""
     return x if is_int(x) else default

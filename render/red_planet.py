@@ -244,16 +244,6 @@ _TABLE_PALETTE = kit.palette_for(
 # --------------------------------------------------------------------------- dynamic parts
 
 
-def _list(m: Any, key: str) -> list[Any]:
-    v = m.get(key) if isinstance(m, dict) else None
-    return v if isinstance(v, list) else []
-
-
-def _dict(m: Any, key: str) -> dict[str, Any]:
-    v = m.get(key) if isinstance(m, dict) else None
-    return v if isinstance(v, dict) else {}
-
-
 def _ints(seq: Any, n: int) -> list[int]:
     out = [0] * n
     if isinstance(seq, list):
@@ -306,7 +296,7 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
     if not present:
         text(d, ((x0 + x1) / 2, y0 + 68), "—", font(22), fill=FAINT, anchor="mm")
     # point tokens waiting in the zone (bottom)
-    pile = _dict(zone, "pile")
+    pile = kit.dict_at(zone, "pile")
     waiting = [(r, int(pile.get(r) or 0)) for r in RES_TYPES if int(pile.get(r) or 0) > 0]
     if waiting:
         x = x0 + 14
@@ -408,8 +398,8 @@ def _ship_row(
 
 
 def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
-    docks = _list(view, "docks")
-    launched = _list(view, "launched")
+    docks = kit.list_at(view, "docks")
+    launched = kit.list_at(view, "launched")
     text(d, (COL_X + 10, y + 14), t("launchpad", lang), font(22), fill=GOLD, anchor="lm")
     deck = view.get("ship_deck")
     if isinstance(deck, int):
@@ -457,7 +447,7 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     # countdown
     y += 50
     text(d, (16, y + 22), t("countdown", lang), font(18), fill=MUTED, anchor="lm")
-    revealed = _list(view, "revealed")
+    revealed = kit.list_at(view, "revealed")
     by_num: dict[int, list[int]] = {}
     for item in revealed:
         if isinstance(item, list) and len(item) == 2:
@@ -493,13 +483,13 @@ def _draw_players(
     nc = int(view.get("colours") or n)
     neutral = view.get("neutral")
     over = bool(view.get("over"))
-    result = _dict(view, "result")
+    result = kit.dict_at(view, "result")
     scores = _ints(result.get("scores") if over else view.get("scores"), n)
     ranks = _ints(result.get("ranks"), n) if over else [0] * n
-    tokens = _list(view, "tokens")
-    played = _list(view, "played")
+    tokens = kit.list_at(view, "tokens")
+    played = kit.list_at(view, "played")
     hand = _ints(view.get("hand_size"), nc)
-    chosen = _list(view, "chosen")
+    chosen = kit.list_at(view, "chosen")
     supply = _ints(view.get("supply"), nc)  # astronauts not yet placed
     cards = _ints(view.get("card_count"), nc)  # missions and actions, face down alike
     waiting = set(view.get("waiting") or [])
@@ -593,8 +583,8 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = int(view.get("players") or len(names) or 2)
     nc = int(view.get("colours") or n)
     # the right column's height decides the picture's
-    docks = _list(view, "docks")
-    launched = _list(view, "launched")
+    docks = kit.list_at(view, "docks")
+    launched = kit.list_at(view, "launched")
     right = HEADER_H + 10 + 38 + len(docks) * (50 if len(docks) <= 4 else 46)
     if launched:
         right += 32 + len(launched) * (46 if len(launched) <= 3 else 40)
@@ -604,7 +594,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     img.paste(base.crop((0, 0, W, min(h, base.height))), (0, 0))
     d = ImageDraw.Draw(img)
     _draw_header(d, view, names, lang)
-    zones = _dict(view, "zones")
+    zones = kit.dict_at(view, "zones")
     for z in ZONES:
         zone = zones.get(z)
         if isinstance(zone, dict):
@@ -697,7 +687,7 @@ def _draw_private(
     missions = [m for m in priv.get("missions") or [] if isinstance(m, dict)]
     dealt = [str(m) for m in priv.get("dealt") or []]
     acts = [str(a) for a in priv.get("actions") or []]
-    discs = _dict(priv, "discoveries")
+    discs = kit.dict_at(priv, "discoveries")
 
     pw = 1100
     card_w, card_h = (pw - 48 - 2 * 14) / 3, 116

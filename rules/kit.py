@@ -19,11 +19,13 @@ from __future__ import annotations
 import json
 import marshal
 import random
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from core.contract import Event, Option
+from core.contract import Decision, Event, Option, Result
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -119,3 +121,37 @@ def check(cond: bool, what: str) -> None:
     """For ``load``: refuse impossible data with a readable reason."""
     if not cond:
         raise ValueError(f"invalid state: {what}")
+
+
+class EngineGame:
+    """The contract's seven calls forwarded to a game's engine module, whose functions are
+    named ``new_state``, ``pending_of``, ``apply_move``, ``view_of``, ``result_of``,
+    ``dump_state`` and ``load_state``. A game class sets ``engine`` (and ``views``, the module
+    with ``view_of``, when its views are made outside the engine) and adds its attributes
+    and optional hooks (see :class:`core.contract.Game`)."""
+
+    engine: ModuleType
+    views: ModuleType | None = None
+
+    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
+        return self.engine.new_state(players, options, seed)  # type: ignore[no-any-return]
+
+    def pending(self, state: dict[str, Any]) -> list[Decision]:
+        return self.engine.pending_of(state)  # type: ignore[no-any-return]
+
+    def apply(
+        self, state: dict[str, Any], seat: int, choice: str
+    ) -> tuple[dict[str, Any], list[Event]]:
+        return self.engine.apply_move(state, seat, choice)  # type: ignore[no-any-return]
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return (self.views or self.engine).view_of(state, seat)  # type: ignore[no-any-return]
+
+    def result(self, state: dict[str, Any]) -> Result | None:
+        return self.engine.result_of(state)  # type: ignore[no-any-return]
+
+    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
+        return self.engine.dump_state(state)  # type: ignore[no-any-return]
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return self.engine.load_state(data)  # type: ignore[no-any-return]

@@ -126,17 +126,20 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
+from core.contract import IllegalMove, OptionSpec
+from rules.kit import EngineGame
 
-from . import engine
+from . import engine, view
 from .bot import choose as _bot_choose
-from .view import view_of
 
 __all__ = ["GAME", "AdAstraGame"]
 
 
-class AdAstraGame:
+class AdAstraGame(EngineGame):
     """The Ad Astra game object registered with the host (see core.contract)."""
+
+    engine = engine
+    views = view
 
     id = "ad_astra"
     name = "ad_astra.name"
@@ -150,29 +153,6 @@ class AdAstraGame:
     skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
-
-    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
-        return engine.new_state(players, options, seed)
-
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        return engine.pending_of(state)
-
-    def apply(
-        self, state: dict[str, Any], seat: int, choice: str
-    ) -> tuple[dict[str, Any], list[Event]]:
-        return engine.apply_move(state, seat, choice)
-
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return view_of(state, seat)
-
-    def result(self, state: dict[str, Any]) -> Result | None:
-        return engine.result_of(state)
-
-    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
-        return engine.dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return engine.load_state(data)
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str

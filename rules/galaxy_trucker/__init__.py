@@ -186,7 +186,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
+from core.contract import Decision, IllegalMove, OptionSpec
+from rules.kit import EngineGame
 
 from . import engine
 from .bot import choose as _bot_choose
@@ -194,8 +195,10 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "GalaxyTruckerGame"]
 
 
-class GalaxyTruckerGame:
+class GalaxyTruckerGame(EngineGame):
     """The Galaxy Trucker game object registered with the host (see :mod:`core.contract`)."""
+
+    engine = engine
 
     id = "galaxy_trucker"
     name = "galaxy_trucker.name"
@@ -220,29 +223,6 @@ class GalaxyTruckerGame:
         "🟦": "galaxy_trucker.legend.blue",
         "🔋": "galaxy_trucker.legend.battery",
     }
-
-    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
-        return engine.new_state(players, options, seed)
-
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        return engine.pending_of(state)
-
-    def apply(
-        self, state: dict[str, Any], seat: int, choice: str
-    ) -> tuple[dict[str, Any], list[Event]]:
-        return engine.apply_move(state, seat, choice)
-
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return engine.view_of(state, seat)
-
-    def result(self, state: dict[str, Any]) -> Result | None:
-        return engine.result_of(state)
-
-    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
-        return engine.dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return engine.load_state(data)
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str

@@ -122,7 +122,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
+from core.contract import IllegalMove, OptionSpec
+from rules.kit import EngineGame
 
 from . import engine
 from . import search as _search
@@ -131,8 +132,10 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "MlemGame"]
 
 
-class MlemGame:
+class MlemGame(EngineGame):
     """The MLEM game object registered with the host (see :mod:`core.contract`)."""
+
+    engine = engine
 
     id = "mlem"
     name = "mlem.name"
@@ -158,29 +161,6 @@ class MlemGame:
     rollout = staticmethod(_search.rollout)
     to_move = staticmethod(_search.to_move)
     evaluate = staticmethod(_search.evaluate)
-
-    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
-        return engine.new_state(players, options, seed)
-
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        return engine.pending_of(state)
-
-    def apply(
-        self, state: dict[str, Any], seat: int, choice: str
-    ) -> tuple[dict[str, Any], list[Event]]:
-        return engine.apply_move(state, seat, choice)
-
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return engine.view_of(state, seat)
-
-    def result(self, state: dict[str, Any]) -> Result | None:
-        return engine.result_of(state)
-
-    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
-        return engine.dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return engine.load_state(data)
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A slightly sensible pick for a bot seat (the host may fall back to random)."""

@@ -126,17 +126,20 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, OptionSpec, Result
+from core.contract import IllegalMove, OptionSpec
+from rules.kit import EngineGame
 
-from . import engine
+from . import engine, view
 from .bot import choose as _bot_choose
-from .view import view_of
 
 __all__ = ["GAME", "RedPlanetGame"]
 
 
-class RedPlanetGame:
+class RedPlanetGame(EngineGame):
     """The Mission: Red Planet game object registered with the host (see core.contract)."""
+
+    engine = engine
+    views = view
 
     id = "red_planet"
     name = "red_planet.name"
@@ -151,29 +154,6 @@ class RedPlanetGame:
         "🛸": "red_planet.legend.launched",
         "→": "red_planet.legend.to",
     }
-
-    def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
-        return engine.new_state(players, options, seed)
-
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        return engine.pending_of(state)
-
-    def apply(
-        self, state: dict[str, Any], seat: int, choice: str
-    ) -> tuple[dict[str, Any], list[Event]]:
-        return engine.apply_move(state, seat, choice)
-
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return view_of(state, seat)
-
-    def result(self, state: dict[str, Any]) -> Result | None:
-        return engine.result_of(state)
-
-    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
-        return engine.dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return engine.load_state(data)
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat, from what that seat may see."""

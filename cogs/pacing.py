@@ -177,7 +177,9 @@ class PacingMixin(CogBase):
                 await self.host.set_dm_open(snap.id, s.seat, False)
 
     async def pace_game(self, gid: int) -> None:
-        due = await self.host.pace(gid)
+        # (the bots' moves this unblocks are thought out off the game's lock: publish and
+        # the game cog's pace_game start them)
+        due = await self.host.pace(gid, bots=False)
         if due.timed:  # already applied and recorded: tell the channel, show the table
             snap = await self.host.by_id(gid)
             seats = list(dict.fromkeys(seat for seat, _ in due.timed))
@@ -266,7 +268,7 @@ class PacingMixin(CogBase):
         self, interaction: discord.Interaction, gid: int, seat: int, tok: str, kind: str
     ) -> None:
         await self.ack(interaction)
-        snap = await self.host.cover(gid, seat, tok, kind, self.player(interaction))
+        snap = await self.host.cover(gid, seat, tok, kind, self.player(interaction), bots=False)
         s = snap.seats[seat]
         key = "host.deadline.skipped" if kind == "skip" else "host.deadline.bot_played"
         text = t(key, snap.row.lang, who=present.who(snap, seat), by=interaction.user.display_name)

@@ -785,13 +785,16 @@ class Host:
             await self.store.set_waits(game_id, keep, wake_at=self._wake(snap, keep, now))
             return True
 
-    async def pace(self, game_id: int) -> Due:
+    async def pace(self, game_id: int, *, bots: bool = True) -> Due:
         """What the clock says must happen now in one game: nudges to send, deadlines to
         announce, and absent moves a bot must make (made here, under the game's lock).
-        Everything is recorded before it is reported, so a restart never repeats it."""
+        Everything is recorded before it is reported, so a restart never repeats it. With
+        ``bots``, the bot seats' moves that a fired timer or an absent move unblocks are
+        made here too; without, they are owed (the game stays due) for :meth:`play_bots`,
+        which thinks off the game's lock (the Discord layer does that)."""
         async with self.locks[game_id]:
             due = Due(game_id=game_id)
-            due.timed = await self._fire_timers(game_id)
+            due.timed = await self._fire_timers(game_id, bots=bots)
             now = self.clock.now()
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
@@ -838,7 +841,7 @@ class Host:
             for seat in due.forced:
                 snap = await self.by_id(game_id)
                 if snap.row.status == "active" and snap.decisions_for(seat):
-                    await self._cover(snap, seat, None, "bot", None)
+                    await self._cover(snap, seat, None, "bot", None, bots=bots)
                     made.append(seat)
             due.forced = made
             return due
@@ -901,12 +904,13 @@ class Host:
                 return d
         return None
 
-    async def _fire_timers(self, game_id: int) -> list[tuple[int, str]]:
+    async def _fire_timers(self, game_id: int, *, bots: bool = True) -> list[tuple[int, str]]:
         """Apply the expiry of every timer of the game that has run out (under the game's
         lock). Each is an ordinary action committed with its time, marked as the timer's,
         in the transaction that marks the timer fired: a crash or a restart never fires a
         timer twice, and replay from the seed applies the same choice. Bots that the
-        expiry unblocks then move, and new timers start."""
+        expiry unblocks then move (with ``bots``; else they are owed), and new timers
+        start."""
         fired: list[tuple[int, str]] = []
         for _ in range(MAX_BOT_STEPS):
             snap = await self.by_id(game_id)
@@ -932,7 +936,8 @@ class Host:
                 await self.store.drop_timer(game_id, timer.key, now)
                 continue
             fired.append((decision.seat, timer.key))
-            await self._run_bots(after, steps)
+            if bots:
+                await self._run_bots(after, steps)
         return fired
 
     async def next_timer(self) -> float | None:
@@ -940,10 +945,18 @@ class Host:
         return await self.store.next_timer_due()
 
     async def cover(
-        self, game_id: int, seat: int, token: str | None, kind: str, who: Player
+        self,
+        game_id: int,
+        seat: int,
+        token: str | None,
+        kind: str,
+        who: Player,
+        *,
+        bots: bool = True,
     ) -> Snapshot:
         """A deadline passed: another player skips the absent seat's move or lets a bot
-        play it. Counts a miss; enough misses put the seat on autopilot."""
+        play it. Counts a miss; enough misses put the seat on autopilot. The bot moves it
+        unblocks: as :meth:`pace`'s ``bots``."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
             if snap.row.status != "active":
@@ -965,10 +978,17 @@ class Host:
             )
             if deadline is None or self.clock.now() < deadline:
                 raise HostError("host.error.deadline_not_passed")
-            return await self._cover(snap, seat, token, kind, who)
+            return await self._cover(snap, seat, token, kind, who, bots=bots)
 
     async def _cover(
-        self, snap: Snapshot, seat: int, token: str | None, kind: str, who: Player | None
+        self,
+        snap: Snapshot,
+        seat: int,
+        token: str | None,
+        kind: str,
+        who: Player | None,
+        *,
+        bots: bool = True,
     ) -> Snapshot:
         """Play the absent seat's move (under the game's lock). A move made of several
         secret steps (an order composed cube by cube) is finished in one go: the bot keeps
@@ -998,7 +1018,9 @@ class Host:
             missed=missed,
             **({"is_bot": True, "autopilot": True} if autopilot else {}),
         )
-        after = await self._run_bots(await self.by_id(snap.id), steps)
+        after = await self.by_id(snap.id)
+        if bots:
+            after = await self._run_bots(after, steps)
         await self.sync_waits(after)
         return after
 

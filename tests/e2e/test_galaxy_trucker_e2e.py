@@ -302,6 +302,7 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
         assert (await snapshot(h)).state["hg"]["out"] is False
         clock.advance(2)
         await cog.tick()
+        await h.idle()  # the bot moves the sand unblocks are made in the background
         state = (await snapshot(h)).state
         if state["phase"] != "build":
             break

@@ -303,3 +303,65 @@ async def test_migration_0007_wakes_the_games_that_wait(tmp_path: Path) -> None:
         assert await store.due_games(1000.0) == [1]
     finally:
         await store.close()
+
+
+async def test_without_bots_a_fired_timer_or_a_forced_move_leaves_the_bots_owed(db: str) -> None:
+    """The Discord tick paces with ``bots=False``: what the clock does is committed under
+    the game's lock, and the bot moves it unblocks are owed (the game stays due for them)
+    until :meth:`Host.play_bots` thinks them out off the lock."""
+    clock = FakeClock()
+    host = await make_host(db, clock)
+    try:
+        lobby = await host.new_lobby(
+            guild_id=1, channel_id=2, game_id="timed", owner=ANA, lang="en"
+        )
+        await host.add_bot(lobby.id, ANA)
+        await host.start(lobby.id, ANA, bots=False)
+        await host.play_bots(lobby.id)  # a bot seat that opens the game moves first
+        snap = await host.by_id(lobby.id)
+        assert host.bot_to_move(snap) is None
+        (d,) = snap.decisions
+        before = await host.store.count_actions(lobby.id)
+        clock.advance(timedgame.SPEED["live"])
+        due = await host.pace(lobby.id, bots=False)
+        assert d.timer is not None and due.timed == [(d.seat, d.timer.key)]
+        snap = await host.by_id(lobby.id)
+        assert await host.store.count_actions(lobby.id) == before + 1  # the expiry alone
+        bot = host.bot_to_move(snap)
+        assert bot is not None and bot != d.seat
+        assert snap.row.wake_at is not None and snap.row.wake_at <= clock.now() + 60
+        assert lobby.id in await host.bots_owed([lobby.id])
+        steps = await host.play_bots(lobby.id)
+        assert steps and all(s.seat == bot for s in steps)
+        assert host.bot_to_move(await host.by_id(lobby.id)) is None
+    finally:
+        await host.store.close()
+
+
+async def test_without_bots_a_deadline_move_leaves_the_next_bot_owed(db: str) -> None:
+    clock = FakeClock()
+    host = await make_host(db, clock)
+    try:
+        lobby = await host.new_lobby(guild_id=1, channel_id=7, game_id="toy", owner=ANA, lang="en")
+        await host.join(lobby.id, BEN)
+        await host.add_bot(lobby.id, ANA)
+        for _ in range(2):  # deadline none -> 12h -> 1d
+            await host.cycle_option(lobby.id, "h.deadline", ANA)
+        await host.start(lobby.id, ANA, bots=False)
+        await host.play_bots(lobby.id)
+        owed = 0
+        for _ in range(3):  # until a forced move leaves the bot seat to move
+            absent = set((await host.by_id(lobby.id)).human_to_move())
+            clock.advance(48 * HOUR)
+            due = await host.pace(lobby.id, bots=False)
+            assert set(due.forced) == absent
+            bot = host.bot_to_move(await host.by_id(lobby.id))
+            if bot is None:
+                continue
+            owed += 1
+            assert lobby.id in await host.bots_owed([lobby.id])
+            assert await host.play_bots(lobby.id)
+            assert host.bot_to_move(await host.by_id(lobby.id)) is None
+        assert owed
+    finally:
+        await host.store.close()

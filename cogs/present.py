@@ -258,6 +258,8 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
     winners = [who(snap, s) for s in result.winners]
     key = "host.table.winner" if len(winners) == 1 else "host.table.winners"
     lines.append(t(key, lang, who=", ".join(winners)))
+    if getattr(result, "tiebreak", ""):
+        lines.append(t("host.table.tiebreak", lang, what=t(result.tiebreak, lang)))
     return "\n".join(lines)[:1024]
 
 

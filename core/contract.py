@@ -188,11 +188,15 @@ class Event:
 class Result:
     """Final outcome. ``scores[i]`` is seat i's total; ``ranks[i]`` its place (1 = won; equal
     places are shared victories/ties). ``breakdown[i]`` maps score parts (i18n keys without
-    the game prefix, e.g. ``"moons"``) to points and must add up to ``scores[i]``."""
+    the game prefix, e.g. ``"moons"``) to points and must add up to ``scores[i]``.
+    ``tiebreak`` names the rule that split players equal on points, when one decided the
+    ranking: an i18n key (a phrase such as "the most tokens left"), shown as "Tie broken by
+    …" in the final message; empty when no tie-break was needed."""
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     breakdown: tuple[Mapping[str, int], ...] = ()
+    tiebreak: str = ""
 
     @property
     def winners(self) -> tuple[int, ...]:

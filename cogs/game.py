@@ -24,7 +24,7 @@ from cogs.pacing import PacingMixin, jump, lost_reason, ts
 from core import i18n
 from core.contract import Decision
 from core.i18n import t
-from host import registry
+from host import pacing, registry
 from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
 from host.storage import GameRow
@@ -36,6 +36,18 @@ log = logging.getLogger(__name__)
 
 #: The longest trail message (Discord allows 2000 characters).
 TRAIL_CHARS = 1900
+
+
+def last_acted(snap: Snapshot, actions: list[Any]) -> dict[int, float]:
+    """When each seat's player last acted in the game, among ``actions`` (the recent log):
+    a move of theirs the host accepted, not one a bot or a timer made for them."""
+    out: dict[int, float] = {}
+    for a in actions:
+        if a.by_bot or a.timer is not None or not 0 <= a.seat < len(snap.seats):
+            continue
+        if a.by_user is not None and a.by_user == snap.seats[a.seat].user_id:
+            out[a.seat] = max(out.get(a.seat, a.at), a.at)
+    return out
 
 
 class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
@@ -336,7 +348,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         elif act == "bot":
             snap = await self.host.add_bot(gid, who)
         elif act.startswith("b."):
-            snap = await self.host.cycle_bot_level(gid, int(act.removeprefix("b.")), who, ver)
+            snap = await self.host.cycle_bot_level(gid, ui.num(act.removeprefix("b.")), who, ver)
         else:
             option_id = act.removeprefix("o.")
             snap = await self.host.cycle_option(gid, option_id, who, ver)
@@ -670,9 +682,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         replaces deleted (greyed out if it cannot be deleted). Above it, the trail: one short
         text message per round listing the public moves, so a player back after a day reads
         what happened since, then the table. A new table mentions whom the game now waits
-        for; it pings them with ``pings=live`` (once per turn change, only those newly to
-        move), never with ``pings=days`` (the pacing tick pings later) nor when ``ping`` is
-        false (``/game status``)."""
+        for, and pings those newly to move (once per turn change) as the ``pings`` option
+        says (:func:`host.pacing.table_pings`): with ``away``, the default, only those who
+        have not acted in the game for a few minutes; with ``live``, all of them; with
+        ``days``, none (the pacing tick pings later). Never when ``ping`` is false
+        (``/game status``)."""
         async with self.publish_locks[gid]:
             await self.send_panels(await self.host.by_id(gid))
             snap = await self.host.by_id(gid)
@@ -750,11 +764,14 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             # Ping only those the game did not wait for already: a table moved down for
             # another reason (a new round, /game status) pings nobody again.
             fresh = [s for s in to_move if s not in movers or force_new]
-            live = snap.row.host_options.get("pings", "live") != "days"
+            mode = snap.row.host_options.get("pings")
+            acted = last_acted(snap, recent)
             pinged = [
                 discord.Object(uid)
                 for s in fresh
-                if (uid := snap.seats[s].user_id) is not None and ping and live
+                if (uid := snap.seats[s].user_id) is not None
+                and ping
+                and pacing.table_pings(mode, acted.get(s), now)
             ]
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             msg = await channel.send(

@@ -365,16 +365,12 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         inline=False,
     )
     game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
-    if game_lines:
-        embed.add_field(
-            name=t("host.lobby.options", lang), value=fit("\n".join(game_lines)), inline=False
-        )
     host_lines = [
         option_line(o, "host", host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
     ]
-    embed.add_field(
-        name=t("host.lobby.pacing", lang), value=fit("\n".join(host_lines)), inline=False
-    )
+    for title, lines in (("host.lobby.options", game_lines), ("host.lobby.pacing", host_lines)):
+        for name, value in split_field(t(title, lang), lines):
+            embed.add_field(name=name, value=value, inline=False)
     status = snap.row.status
     if status == "lobby":
         embed.description = t("host.lobby.help", lang)
@@ -383,6 +379,25 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
     else:
         embed.description = t("host.lobby.closed", lang)
     return embed
+
+
+def split_field(name: str, blocks: Sequence[str], limit: int = 1024) -> list[tuple[str, str]]:
+    """``blocks`` (each a line or a few) under the title ``name`` as one embed field, or
+    as several when they pass a field's ``limit`` (the later ones titled "name (2)", …):
+    a block is never split, so nothing is cut but a single block longer than a field."""
+    chunks: list[list[str]] = []
+    size = limit + 1
+    for block in blocks:
+        block = fit(block, limit)
+        if size + 1 + len(block) > limit:
+            chunks.append([])
+            size = -1
+        chunks[-1].append(block)
+        size += 1 + len(block)
+    return [
+        (name if i == 0 else f"{name} ({i + 1})", "\n".join(chunk))
+        for i, chunk in enumerate(chunks)
+    ]
 
 
 def fit(text: str, limit: int = 1024) -> str:

@@ -275,7 +275,10 @@ class Host:
         return snap
 
     async def by_id(self, game_id: int) -> Snapshot:
-        """The game, read in one statement (see :meth:`Storage.load`)."""
+        """The game, read in one statement (see :meth:`Storage.load`). An id no database
+        integer can hold (a forged custom_id) names no game either."""
+        if not -(2**63) <= game_id < 2**63:
+            raise HostError("host.error.no_game")
         async with self.store.reading():
             loaded = await self.store.load(game_id)
         if loaded is None:

@@ -794,7 +794,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if old is not None and old != msg.id:
                 await self.drop_message(snap.row.channel_id, old)
             if snap.row.status == "over" and snap.row.table_to_move:
-                await self.post_final(snap)  # the game just ended
+                await self.post_final(snap, embed)  # the game just ended
             elif not force_new:
                 await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
 

@@ -218,12 +218,13 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
             name=t("host.table.scores", lang), value=scores_text(snap, view, lang), inline=False
         )
     elif result is not None:
-        embed.add_field(
-            name=t("host.table.final", lang), value=ranking_text(snap, result, lang), inline=False
-        )
-        revealed = "\n".join(reveal_lines(snap, view, lang))
-        if revealed:
-            embed.add_field(name=t("host.table.reveal", lang), value=revealed[:1024], inline=False)
+        # As much of the final word as one message holds; the rest follows the table
+        # (see final_overflow).
+        for name, value in final_fields(snap, result, lang):
+            cost = len(name) + len(value)
+            if len(embed.fields) >= FIELDS_MAX or len(embed) + cost > EMBED_ROOM:
+                break
+            embed.add_field(name=name, value=value, inline=False)
     else:
         embed.add_field(name=t("host.table.status", lang), value=t("host.status.abandoned", lang))
     embed.set_image(url="attachment://table.png")
@@ -231,7 +232,50 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
     return embed
 
 
+#: Discord's most fields in one embed.
+FIELDS_MAX = 25
+#: What a table's embed may hold in all, leaving room for its image and footer (Discord
+#: allows 6000 characters over every embed of a message).
+EMBED_ROOM = 5800
+
+
+def final_fields(snap: Snapshot, result: Any, lang: str) -> list[tuple[str, str]]:
+    """The final word as embed fields, each within Discord's limits: the ranking (each
+    player's score and its breakdown, the winner, the tie-break when one decided), then
+    what the game reveals, each split over several fields when long, never cut."""
+    out = split_field(t("host.table.final", lang), ranking_lines(snap, result, lang))
+    revealed = reveal_lines(snap, snap.view(None), lang)
+    if revealed:
+        out += split_field(t("host.table.reveal", lang), revealed)
+    return out
+
+
+def final_overflow(snap: Snapshot, shown: discord.Embed, lang: str) -> list[discord.Embed]:
+    """The fields of the final word the table's embed ``shown`` had no room for, as embeds
+    to post after it (each in a message of its own), or none."""
+    result = snap.result()
+    if result is None:
+        return []
+    have = {(f.name, f.value) for f in shown.fields}
+    rest = [f for f in final_fields(snap, result, lang) if f not in have]
+    embeds: list[discord.Embed] = []
+    for name, value in rest:
+        full = bool(embeds) and (
+            len(embeds[-1].fields) >= FIELDS_MAX
+            or len(embeds[-1]) + len(name) + len(value) > EMBED_ROOM
+        )
+        if not embeds or full:
+            embeds.append(discord.Embed(colour=COLOUR))
+        embeds[-1].add_field(name=name, value=value, inline=False)
+    return embeds
+
+
 def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
+    """The final ranking as text, whole (the end-of-game log file)."""
+    return "\n".join(ranking_lines(snap, result, lang))
+
+
+def ranking_lines(snap: Snapshot, result: Any, lang: str) -> list[str]:
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranks[s], s))
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = []
@@ -260,7 +304,7 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
     lines.append(t(key, lang, who=", ".join(winners)))
     if getattr(result, "tiebreak", ""):
         lines.append(t("host.table.tiebreak", lang, what=t(result.tiebreak, lang)))
-    return "\n".join(lines)[:1024]
+    return lines
 
 
 # -- /game rules --------------------------------------------------------------------------

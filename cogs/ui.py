@@ -86,7 +86,14 @@ def num(text: str) -> int:
     return min(int(text), BIGGEST)
 
 
-def clip(text: str, n: int = 80) -> str:
+#: Discord's longest button label, and select menu option label.
+BUTTON_LABEL = 80
+SELECT_LABEL = 100
+
+
+def clip(text: str, n: int = BUTTON_LABEL) -> str:
+    """``text`` cut to ``n`` characters ("…" last) when longer: Discord refuses a longer
+    label (tests/test_option_labels.py checks the games' labels never need it)."""
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -664,7 +671,7 @@ def add_selects(
                 0,
                 [
                     discord.SelectOption(
-                        label=clip(option_label("", o, lang, names), 100), value=o.id
+                        label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
                     )
                     for o in chunk
                 ],
@@ -684,7 +691,9 @@ def add_selects(
     for part, i in enumerate(range(0, max(len(shown), 1), SELECT_MAX)):
         chunk = shown[i : i + SELECT_MAX]
         entries = [
-            discord.SelectOption(label=clip(option_label("", o, lang, names), 100), value=o.id)
+            discord.SelectOption(
+                label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
+            )
             for o in chunk
         ]
         last = i + SELECT_MAX >= len(shown)

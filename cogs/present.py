@@ -408,7 +408,9 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
+    game_lines = [
+        option_line(o, g.id, option_value(snap, o, lang), lang) for o in Host.lobby_options(snap)
+    ]
     host_lines = [
         option_line(o, "host", host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
     ]
@@ -542,7 +544,7 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
             row=0,
         )
     )
-    for o in snap.game.options[:5]:
+    for o in Host.lobby_options(snap)[:5]:
         label = f"{t(o.label, lang)}: {option_value(snap, o, lang)}"
         v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1))
     for o in pacing.HOST_OPTIONS:

@@ -165,12 +165,12 @@ async def whole_game(
     not os.environ.get("COSMODROME_FIGURES"), reason="the README's figures: COSMODROME_FIGURES=1"
 )
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("mode", "think"), [("live", 0.0), ("away", 30.0), ("live", 30.0)])
+@pytest.mark.parametrize(("mode", "think"), [("live", 0.0), ("away", 30.0), ("away", 120.0)])
 async def test_figures(
     harness: Harness, clock: FakeClock, game: str, mode: str, think: float
 ) -> None:
-    """The README's other figures: ``always`` (``live``), and both modes with players who
-    take 30 seconds a move."""
+    """The README's other figures: ``always`` (``live``), and the default with players
+    who take 30 seconds or 2 minutes a move."""
     clicks_to = {"away": 0, "live": 1}[mode]
     counts, clicks = await whole_game(harness, clock, game, pings_clicks=clicks_to, think=think)
     assert (await snapshot(harness)).row.host_options["pings"] == mode

@@ -513,7 +513,10 @@ def advance(s: dict[str, Any]) -> list[Event]:
             f.pop("window", None)
             if s.get("rules", 1) >= 2:  # what each ship has, to tell who the card hurts
                 f["seen"] = {str(x): _stock(s["players"][x]) for x in flying(s)}
-            events.append(ev(f"card_{cards()[cid]['type']}", card=cid, reveals=True))
+            k, total = f["cards_done"] + 1, f["cards_done"] + 1 + len(f["deck"])
+            events.append(
+                ev(f"card_{cards()[cid]['type']}", card=cid, k=k, cards=total, reveals=True)
+            )
             continue
         card = cards()[f["card"]]
         RESOLVERS[card["type"]](s, card, events)

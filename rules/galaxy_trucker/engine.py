@@ -627,6 +627,10 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "retiring": list(f.get("quit", [])),
         }
         v["round"] = f["cards_done"] + (1 if f["card"] else 0)
+        # One move may resolve several cards (those that ask nothing): a trail message
+        # headed by one card number would hold other cards' lines. Each card's first line
+        # names it ("Card 3 of 10: Meteor swarm"), so the trail needs no card headers.
+        v["trail_round"] = None
     if s["phase"] == "over":
         res = result_of(s)
         assert res is not None

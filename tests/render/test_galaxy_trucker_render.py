@@ -181,3 +181,50 @@ def test_problems_are_marked_at_prelaunch() -> None:
 def test_odd_views_do_not_crash(view: dict[str, Any]) -> None:
     png_ok(R.render_table(view, ["Ana"], "xx"))
     assert R.render_private(view, ["Ana"], "en") is None
+
+
+# --------------------------------------------------------------------------- legends
+
+
+def _rendered_marks(monkeypatch: pytest.MonkeyPatch, lang: str) -> list[R.Marks]:
+    """The marks of every table and private picture of the sample, as drawn."""
+    record: list[R.Marks] = []
+    monkeypatch.setattr(R, "RECORD", record)
+    for state in states()[::3]:
+        public, privs = _views(state)
+        names = NAMES[: state["n"]]
+        R.render_table(public, names, lang)
+        for v in privs:
+            R.render_private(v, names, lang)
+    return record
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_mark_drawn_on_a_picture_is_in_its_legend(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """Tile kinds, what they carry (crew, aliens, charges, goods), connector tubes, empty
+    cells, rockets and the green/red/gold frames: every shape a picture draws is explained
+    by a legend entry (an icon and words) on that same picture."""
+    record = _rendered_marks(monkeypatch, lang)
+    seen: set[str] = set()
+    for i, marks in enumerate(record):
+        assert marks.drawn <= marks.explained, (i, marks.drawn - marks.explained)
+        seen |= marks.drawn
+    # the sample draws (nearly) every kind of mark
+    assert {"rocket", "cabin", "human", "structural", "connector", "cell", "free"} <= seen
+
+
+def test_the_legend_check_sees_a_mark_without_an_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(R, "LEGEND", tuple(e for e in R.LEGEND if e[0] != "structural"))
+    record = _rendered_marks(monkeypatch, "en")
+    assert any("structural" in m.drawn - m.explained for m in record)
+
+
+def test_every_legend_entry_has_words_and_explains_a_mark() -> None:
+    from core import i18n
+
+    for entry, covers in R.LEGEND:
+        assert covers
+        for lang in ("en", "es"):
+            assert i18n.has(f"galaxy_trucker.pic.lg.{entry}", lang), (entry, lang)

@@ -364,7 +364,13 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
+    # a game may leave out an option that does not apply with the others chosen
+    shown = getattr(g, "option_applies", None)
+    game_lines = [
+        option_line(o, g.id, option_value(snap, o, lang), lang)
+        for o in g.options
+        if shown is None or shown(snap.row.options, o.id)
+    ]
     if game_lines:
         embed.add_field(
             name=t("host.lobby.options", lang), value=fit("\n".join(game_lines)), inline=False

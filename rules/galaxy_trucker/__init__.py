@@ -243,6 +243,10 @@ class GalaxyTruckerGame(EngineGame):
         "🔋": "galaxy_trucker.legend.battery",
     }
 
+    def option_applies(self, options: Mapping[str, str], option_id: str) -> bool:
+        """Whether the lobby lists an option: the learning flight has no hourglass."""
+        return not (option_id == "hourglass" and options.get("level", "I") == "learning")
+
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str
     ) -> tuple[str, dict[str, Any]] | None:

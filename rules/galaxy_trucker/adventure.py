@@ -206,6 +206,13 @@ def best_goods(pool: Goods, holds: list[tuple[str, int, bool]]) -> list[str]:
     return picked
 
 
+def _fit(s: dict[str, Any], seat: int, goods: list[str]) -> int:
+    """How many of ``goods`` the automatic load (R16) would carry: 0 when the ship has no
+    hold for them (no hold, no red hold for red goods, holds full of dearer goods)."""
+    pool = goods_pool(s, seat, goods)
+    return sum(1 for oid in best_goods(pool, _holds(ship_of(s, seat))) if oid.startswith("n."))
+
+
 def goods_choice(s: dict[str, Any], seat: int, goods: list[str]) -> Goods | None:
     """The pool when loading ``goods`` is a real choice for ``seat`` (R31): not everything
     fits, and some good left out could take the place of a kept one of another colour.
@@ -925,8 +932,19 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
         prompt = "prompt.planet"
         args["days"] = card["days_lost"]
         for i in a["free"]:
-            icons = "".join(GOODS_ICON[g] for g in card["planets"][i])
-            options.append(opt(f"planet.{i}", "opt.planet", planet=i + 1, goods=icons))
+            goods = card["planets"][i]
+            icons = "".join(GOODS_ICON[g] for g in goods)
+            fit = _fit(s, seat, goods)  # say before landing what the holds can take
+            label = (
+                "opt.planet"
+                if fit >= len(goods)
+                else "opt.planet_some"
+                if fit
+                else "opt.planet_none"
+            )
+            options.append(
+                opt(f"planet.{i}", label, planet=i + 1, goods=icons, fit=fit, n=len(goods))
+            )
         options.append(opt("pass", "opt.pass"))
     return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key)]
 

@@ -155,7 +155,10 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         if p["placed"]:
             for i in range(3):
                 options.append(opt(f"peek.{i}", "opt.peek", pile=i + 1))
-        options.append(opt("done", "opt.done", "success"))
+        # done: which start space it takes, and plainly when nothing was built yet
+        space = level(s["level"])["start_spaces"][len(s["order"])] + 1
+        label = "opt.done" if p["placed"] else "opt.done_empty"
+        options.append(opt("done", label, "success", space=space))
         for tid in s["faceup"]:
             options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
     if can_flip(s, seat):

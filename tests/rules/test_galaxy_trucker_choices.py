@@ -142,7 +142,7 @@ def test_r30_a_shield_that_could_stop_a_meteor_is_the_players_choice(flying):
     text = t(d.prompt, "en", ["Ana", "Bea"], **dict(d.args))
     assert text.startswith("Small meteor from the front, column 7: it hits your tile at 7·7")
     es = t(hit.label, "es", ["Ana", "Bea"], **dict(hit.args))
-    assert es == ("Encajar el golpe: pierdes la loseta 7·7 (cabina inicial) y la nave se parte")
+    assert es == "Encajar el golpe: pierdes 7·7 (cabina inicial) y la nave se parte"
     s, events = apply_checked(GAME, s, 0, "def.8.8")  # the battery below the shield pays
     assert s["players"][0]["batteries"] == {"7.6": 2, "8.8": 1}
     assert s["players"][0]["lost"] == []

@@ -406,3 +406,42 @@ def test_r21_sabotage_hits_the_smallest_crew(flying, monkeypatch):
     )
     destroyed = [e.args for e in events if e.code.endswith(".destroyed")]
     assert destroyed == [{"seat": 1, "row": 7, "col": 7, "tile": 34}]
+
+
+def test_planet_buttons_say_what_the_holds_can_take(flying):
+    """A player sees before landing that the ship has no hold for a planet's goods (a
+    landing costs days even when nothing is loaded)."""
+    s, _ = flying([{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["2E-I-13"])  # no hold
+    d = GAME.pending(s)[0]
+    labels = {o.id: o.label.rsplit(".", 1)[1] for o in d.options if o.id.startswith("planet.")}
+    assert labels == {
+        "planet.0": "planet_none",
+        "planet.1": "planet_none",
+        "planet.2": "planet_none",
+    }
+    # one red hold of 1 space: RR -> 1 of 2; RBB -> 1 of 3; Y -> 1 of 1
+    s, _ = flying(
+        [{(7, 8): (RED_HOLD, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["2E-I-13"]
+    )
+    d = GAME.pending(s)[0]
+    got = {o.id: (o.label.rsplit(".", 1)[1], o.args["fit"]) for o in d.options if o.args}
+    assert got == {
+        "planet.0": ("planet_some", 1),
+        "planet.1": ("planet_some", 1),
+        "planet.2": ("planet", 1),
+    }
+    from core import i18n
+
+    text = i18n.t(d.options[0].label, "en", **d.options[0].args)
+    assert text == "Planet 1: 🟥🟥 (your holds take 1 of 2)"
+
+
+def test_done_says_which_start_space_and_when_nothing_was_built():
+    s = GAME.new(2, {"level": "I"}, 3)
+    done = next(o for o in GAME.pending(s)[0].options if o.id == "done")
+    assert done.label == "galaxy_trucker.opt.done_empty" and done.args["space"] == 5
+    from core import i18n
+
+    assert i18n.t(done.label, "en", **done.args) == (
+        "Done with only the starting cabin: start space 5"
+    )

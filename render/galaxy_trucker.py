@@ -949,9 +949,12 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         marks.add("goods")
     if kit.dict_of(view.get("result")):
         marks.discard("rocket")  # the end: no track
-    lg_cols = 4
-    lg_h = legend_height(len([e for e, m in LEGEND if m & marks]), lg_cols, MIN_FONT)
-    fixed = 64 + 20 + top_h + 16 + lg_h + 16 + 20
+    entries = len([e for e, m in LEGEND if m & marks])
+    # three players: the legend takes the fourth ship's place, else a strip above the ships
+    in_slot = n % 2 == 1 and n > 1 and legend_height(entries, 2, MIN_FONT) <= 330
+    lg_cols = 2 if in_slot else 4
+    lg_h = 0 if in_slot else legend_height(entries, lg_cols, MIN_FONT) + 16
+    fixed = 64 + 20 + top_h + 16 + lg_h + 20
     # the ships take what is left of a square picture (wider panels for two players)
     lab = MIN_FONT * 1.2
     s_w = (panel_w - 30 - 150 - lab) / cols
@@ -1021,7 +1024,17 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     else:
         kit.text(d, (cx0 + 20, ty + 30), _t("pic.no_card", lang), kit.font(24), fill=MUTED)
     y = ty + top_h + 16
-    y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
+    if in_slot:
+        r, c = divmod(n, per)
+        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
+        kit.rounded_box(
+            d, (bx, by, bx + panel_w, by + panel_h), radius=14, fill=BG2, outline=PANEL_EDGE
+        )
+        lh = legend_height(entries, lg_cols, MIN_FONT)
+        ly = by + max(12, (panel_h - lh) / 2)
+        draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
+    else:
+        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
     asking = flight.get("asking")
     for i in range(n):
         r, c = divmod(i, per)

@@ -228,3 +228,52 @@ def test_every_legend_entry_has_words_and_explains_a_mark() -> None:
         assert covers
         for lang in ("en", "es"):
             assert i18n.has(f"galaxy_trucker.pic.lg.{entry}", lang), (entry, lang)
+
+
+# --------------------------------------------------------------------------- the flight
+
+
+def _flight_state(over: bool) -> dict[str, Any]:
+    return next(
+        s
+        for s in states()
+        if s["phase"] == ("over" if over else "flight")
+        and "flight" in s
+        and (over or s["flight"]["card"])
+        and len([p for p in s["flight"]["pos"] if p is not None]) >= 2
+        and (over or s["flight"]["pos"] != sorted(s["flight"]["pos"], reverse=True))
+    )
+
+
+def test_rockets_are_labelled_by_race_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rocket of the leader reads 1, whatever its seat."""
+    drawn: list[tuple[int, str | None]] = []
+    real = R.kit.seat_token
+
+    def spy(d: Any, center: Any, r: float, seat: int, label: str | None = None, **kw: Any) -> None:
+        drawn.append((seat, label))
+        real(d, center, r, seat, label=label, **kw)
+
+    monkeypatch.setattr(R.kit, "seat_token", spy)
+    s = _flight_state(over=False)
+    view = GAME.view(s, None)
+    R.render_table(view, NAMES[: s["n"]], "en")
+    order = view["flight"]["order"]
+    track = [(seat, label) for seat, label in drawn if label][: len(order)]  # (then the legend)
+    assert dict(track) == {seat: str(k + 1) for k, seat in enumerate(order)}
+    assert order != sorted(order)  # a race where seat order and race order differ
+
+
+def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts: list[str] = []
+    real = R.kit.text
+
+    def spy(d: Any, xy: Any, s: str, *a: Any, **kw: Any) -> None:
+        texts.append(s)
+        real(d, xy, s, *a, **kw)
+
+    monkeypatch.setattr(R.kit, "text", spy)
+    s = _flight_state(over=True)
+    R.render_table(GAME.view(s, None), NAMES[: s["n"]], "en")
+    assert not [x for x in texts if x.startswith("Card ")], texts
+    assert any(x.startswith("Final credits") for x in texts)

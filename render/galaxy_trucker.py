@@ -68,6 +68,8 @@ W = 1200  # table width
 PW = 760  # private picture width (portrait, for phones)
 #: The smallest text on the table (6 px once Discord shows it 400 px wide).
 MIN_FONT = 18
+#: Room for two lines of what a ship carries under it (two-player tables).
+STATS_BELOW = 2 * (MIN_FONT + 8) + 6
 
 
 class Marks:
@@ -872,9 +874,10 @@ def _ship_panel(
     names: Sequence[str],
     lang: str,
     highlight: bool,
+    below: bool = False,
 ) -> None:
-    """A seat's ship in flight: name and credits on top; the ship; on its right what it
-    carries (crew, batteries, goods) and the tiles it lost, one per line."""
+    """A seat's ship in flight: name and credits on top; the ship; on its right (``below``:
+    under it) what it carries (crew, batteries, goods) and the tiles it lost."""
     x0, y0, x1, y1 = box
     ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
@@ -916,11 +919,21 @@ def _ship_panel(
         _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
     ]
     sf = kit.font(MIN_FONT, "book")
-    stat_w = max(sf.getlength(x) for x in stats) + 12
-    avail_w, avail_h = x1 - x0 - 30 - stat_w, y1 - y0 - 56
     _, _, rows, cols = _frame(view)
     lab = MIN_FONT * 1.2
-    s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 72)
+    if below:  # two lines under the ship, which takes the panel's width
+        pairs = [" · ".join(stats[:2]), " · ".join(stats[2:])]
+        avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 56 - STATS_BELOW
+        s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
+        sw, sh_ = ship_size(view, s, MIN_FONT)
+        sx = x0 + (x1 - x0 - sw) / 2
+        draw_ship(img, d, sx, y0 + 50, s, view, ship, seat, label_min=MIN_FONT)
+        for i, line in enumerate(pairs):
+            kit.text(d, (x0 + 24, y0 + 56 + sh_ + i * (MIN_FONT + 8)), line, sf, fill=MUTED)
+        return
+    stat_w = max(sf.getlength(x) for x in stats) + 12
+    avail_w, avail_h = x1 - x0 - 30 - stat_w, y1 - y0 - 56
+    s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
     sw, sh_ = ship_size(view, s, MIN_FONT)
     sx = x0 + 14
     draw_ship(img, d, sx, y0 + 50 + (avail_h - sh_) / 2, s, view, ship, seat, label_min=MIN_FONT)
@@ -957,10 +970,11 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     fixed = 64 + 20 + top_h + 16 + lg_h + 20
     # the ships take what is left of a square picture (wider panels for two players)
     lab = MIN_FONT * 1.2
-    s_w = (panel_w - 30 - 150 - lab) / cols
-    s_h = ((W - fixed + 20) / nrows - 20 - 56 - lab - 20) / rows
+    below = n <= 2  # two ships side by side: what they carry goes under them
+    s_w = (panel_w - 30 - (0 if below else 150) - lab) / cols
+    s_h = ((W - fixed + 20) / nrows - 20 - 56 - lab - 20 - (STATS_BELOW if n <= 2 else 0)) / rows
     s = max(30.0, min(64.0, s_w, s_h))
-    panel_h = 56 + s * rows + lab + 20
+    panel_h = 56 + s * rows + lab + 20 + (STATS_BELOW if below else 0)
     h = int(fixed + nrows * (panel_h + 20) - 20)
     img = Image.new("RGB", (W, max(h, 400)), BG)
     d = ImageDraw.Draw(img)
@@ -1041,7 +1055,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         bx = 20 + c * (panel_w + 20)
         by = y + r * (panel_h + 20)
         _ship_panel(
-            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i
+            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i, below
         )
     return img
 

@@ -398,3 +398,16 @@ def test_dump_load_round_trip_and_refuses_lost_tiles():
     broken["facedown"].pop()
     with pytest.raises(ValueError):
         GAME.load(broken)
+
+
+def test_states_stored_before_the_new_rulings_still_load():
+    """A state without ``rules`` (stored before R10b, R11b, R26b) loads and keeps the first
+    rulings; an unknown rules version is refused."""
+    s = new()
+    assert s["rules"] == engine.RULES == 2
+    old = GAME.dump(s)
+    del old["rules"]
+    assert engine.rules_of(GAME.load(old)) == 1
+    bad = {**GAME.dump(s), "rules": 9}
+    with pytest.raises(ValueError):
+        GAME.load(bad)

@@ -927,7 +927,14 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
     elif kind in ("take", "reward"):
         prompt = f"prompt.{card['type']}"
         args.update(_card_args(card))
-        options = [opt("take", "opt.take", "success"), opt("pass", "opt.pass")]
+        take = opt("take", "opt.take", "success")
+        goods = card.get("reward", {}).get("goods", [])
+        if goods:  # say before taking what the holds can carry (as for planets)
+            fit = _fit(s, seat, goods)
+            if fit < len(goods):
+                label = "opt.take_some" if fit else "opt.take_none"
+                take = opt("take", label, "success", fit=fit, n=len(goods))
+        options = [take, opt("pass", "opt.pass")]
     else:  # planet
         prompt = "prompt.planet"
         args["days"] = card["days_lost"]

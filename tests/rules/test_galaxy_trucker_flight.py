@@ -121,6 +121,14 @@ HOLD = 26  # normal hold, 2 spaces, U00U
 CABIN = 47  # cabin 020U
 
 TEST_CARDS = {
+    "T-station": {
+        "id": "T-station",
+        "level": 1,
+        "type": "abandoned_station",
+        "crew_required": 2,
+        "reward": {"goods": ["yellow", "green"]},
+        "days_lost": 1,
+    },
     "T-slavers": {
         "id": "T-slavers",
         "level": 1,
@@ -444,4 +452,19 @@ def test_done_says_which_start_space_and_when_nothing_was_built():
 
     assert i18n.t(done.label, "en", **done.args) == (
         "Done with only the starting cabin: start space 5"
+    )
+
+
+def test_a_station_says_when_the_holds_cannot_take_its_goods(flying):
+    s, _ = flying([{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-station"])  # no hold
+    d = GAME.pending(s)[0]
+    assert [o.id for o in d.options][:2] == ["take", "pass"]
+    assert d.options[0].label == "galaxy_trucker.opt.take_none"
+    s, _ = flying(
+        [{(7, 8): (RED_HOLD, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-station"]
+    )
+    take = GAME.pending(s)[0].options[0]
+    assert take.label == "galaxy_trucker.opt.take_some" and (take.args["fit"], take.args["n"]) == (
+        1,
+        2,
     )

@@ -1093,7 +1093,8 @@ def _final_credits(
             for k, v in b.items()
             if kit.is_int(v) and v
         )
-        lines = kit.wrap(detail, bf, x1 - x - 32, 1) if detail else []
+        room = 2 if len(order) <= 3 else 1  # four players: one line each fits the band
+        lines = kit.wrap(detail, bf, x1 - x - 32, room) if detail else []
         for i, line in enumerate(lines):
             kit.text(d, (x + 32, y + 28 + i * 22), line, bf, fill=MUTED)
         y += 32 + 22 * len(lines)

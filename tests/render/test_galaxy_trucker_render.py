@@ -277,3 +277,19 @@ def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch
     R.render_table(GAME.view(s, None), NAMES[: s["n"]], "en")
     assert not [x for x in texts if x.startswith("Card ")], texts
     assert any(x.startswith("Final credits") for x in texts)
+
+
+def test_legend_entries_fit_their_columns_uncut() -> None:
+    """Each legend entry fits the narrowest column it is drawn in (the building table's
+    three columns for tile kinds; a ship's place on a three-player table), in full."""
+    from core import i18n
+
+    font = R.kit.font(R.MIN_FONT, "book")
+    icon = round(R.MIN_FONT * 1.45)
+    build = (R.W - 20 - 430) / 3 - icon - 14
+    table = ((R.W - 60) / 2 - 26) / 2 - icon - 14
+    for entry, covers in R.LEGEND:
+        room = table if covers & {"free", "bad", "last", "rocket", "cell"} else build
+        for lang in ("en", "es"):
+            words = i18n.t(f"galaxy_trucker.pic.lg.{entry}", lang)
+            assert font.getlength(words) <= room, (entry, lang, words)

@@ -132,7 +132,7 @@ R21. Combat zone: lines top to bottom, order recomputed for each line; the lowes
 R22. End table: finish reward by arrival order and best-looking ship (fewest exposed
     connectors) for ships still flying, plus credits won on cards, goods sold (half price,
     rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
-    Equal credits share a place.
+    Equal credits share a place: no tie-break applies, so ``Result.tiebreak`` stays empty.
 R23. The Intergalactic Trek (lobby ``level`` = ``trek``): three flights in a row at levels I,
     II and III, each a whole flight of its level (board, start spaces, hourglass runs,
     cards, rewards). Between flights everything is put back: each seat starts the next

@@ -951,7 +951,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     per = 2
     panel_w = (W - 60) / per
     nrows = math.ceil(n / per)
-    top_h = 300
+    top_h = 300 if n <= 2 else 264  # (four ships: every pixel of height counts)
     ships = [kit.dict_of(x) for x in kit.list_of(view.get("ships"))[:n]]
     marks = view_marks(view, ships, [])
     marks.add("rocket")
@@ -1006,15 +1006,26 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         kit.text(d, (cx0 + 20, ty + 18), kit.ellipsize(title, tf, W - cx0 - 80), tf, fill=GOLD)
         lines = _card_lines(card, lang)
         # as large as the panel allows: long cards (combat zones) get a smaller font
-        size = 25 if len(lines) <= 5 else 21 if len(lines) <= 6 else MIN_FONT
+        # the largest text at which every line, wrapped, fits the panel (a combat zone's
+        # list of shots takes several rows); at the smallest, the longest lines are cut
+        room_h = top_h - 68 - 30
+        width = W - 20 - cx0 - 40
+
+        def wrapped(z: int) -> list[list[str]]:
+            f = kit.font(z, "book")
+            return [kit.wrap(t, f, width - (z + 6) * len(c), 8) for t, c in lines]
+
+        for size in (25, 22, 20, MIN_FONT):
+            parts_of = wrapped(size)
+            if sum(len(p) * (size + 7) + 3 for p in parts_of) <= room_h:
+                break
         lf, step = kit.font(size, "book"), size + 7
         y = ty + 68
-        for i, (line, cubes) in enumerate(lines):
-            # a long line (a combat zone's list of shots) may wrap over the room the
-            # lines after it leave (one row each), two rows always
-            free = int((ty + top_h - 40 - y) // step) - (len(lines) - i - 1)
-            room = max(2, min(4, free))
-            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), room)
+        bottom = ty + 68 + room_h
+        for (_, cubes), parts in zip(lines, parts_of, strict=True):
+            rows = max(1, min(len(parts), int((bottom - y) // step)))
+            if len(parts) > rows:
+                parts = [*parts[: rows - 1], kit.ellipsize(" ".join(parts[rows - 1 :]), lf, width)]
             for part in parts:
                 kit.text(d, (cx0 + 20, y), part, lf, fill=INK)
                 y += step
@@ -1031,7 +1042,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
                     )
                     gx += size + 3
             y += 3
-            if y > ty + top_h - 40 - step:
+            if y + step > bottom:
                 break
     elif over:
         _final_credits(d, (cx0 + 20, ty + 16, W - 40), view, names, lang)

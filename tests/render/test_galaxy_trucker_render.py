@@ -293,3 +293,25 @@ def test_legend_entries_fit_their_columns_uncut() -> None:
         for lang in ("en", "es"):
             words = i18n.t(f"galaxy_trucker.pic.lg.{entry}", lang)
             assert font.getlength(words) <= room, (entry, lang, words)
+
+
+def test_no_card_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card of every level reads in full on a four-player table (the lowest card
+    panel), in English and Spanish: the text shrinks before a line is cut."""
+    from rules.galaxy_trucker.tiles import cards
+
+    s = next(x for x in states() if x["n"] == 4 and x["phase"] == "flight" and x["flight"]["card"])
+    view = GAME.view(s, None)
+    texts: list[str] = []
+    real = R.kit.text
+
+    def spy(d: Any, xy: Any, t: str, *a: Any, **kw: Any) -> None:
+        texts.append(t)
+        real(d, xy, t, *a, **kw)
+
+    monkeypatch.setattr(R.kit, "text", spy)
+    for cid, card in sorted(cards().items()):
+        for lang in ("en", "es"):
+            texts.clear()
+            R.render_table({**view, "flight": {**view["flight"], "card": card}}, NAMES, lang)
+            assert not [t for t in texts if "…" in t], (cid, lang)

@@ -840,7 +840,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         not fit). Returns whether a message was posted (it is then below the table)."""
         row = snap.row
         lang = row.lang
-        key = str(snap.view(None).get("round") or "")
+        view = snap.view(None)
+        # a game whose moves may span rounds gives ``trail_round`` (None: no headers)
+        key = str(view.get("trail_round", view.get("round")) or "")
         mid, start, tkey = row.trail_message_id, row.trail_seq, row.trail_key
         if mid is None:
             tkey = key

@@ -110,6 +110,8 @@ R23. Missions and discoveries that say "most" need a strict sole maximum over ev
 R24. Ice Monopoly: among the players only; 9 points split equally (rounded down) between the
     tied holders of the most ice tokens; nobody scores it with no ice at all.
 R25. Final ranking by score, then by the number of point tokens; still tied, shared place.
+    The result names the tie-break ("the most point tokens held") only when it split
+    players equal on points.
 R26. Two players: the neutral flips the top card of its shuffled 9-card deck each round, and
     its Recruiter reshuffles all nine into a new deck. It places on the docked ship closest
     to full (leftmost on a tie), sends "?" ships to the first zone with a token, targets the

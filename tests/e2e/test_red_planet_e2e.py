@@ -81,6 +81,10 @@ PRIVATE_ONLY = phrases(
 )
 
 
+#: Each player's final sum ("Ann: 46 (tokens) + 3 (missions) + … = 49 points.").
+FINAL_TOTAL = phrases(["red_planet.event.final.total"])
+
+
 def mission_names() -> list[str]:
     return sorted(
         {
@@ -272,6 +276,13 @@ async def check_finished_game(
         if u != closed:
             assert any(m.attachments for m in h.dm_messages(u)), u.name
     assert {a.seat for a in actions if a.by_bot} == set(bots)
+
+    # The final scoring reached the channel whole, down to each player's sum (it is longer
+    # than one message: the trail splits it).
+    trail = "\n".join(m.content for m in h.messages()).splitlines()
+    totals = {line for line in trail if any(p.search(line) for p in FINAL_TOTAL)}
+    assert len(totals) == len(result.scores), totals
+    assert all(len(m.content) < 2000 for m in h.messages())  # none cut at Discord's limit
 
     # Nothing private reached a channel: no private picture, no private line, and while
     # the game ran no mission by name.

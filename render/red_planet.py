@@ -296,7 +296,7 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
     x0, y0, x1, y1 = _zone_box(z)
     disc = zone.get("discovery")
     revealed = isinstance(disc, str) and disc and disc != "hidden"
-    yb = y1 - (30 if revealed else 22)  # the bottom row: resource, tokens waiting, discovery
+    yb = y1 - 22  # the bottom row: resource, tokens waiting, discovery
     # resource (bottom left)
     res = zone.get("resource")
     if res in RES_RGB:
@@ -309,13 +309,13 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
     if disc == "hidden":
         _card_back(d, x1 - 36, yb - 18, 26, 36)
         _mark("disc_hidden")
-    elif revealed:  # revealed: its name on a pill across the frame
+    elif revealed:  # revealed: its name on a pill above the bottom row
         name = i18n.t(f"red_planet.card.{disc}", lang)
-        s, f = kit.fit_font(name, x1 - x0, (22, MIN_FONT), "cond")
-        w = f.getlength(s) + 18
-        mx = (x0 + x1) / 2
-        d.rounded_rectangle((mx - w / 2, y1 - 12, mx + w / 2, y1 + 14), radius=10, fill=GOLD)
-        text(d, (mx, y1 + 2), s, f, fill=kit.DARK, anchor="mm")
+        s, f = kit.fit_font(name, x1 - x0 + 4, (22, MIN_FONT), "cond")
+        w = f.getlength(s) + 10
+        mx, my = (x0 + x1) / 2, y1 - 55
+        d.rounded_rectangle((mx - w / 2, my - 13, mx + w / 2, my + 13), radius=10, fill=GOLD)
+        text(d, (mx, my + 1), s, f, fill=kit.DARK, anchor="mm")
     # astronauts per colour: the sole leader gets a gold ring
     counts = _ints(zone.get("astronauts"), nc)
     present = [(c, k) for c, k in enumerate(counts) if k > 0]
@@ -430,6 +430,8 @@ def _ship_row(
     dest = ship.get("dest")
     dest_name = _zone_name(str(dest), lang) if dest in ZONES else "?"
     col = INK if dest in ZONES else GOLD
+    if dest not in ZONES:
+        _mark("no_dest")
     s, f = kit.fit_font(dest_name, x1 - x - 10, (24, 22, MIN_FONT), "bold")
     text(d, (x, cy), s, f, fill=col, anchor="lm")
 
@@ -439,11 +441,14 @@ def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> floa
     (by launch number, as the buttons name them) until the ships land."""
     docks = kit.list_at(view, "docks")
     launched = [s for s in kit.list_at(view, "launched") if isinstance(s, dict)]
-    text(d, (COL_X + 10, y + 14), t("launchpad", lang), font(24), fill=GOLD, anchor="lm")
     deck = view.get("ship_deck")
+    room = COL_W - 20.0
     if isinstance(deck, int):
         s = t("ship_deck", lang, n=deck)
         text(d, (COL_X + COL_W - 10, y + 14), s, font(MIN_FONT, "cond"), MUTED, "rm")
+        room -= font(MIN_FONT, "cond").getlength(s) + 16
+    title, f = kit.fit_font(t("launchpad", lang), room, (24, 22, MIN_FONT))
+    text(d, (COL_X + 10, y + 14), title, f, fill=GOLD, anchor="lm")
     y += 32
     flying = list(enumerate(launched))
     rows = max(len(docks), len(launched))
@@ -687,6 +692,7 @@ def _legend_items(lang: str) -> list[tuple[tuple[str, ...], LegendIcon | None, s
         (("flight",), (flight, 30), t("legend.flight", lang)),
         (("free_seat",), (seat, 30), t("legend.free_seat", lang)),
         (("arrow",), None, "→ " + t("legend.arrow", lang)),
+        (("no_dest",), None, "? " + t("legend.no_dest", lang)),
         (("first",), (first, 30), t("legend.first", lang)),
         (("waiting",), (waiting, 34), t("legend.waiting", lang)),
         (("played",), (played, 28), t("legend.played", lang)),

@@ -301,7 +301,9 @@ def _options(
         return (kind, {}, opts, False) if opts else None
     if kind == "assign":
         opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in OUTER if z not in s["disc"]]
-        return ("assign", {"card": step[1]}, opts, True) if opts else None
+        card = {"card": step[1], "card_key": f"{PREFIX}card.{step[1]}"}
+        card["desc_key"] = f"{PREFIX}card.{step[1]}.desc"
+        return ("assign", card, opts, True) if opts else None
     if kind == "launch":
         opts = [_dock_opt(s, i) for i, sh in enumerate(docks) if sh is not None and _room(sh) > 0]
         return ("launch", {}, opts, False) if opts else None

@@ -957,17 +957,22 @@ def _reveal_discoveries(s: S, ev: list[Event]) -> None:
             continue
         kind = card["kind"]
         if kind == "kill":
+            killed = 0
             for c in range(s["nc"]):
                 k = min(card["n"], s["astros"][z][c])
                 s["astros"][z][c] -= k
                 s["memorial"][c] += k
-        elif kind == "become":
+                killed += k
+            ev.append(_ev("disc_kill", zone=ZONE_NAMES[z], killed=killed))
+            continue
+        if kind == "become":
             s["res"][z] = [card["res"], True]
         elif kind == "deposit":
             if not s["res"][z][1]:
                 s["res"][z][1] = True
             else:
                 s["res"][z][0], s["spare"] = s["spare"], s["res"][z][0]
+        ev.append(_ev(f"resource.{s['res'][z][0]}", zone=ZONE_NAMES[z]))
 
 
 # --------------------------------------------------------------------------- scoring

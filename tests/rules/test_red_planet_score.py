@@ -181,3 +181,18 @@ def test_every_mission_label_fits_with_its_points() -> None:
         for lang in ("en", "es"):
             label = t(f"red_planet.mission.{m}", lang)
             assert len(label) <= BUTTON_LIMIT and (" points " in label or " puntos " in label)
+
+
+def test_a_revealed_discovery_says_what_it_did() -> None:
+    s = started(3)
+    s["disc"] = {
+        "TH": {"id": "D01", "known": [0], "up": False},  # Native Resistance: 1 each
+        "VB": {"id": "D02", "known": [1], "up": False},  # Frozen Sea: ice
+    }
+    s["astros"]["TH"] = [2, 1, 0]
+    ev: list[Any] = []
+    engine._reveal_discoveries(s, ev)
+    lines = [t(e.code, "en", NAMES, **dict(e.args)) for e in ev]
+    assert "Tharsis: 2 astronauts go to the Memorial." in lines
+    assert "Vastitas Borealis holds ice." in lines
+    assert s["astros"]["TH"] == [1, 0, 0]

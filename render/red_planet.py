@@ -762,6 +762,8 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
 
 #: The smallest type on the private picture (1100 px wide): 6 px seen 400 px wide.
 PRIVATE_MIN_FONT = 17
+#: The private picture's running text: a little above the floor, for thin card text.
+PRIVATE_BODY_FONT = 19
 
 
 def _has_private(priv: Any) -> bool:
@@ -809,13 +811,13 @@ def _card(
 ) -> None:
     x0, y0, x1, _y1 = box
     kit.rounded_box(d, box, radius=12, fill=fill, outline=edge, width=3)
-    tt, tf = kit.fit_font(title, x1 - x0 - 24 - (60 if badge else 0), (22, 20, 18))
-    text(d, (x0 + 12, y0 + 20), tt, tf, fill=INK, anchor="lm")
+    tt, tf = kit.fit_font(title, x1 - x0 - 24 - (60 if badge else 0), (24, 22, 20))
+    text(d, (x0 + 12, y0 + 22), tt, tf, fill=INK, anchor="lm")
     if badge:
-        text(d, (x1 - 12, y0 + 20), badge, font(20), fill=badge_rgb, anchor="rm")
-    f = font(17, "book")
-    for i, line in enumerate(kit.wrap(body, f, x1 - x0 - 24, max_lines=3)):
-        text(d, (x0 + 12, y0 + 44 + i * 22), line, f, fill=MUTED)
+        text(d, (x1 - 12, y0 + 22), badge, font(24), fill=badge_rgb, anchor="rm")
+    f = font(PRIVATE_BODY_FONT, "cond")
+    for i, line in enumerate(kit.wrap(body, f, x1 - x0 - 24, max_lines=4)):
+        text(d, (x0 + 12, y0 + 46 + i * 24), line, f, fill=MUTED)
 
 
 def _draw_private(
@@ -836,7 +838,7 @@ def _draw_private(
     discs = kit.dict_at(priv, "discoveries")
 
     pw = 1100
-    card_w, card_h = (pw - 48 - 2 * 14) / 3, 116
+    card_w, card_h = (pw - 48 - 2 * 14) / 3, 148
     sections: list[tuple[str, list[tuple[str, str, str, RGB]]]] = []
     if dealt:
         sections.append(
@@ -911,7 +913,7 @@ def _draw_private(
     text(d, (58 if seat is not None else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
     y = 72.0
     if hand or chosen:
-        text(d, (24, y + 12), t("private.hand", lang), font(22), fill=GOLD, anchor="lm")
+        text(d, (24, y + 12), t("private.hand", lang), font(24), fill=GOLD, anchor="lm")
         y += 30
         cards = sorted({*hand, *([chosen] if chosen else [])}, reverse=True)
         cw = min(112.0, (pw - 48 - 8 * 8) / 9)
@@ -928,17 +930,20 @@ def _draw_private(
             )
             text(d, (x + cw / 2, y + 32), str(num), font(40), fill=kit.DARK, anchor="mm")
             name = i18n.t(f"red_planet.char.{num}", lang).split(" ", 1)[-1]
-            f = font(PRIVATE_MIN_FONT, "cond")
-            lines = kit.wrap(name, f, cw - 8, max_lines=2)
+            for size in range(PRIVATE_BODY_FONT, PRIVATE_MIN_FONT - 1, -1):
+                f = font(size, "cond")
+                lines = kit.wrap(name, f, cw - 8, max_lines=2)
+                if "…" not in "".join(lines):
+                    break
             for k, line in enumerate(lines):
-                ly = y + (70 if len(lines) == 1 else 62) + k * 19
+                ly = y + (70 if len(lines) == 1 else 62) + k * 21
                 text(d, (x + cw / 2, ly), line, f, fill=kit.DARK, anchor="mm")
             if is_chosen:
                 s, f = kit.fit_font(t("private.chosen", lang), cw - 8, (PRIVATE_MIN_FONT,), "cond")
                 text(d, (x + cw / 2, y + 108), s, f, fill=(140, 40, 20), anchor="mm")
         y += 140
     for heading, items in sections:
-        text(d, (24, y + 14), heading, font(22), fill=GOLD, anchor="lm")
+        text(d, (24, y + 14), heading, font(24), fill=GOLD, anchor="lm")
         y += 36
         for i, (title_s, body, badge, edge) in enumerate(items):
             col, row = i % 3, i // 3

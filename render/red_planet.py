@@ -5,9 +5,15 @@ The Discord layer calls exactly two functions, from a worker thread:
 * :func:`render_table` — PNG bytes of the public table (never reads ``view["private"]``):
   Mars with its zones, their links (who may walk where), astronauts per colour as numbers,
   resources face up or hidden, point tokens waiting, hidden discoveries, Phobos and the
-  Memorial; the launchpad (each ship's capacity, crew and destination), the ships in flight;
-  the round track with its productions; this round's countdown; each player's score,
-  tokens, played characters and whether they have chosen.
+  Memorial; the launchpad (each ship's capacity, crew and destination; a ship in flight
+  shown in a dock left empty, by launch number); the round track with its productions;
+  this round's countdown; each player's score, tokens, played characters and whether they
+  have chosen; and a legend of every mark drawn (see :func:`marks`).
+
+Read on a phone: Discord shows a picture about 400 px wide, so no text on the table is
+smaller than :data:`MIN_FONT` (6 px at 400 px), none on the private picture smaller than
+:data:`PRIVATE_MIN_FONT`, and the table is never taller than wide
+(``tests/render/test_readable.py``).
 * :func:`render_private` — PNG bytes of one seat's secrets (hand, the chosen character,
   missions, action cards, the discoveries it has looked at), or ``None`` when the view holds
   nothing private.

@@ -32,7 +32,10 @@ View
 hidden choice waiting, never what), ``revealed`` ([colour, character] this round),
 ``resolving``, ``card_count`` (missions and action cards held, face down alike: never how
 many of each), ``choosing_mission``, ``event_deck``,
-``event_discard``, ``waiting``; once over ``result`` and ``missions`` (revealed). ``private``
+``event_discard``, ``waiting``; once over ``result``, ``missions`` and ``reveal`` (lines for the
+final message: each mission held, met ✓ or not ✗ with its points; action cards never played).
+Every production says, zone by zone, who took which tokens (or why they wait); the final
+scoring names each player's missions, Ice Monopoly, discoveries and sum. ``private``
 holds ``hand``, ``chosen``, ``missions`` (with points if scored now), ``actions``,
 ``committed`` (the action cards this seat plays this round), ``dealt`` and ``discoveries``
 (face-down ones this seat knows, by zone). Zone names in event and option arguments are

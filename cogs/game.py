@@ -857,6 +857,16 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
                 posted = posted or made != mid
                 mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
+            if not chunk and len(self.trail_text(header, added)) > TRAIL_CHARS:
+                # One move wrote more than a message holds (a game's final scoring): its
+                # lines go out in as many messages as they need; the next move opens a new one.
+                header = self.trail_header(row.game, tkey, lang)
+                for piece in self.trail_pieces(header, added):
+                    made = await self.put_trail(row.channel_id, mid, piece)
+                    posted = posted or made != mid
+                    mid = None
+                mid, start, tkey = None, action.seq, key
+                continue
             chunk.extend(added)
         if chunk:
             made = await self.put_trail(
@@ -893,6 +903,20 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     def trail_text(header: str, lines: list[str]) -> str:
         body = "\n".join(f"• {line}" for line in lines)
         return f"{header}\n{body}" if header else body
+
+    @classmethod
+    def trail_pieces(cls, header: str, lines: list[str]) -> list[str]:
+        """``lines`` as trail messages of at most :data:`TRAIL_CHARS` characters each."""
+        pieces: list[str] = []
+        part: list[str] = []
+        for line in lines:
+            if part and len(cls.trail_text(header, [*part, line])) > TRAIL_CHARS:
+                pieces.append(cls.trail_text(header, part))
+                part = []
+            part.append(line)
+        if part:
+            pieces.append(cls.trail_text(header, part))
+        return pieces
 
     async def put_trail(self, channel_id: int, message_id: int | None, text: str) -> int:
         """Edit the trail message, or post it (also when it was deleted meanwhile)."""

@@ -20,7 +20,7 @@ from host import registry
 NAMES = ["Anastasia", "Bartholomew", "Cayetana", "Dmitri", "Evangelina", "Fernando"]
 #: Games whose labels are still cut today (their engineers are fixing them): each must fail
 #: (strict), so that it leaves this set once it is fixed.
-CUT_TODAY = {"red_planet"}  # its mission buttons lose their points
+CUT_TODAY: set[str] = set()
 
 
 def limit(game: Any, state: Any, decision: Decision) -> int:

@@ -311,8 +311,8 @@ async def test_four_players_two_of_them_bots(harness: Harness, caplog: Any) -> N
     assert snap.state["n"] == 4 and snap.state["step"] == "missions"
     played = await play_game(h, seats, random.Random(21), closed={ben})
     await check_finished_game(h, played, seats, ben, caplog, bots=(2, 3))
-    # Ana's DMs are headed with the game's name, then whose they are.
-    assert any("Misión: Planeta Rojo — solo para ti" in m.text() for m in h.dm_messages(ana))
+    # Ana's DMs say whose they are, then the game's name.
+    assert any("Solo para ti — Misión: Planeta Rojo" in m.text() for m in h.dm_messages(ana))
     # Ben was told in the channel, without anything secret, to use "My hand".
     assert any(str(ben.id) in m.content and "Mi mano" in m.content for m in h.messages())
     print(f"\n4p: {played.clicks} clicks, {played.seconds:.1f} s")

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from .data import RES
-from .engine import PHASE_KEYS, breakdown_of, hand_total, pieces, public_scores, result_of
+from .engine import (
+    PHASE_KEYS,
+    breakdown_of,
+    fmt_cards,
+    hand_total,
+    pieces,
+    public_scores,
+    result_of,
+)
 
 
 def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -64,6 +72,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "winners": list(res.winners),
         }
         v["artifacts"] = [list(a) for a in s["arts"]]
+        v["reveal"] = _reveal(s)
     if seat is not None:
         known = {
             str(pid): s["planets"][pid]["t"]
@@ -87,6 +96,26 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "known_planets": known,
         }
     return v
+
+
+def _reveal(s: dict[str, Any]) -> list[list[Any]]:
+    """Every secret the game kept, once it is over: the artifacts each player still held,
+    the resource cards left in each hand, and the planets nobody uncovered."""
+    out: list[list[Any]] = []
+    for seat in range(s["n"]):
+        for art in s["arts"][seat]:
+            out.append(["ad_astra.reveal.artifact", {"seat": seat, "art": art}])
+        cards = fmt_cards(s["res"][seat])
+        if cards:
+            out.append(["ad_astra.reveal.hand", {"seat": seat, "cards": cards}])
+        else:
+            out.append(["ad_astra.reveal.hand_empty", {"seat": seat}])
+    for pid, p in enumerate(s["planets"]):
+        if not p["up"]:
+            out.append(
+                ["ad_astra.reveal.planet", {"planet": pid + 1, "sys": p["sys"], "res": p["t"]}]
+            )
+    return out
 
 
 def _task_view(s: dict[str, Any]) -> dict[str, Any] | None:

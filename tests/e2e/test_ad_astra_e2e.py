@@ -86,7 +86,6 @@ PRIVATE_ONLY = phrases(
         "ad_astra.event.discarded_cards",
         "ad_astra.prompt.plan_card",
         "ad_astra.prompt.land",
-        "ad_astra.prompt.offer",
         "ad_astra.prompt.discard",
     ]
 )

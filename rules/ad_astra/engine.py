@@ -280,7 +280,7 @@ def _plan_decision(s: S) -> Decision:
             key=key + ".arm",
         )
     if s["pick"] is None:
-        opts = tuple(_opt(f"c.{c}", f"card.{c}", "primary") for c in _sorted_hand(s, seat))
+        opts = tuple(_plan_option(s, seat, c) for c in _sorted_hand(s, seat))
         opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
         return Decision(
             seat,
@@ -301,6 +301,14 @@ def _plan_decision(s: S) -> Decision:
         private=True,
         key=key + ".slot",
     )
+
+
+def _plan_option(s: S, seat: int, card: str) -> Option:
+    """A card to plan, named with what it shows (resources or systems) for this faction."""
+    if card[0] in ("p", "m"):
+        a, b = card_pair(s["fac"][seat], card)
+        return _opt(f"c.{card}", f"opt.plan.{card}", "primary", a=a, b=b)
+    return _opt(f"c.{card}", f"card.{card}", "primary")
 
 
 def _armable(s: S, seat: int) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import RES
+from .data import ALIEN, RES
 from .engine import (
     PHASE_KEYS,
     breakdown_of,
@@ -110,11 +110,14 @@ def _reveal(s: dict[str, Any]) -> list[list[Any]]:
             out.append(["ad_astra.reveal.hand", {"seat": seat, "cards": cards}])
         else:
             out.append(["ad_astra.reveal.hand_empty", {"seat": seat}])
-    for pid, p in enumerate(s["planets"]):
+    hidden: dict[str, dict[str, int]] = {}  # system -> type -> planets still face down
+    for p in s["planets"]:
         if not p["up"]:
-            out.append(
-                ["ad_astra.reveal.planet", {"planet": pid + 1, "sys": p["sys"], "res": p["t"]}]
-            )
+            kinds = hidden.setdefault(p["sys"], {})
+            kinds[p["t"]] = kinds.get(p["t"], 0) + 1
+    for sys_, kinds in hidden.items():
+        planets = "+".join(f"{k}{typ}" for typ in (*RES, ALIEN) if (k := kinds.get(typ, 0)))
+        out.append(["ad_astra.reveal.hidden", {"sys": sys_, "planets": planets}])
     return out
 
 

@@ -804,8 +804,15 @@ def test_the_end_reveals_every_secret() -> None:
     assert ["ad_astra.reveal.artifact", {"seat": 1, "art": "ianua"}] in v["reveal"]
     assert ["ad_astra.reveal.hand", {"seat": 2, "cards": "2W+1Z"}] in v["reveal"]
     assert ["ad_astra.reveal.hand_empty", {"seat": 0}] in v["reveal"]
-    hidden = sum(1 for p in s["planets"] if not p["up"])
-    assert keys.count("ad_astra.reveal.planet") == hidden > 0
+    hidden = {p["sys"] for p in s["planets"] if not p["up"]}
+    assert keys.count("ad_astra.reveal.hidden") == len(hidden) > 0  # one line per system
+    counted = sum(
+        int(part[:-1])
+        for k, a in v["reveal"]
+        if k.endswith("hidden")
+        for part in a["planets"].split("+")
+    )
+    assert counted == sum(1 for p in s["planets"] if not p["up"])
     for key, args in v["reveal"]:
         for lang in ("en", "es"):
             assert t(key, lang, ["A", "B", "C", "D"], **args) != key

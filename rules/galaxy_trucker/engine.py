@@ -84,6 +84,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
         "order": [],
         "players": [],
     }
+    if rules == 1:
+        del s["rules"]  # as a state stored before the key existed: it replays to the same dump
     if mode == "trek":
         # flight: 1-3; banked: credits held before this flight; flights: each flight's
         # credits per seat (what it added to the running total)

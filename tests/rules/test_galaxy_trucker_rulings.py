@@ -420,7 +420,9 @@ def test_a_game_stored_before_the_new_rulings_replays_under_the_first():
     holds only ``level`` and ``hourglass``: its game replays under the first rulings; a new
     lobby records the rulings it was opened under (a hidden option)."""
     old_lobby = {"level": "I", "hourglass": "3m"}
-    assert engine.rules_of(GAME.new(2, old_lobby, 1)) == 1
+    old = GAME.new(2, old_lobby, 1)
+    assert engine.rules_of(old) == 1
+    assert "rules" not in old  # the key did not exist: the replay's dump equals the stored one
     new_lobby = {o.id: o.default for o in GAME.options}
     assert engine.rules_of(GAME.new(2, new_lobby, 1)) == engine.RULES
     # hidden: the lobby neither lists nor switches it, whatever the flight

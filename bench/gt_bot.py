@@ -18,7 +18,7 @@ from rules.galaxy_trucker import GAME
 
 def play(seed: int, players: int, level: str) -> dict[str, Any]:
     """One bot-only game; the seats move in a seeded random order (simultaneous building)."""
-    s = GAME.new(players, {"level": level}, seed)
+    s = GAME.new(players, {"rules": "2", "level": level}, seed)
     r = random.Random(seed)
     steps: list[float] = []
     faceup = 0

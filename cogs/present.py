@@ -334,7 +334,11 @@ def option_rules(game_id: str, lang: str) -> list[tuple[str, str]]:
     its values (the default marked), its one-line help and the game's longer text."""
     g = registry.get(game_id)
     out = []
-    for host_level, specs in ((False, g.options), (True, pacing.HOST_OPTIONS)):
+    # an option the game never offers (its hidden rulings version) is no choice to explain
+    hook = getattr(g, "unused_options", None)
+    never = set(hook({o.id: o.default for o in g.options})) if hook is not None else set()
+    shown = tuple(o for o in g.options if o.id not in never or len(o.choices) > 1)
+    for host_level, specs in ((False, shown), (True, pacing.HOST_OPTIONS)):
         for spec in specs:
             values = " · ".join(
                 t(f"{spec.label}.{v}", lang)

@@ -142,6 +142,11 @@ def fmt(text: str, lang: str = DEFAULT, **args: Any) -> str:
     return _FORMATTERS.get(lang, _FORMATTERS[DEFAULT]).vformat(text, (), args)
 
 
+#: The suffix of a string's earlier form (see :func:`t`): when a game changed an event's
+#: arguments, events already stored keep the old ones, and ``<key>@1`` still reads them.
+LEGACY = "@1"
+
+
 def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
     """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
     cat = catalog()
@@ -158,6 +163,11 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
                 shown[k] = t(v, lang, names)
         return fmt(text, lang, **shown)
     except (KeyError, IndexError, ValueError):
+        # An event stored by an older version carries the arguments of its day: the
+        # string as it read then, kept as ``<key>@1``, reads it.
+        legacy = key + LEGACY
+        if not key.endswith(LEGACY) and legacy in cat.get(lang, cat[DEFAULT]):
+            return t(legacy, lang, names, **args)
         # Argument names only: values can be a player's secrets.
         log.warning("bad arguments for string %s: %s", key, sorted(args))
         return text

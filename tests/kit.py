@@ -3,6 +3,8 @@
 * :func:`random_pick` / :func:`play_out` — a seeded random play-out to the end (or to a
   moment), picking among every option of every pending decision; multi-pick decisions get
   a random legal set of picks. Bots join in with ``bot_share``.
+* :func:`every_decision` — every decision met along seeded random play-outs of a game, with
+  its state (random lobby options, every player count in turn).
 * :func:`assert_hides` — a view-hides-secrets (non-interference) check: two states that differ
   only in what a seat may not see must give that seat the same view.
 * :func:`png_ok` — a PNG sanity check (signature, budget, decodes) that returns the image.
@@ -15,12 +17,12 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from PIL import Image
 
-from core.contract import Decision, Game, random_answer
+from core.contract import Decision, Game, IllegalMove, join_picks, random_answer
 
 #: The render budget of DESIGN.md.
 PNG_BUDGET = 400 * 1024
@@ -106,3 +108,32 @@ def png_ok(data: bytes | None, budget: int = PNG_BUDGET) -> Image.Image:
     img = Image.open(io.BytesIO(data))
     img.load()
     return img
+
+
+def every_decision(
+    game: Game, tag: str, games: int = 10, cap: int = 1500
+) -> Iterator[tuple[Any, Decision]]:
+    """(state, decision) for every decision pending along ``games`` seeded random play-outs
+    of ``game`` (seeds named by ``tag``; random lobby options; the player counts in turn),
+    each at most ``cap`` moves long. A multi-pick mix the rules refuse becomes one pick."""
+    for g in range(games):
+        rng = random.Random(f"{tag}:{game.id}:{g}")
+        options = {o.id: rng.choice(o.choices) for o in game.options}
+        players = game.min_players + g % (game.max_players - game.min_players + 1)
+        state = game.new(players, options, g)
+        for _ in range(cap):
+            pending = game.pending(state)
+            if not pending:
+                break
+            for d in pending:
+                yield state, d
+            d = rng.choice(pending)
+            if d.multi:
+                k = rng.randint(d.min_picks, min(d.max_picks, len(d.options)))
+                choice = join_picks(d, [o.id for o in rng.sample(d.options, k)])
+            else:
+                choice = rng.choice(d.options).id
+            try:
+                state, _ = game.apply(state, d.seat, choice)
+            except IllegalMove:
+                state, _ = game.apply(state, d.seat, d.options[0].id)

@@ -4,15 +4,15 @@ arrows drawn as symbols…) that the game's ``symbols`` legend does not list."""
 
 from __future__ import annotations
 
-import random
 import unicodedata
 from collections.abc import Iterator, Mapping
 
 import pytest
 
-from core.contract import Decision, IllegalMove, join_picks
+from core.contract import Decision
 from core.i18n import t
 from host import registry
+from tests.kit import every_decision
 
 NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fer"]
 IGNORED = {"\ufe0f", "\u200d"}  # variation selector, zero-width joiner
@@ -48,28 +48,8 @@ def texts(decision: Decision, lang: str) -> Iterator[tuple[str, str]]:
         yield o.label, t(o.label, lang, NAMES, **dict(o.args))
 
 
-def playouts(game_id: str, games: int = 12, cap: int = 1500) -> Iterator[Decision]:
-    game = registry.get(game_id)
-    for g in range(games):
-        rng = random.Random(f"symbols:{game_id}:{g}")
-        options = {o.id: rng.choice(o.choices) for o in game.options}
-        players = game.min_players + g % (game.max_players - game.min_players + 1)
-        state = game.new(players, options, g)
-        for _ in range(cap):
-            pending = game.pending(state)
-            if not pending:
-                break
-            yield from pending
-            d = rng.choice(pending)
-            if d.multi:
-                k = rng.randint(d.min_picks, min(d.max_picks, len(d.options)))
-                choice = join_picks(d, [o.id for o in rng.sample(d.options, k)])
-            else:
-                choice = rng.choice(d.options).id
-            try:
-                state, _ = game.apply(state, d.seat, choice)
-            except IllegalMove:  # a multi-pick mix the rules refuse: one pick instead
-                state, _ = game.apply(state, d.seat, d.options[0].id)
+def playouts(game_id: str) -> Iterator[Decision]:
+    return (d for _, d in every_decision(registry.get(game_id), "symbols", games=12))
 
 
 @pytest.mark.parametrize("game_id", sorted(registry.games()))

@@ -5,16 +5,16 @@ longer label with "…", losing its end: e.g. a mission's points)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from cogs import ui
-from core.contract import Decision, IllegalMove, join_picks
+from core.contract import Decision
 from core.i18n import t
 from host import registry
+from tests.kit import every_decision
 
 #: Names as long as many Discord display names (labels often name a player).
 NAMES = ["Anastasia", "Bartholomew", "Cayetana", "Dmitri", "Evangelina", "Fernando"]
@@ -34,29 +34,8 @@ def limit(game: Any, state: Any, decision: Decision) -> int:
     return ui.SELECT_LABEL
 
 
-def playouts(game_id: str, games: int = 10, cap: int = 1500) -> Iterator[tuple[Any, Decision]]:
-    game = registry.get(game_id)
-    for g in range(games):
-        rng = random.Random(f"labels:{game_id}:{g}")
-        options = {o.id: rng.choice(o.choices) for o in game.options}
-        players = game.min_players + g % (game.max_players - game.min_players + 1)
-        state = game.new(players, options, g)
-        for _ in range(cap):
-            pending = game.pending(state)
-            if not pending:
-                break
-            for d in pending:
-                yield state, d
-            d = rng.choice(pending)
-            if d.multi:
-                k = rng.randint(d.min_picks, min(d.max_picks, len(d.options)))
-                choice = join_picks(d, [o.id for o in rng.sample(d.options, k)])
-            else:
-                choice = rng.choice(d.options).id
-            try:
-                state, _ = game.apply(state, d.seat, choice)
-            except IllegalMove:  # a multi-pick mix the rules refuse: one pick instead
-                state, _ = game.apply(state, d.seat, d.options[0].id)
+def playouts(game_id: str) -> Iterator[tuple[Any, Decision]]:
+    return every_decision(registry.get(game_id), "labels")
 
 
 def test_the_limits_are_discords() -> None:

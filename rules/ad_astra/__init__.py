@@ -125,7 +125,8 @@ R22. Artifacts (effects DESIGNED, see the data file): Repositorium Alienum is ap
 R23. A trade exchanges cards of different types (the rulebook's trades swap one resource
     for another; the bank's never gives back the type it takes): an offer or proposal that
     gives and asks for the same type is not sent (the compose closes as if cancelled, no
-    offer is used up, and the table says why).
+    offer is used up, and the table says why). A game whose lobby was stored before R23
+    (no hidden ``rules`` option: rules 1) still sends such offers, so it replays as played.
 R24. Ships are named by where they are (planets carry their number, 1-based, on the table):
     ships of one seat at the same place are alike, so a movement offers one button per place
     and destination; a move of another ship at that place is still accepted (stored games
@@ -160,11 +161,17 @@ class AdAstraGame(EngineGame):
     options: tuple[OptionSpec, ...] = (
         OptionSpec("trade_time", "ad_astra.opt.trade_time", ("live", "days"), "days"),
         OptionSpec("artifacts", "ad_astra.opt.artifacts", ("base", "all"), "base"),
+        # Hidden (``unused_options``): the rulings a new lobby is opened under (R23).
+        OptionSpec("rules", "ad_astra.opt.rules", (str(engine.RULES),), str(engine.RULES)),
     )
     #: An absent player's move, when skipped.
     skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
+
+    def unused_options(self, options: Mapping[str, str]) -> list[str]:
+        """The rulings version is never a choice: the lobby neither lists nor switches it."""
+        return ["rules"]
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str

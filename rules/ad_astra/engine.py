@@ -44,6 +44,11 @@ from .data import (
 )
 
 SCHEMA = 1
+#: The rulings a state follows: 2 since R23 (no offer of a type for the same type); a
+#: state without the key is rules 1 (such offers are sent). It comes from the lobby's hidden
+#: ``rules`` option, which new lobbies store: the host rebuilds a game from ``new_state``
+#: and its log (undo, rollback, audits), so a lobby stored before it replays as it was.
+RULES = 2
 STEPS = ("plan", "act", "discard", "over")
 PHASE_KEYS = {k: f"{GAME_ID}.phase.{k}" for k in STEPS}
 P = f"{GAME_ID}."
@@ -71,7 +76,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
         raise ValueError("Ad Astra takes 3 to 5 players")
     trade = options.get("trade_time", "days")
     arts = options.get("artifacts", "base")
-    if trade not in TRADE_SECONDS or arts not in ("base", "all"):
+    rules = int(options.get("rules", "1"))
+    if trade not in TRADE_SECONDS or arts not in ("base", "all") or rules not in (1, RULES):
         raise ValueError("unknown Ad Astra option")
     n = players
     s: S = {
@@ -135,6 +141,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> S:
     r.shuffle(deck)
     s["adeck"] = deck
     s["first"] = s["planner"] = r.randrange(n)
+    if rules >= 2:  # a rules-1 state has no key, as those stored before it
+        s["rules"] = rules
     return s
 
 
@@ -1289,7 +1297,7 @@ def _apply_trade(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> 
         give = {r: k for r, k in give.items() if k}
         want = {r: k for r, k in want.items() if k}
         same = [r for r in RES if r in give and r in want]
-        if same:  # ruling 23: no card for a card of its own type
+        if same and s.get("rules", 1) >= 2:  # ruling 23: no card for one of its own type
             ev.append(_ev("same_both", seat, to_seat=c["to"], res=same[0]))
             return
         oid = _next_id(s)
@@ -1607,6 +1615,7 @@ def load_state(data: Mapping[str, Any]) -> S:
 
 def _validate(s: S) -> None:
     check(s.get("schema") == SCHEMA, "schema")
+    check(s.get("rules", 1) in (1, RULES), "rules version")
     n = s["n"]
     check(isinstance(n, int) and 3 <= n <= 5, "players")
     check(s["step"] in STEPS, "step")

@@ -50,6 +50,9 @@ The Trek (``level`` = ``trek``) prefixes every decision key and hourglass timer 
 
 A state records the rulings it was created under (``rules``: 2 for new games; a state
 without it follows the first rulings of R10, R11 and R26, so stored games replay exactly).
+The version comes from the lobby's hidden ``rules`` option, which every new lobby stores:
+the host rebuilds a game from ``new(players, options, seed)`` and its log (undo, rollback,
+the replay audit), so a lobby stored before the option existed replays under rules 1.
 
 Rulings (where the rules leave a choice to us; R1-R13 are tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``,
@@ -226,6 +229,9 @@ class GalaxyTruckerGame(EngineGame):
     options = (
         OptionSpec("level", "galaxy_trucker.opt.level", engine.MODES, "I"),
         OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
+        # Hidden (``unused_options``): the rulings a new lobby is opened under. A lobby
+        # stored before it has none, and its game replays under rules 1.
+        OptionSpec("rules", "galaxy_trucker.opt.rules", (str(engine.RULES),), str(engine.RULES)),
     )
     #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
     #: passing and powering nothing, but defending against a hazard when a battery can
@@ -244,8 +250,9 @@ class GalaxyTruckerGame(EngineGame):
     }
 
     def unused_options(self, options: Mapping[str, str]) -> list[str]:
-        """The lobby options that do not apply: the learning flight has no hourglass."""
-        return ["hourglass"] if options.get("level", "I") == "learning" else []
+        """The lobby options that do not apply: the learning flight has no hourglass; the
+        rulings version is never a choice."""
+        return ["rules", *(["hourglass"] if options.get("level", "I") == "learning" else [])]
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str

@@ -32,7 +32,9 @@ from .tiles import (
 SCHEMA = 1
 #: The rulings a state was created under: 1 = the first rulings (R11, R26 and pre-launch as
 #: first built: stored games keep them, so they replay bit for bit), 2 = R11b, R26b, R10b.
-#: A state without the key is a rules-1 state.
+#: A state without the key is a rules-1 state. The version comes from the lobby's hidden
+#: ``rules`` option (new lobbies store it): the host rebuilds a game from ``new_state`` and
+#: its log (undo, rollback, audits), so a lobby stored without it must give rules 1.
 RULES = 2
 LEVELS = ("learning", "I", "II", "III")
 #: The Intergalactic Trek: three flights in a row, one per level (R23).
@@ -60,10 +62,13 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
     hg = options.get("hourglass", "3m")
     if hg not in HOURGLASS:
         raise ValueError(f"unknown hourglass {hg!r}")
+    rules = int(options.get("rules", "1"))
+    if rules not in (1, RULES):
+        raise ValueError(f"unknown rules {rules!r}")
     lv = TREK[0] if mode == "trek" else mode
     s: dict[str, Any] = {
         "schema": SCHEMA,
-        "rules": RULES,
+        "rules": rules,
         "game": GAME,
         "seed": seed,
         "rc": 0,
@@ -79,6 +84,8 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
         "order": [],
         "players": [],
     }
+    if rules == 1:
+        del s["rules"]  # as a state stored before the key existed: it replays to the same dump
     if mode == "trek":
         # flight: 1-3; banked: credits held before this flight; flights: each flight's
         # credits per seat (what it added to the running total)

@@ -24,7 +24,7 @@ def _sample(level: str, players: int, seed: int, every: int) -> list[dict[str, A
     """States along one random game (mostly the engine's bot, so ships are sensible, with
     random moves mixed in, so ships also have problems), one every ``every`` moves and at
     each change of phase, plus the end."""
-    state = GAME.new(players, {"level": level, "hourglass": "3m"}, seed)
+    state = GAME.new(players, {"rules": "2", "level": level, "hourglass": "3m"}, seed)
     rng = random.Random(seed)
     out = [state]
     phase = state["phase"]

@@ -734,7 +734,7 @@ def test_r16_a_stale_answer_is_explained() -> None:
 
 
 def test_r23_no_offer_of_a_resource_for_the_same_resource() -> None:
-    s = trade_start()
+    s = trade_start({"rules": "2"})  # what a new lobby stores
     give(s, 0, W=3, X=1, Z=1)
     give(s, 1, W=1, F=2, E=1)
     before = [dict(h) for h in s["res"]]
@@ -846,3 +846,19 @@ def test_a_build_button_shows_the_points_it_scores() -> None:
     )
     s, ev = play(s, 0, f"col.{pid}")
     assert next(e for e in ev if e.code.endswith(".built")).args["vp"] == 3
+
+
+def test_r23_a_game_stored_before_it_still_replays() -> None:
+    """The host rebuilds a game from ``new(players, row.options, seed)`` and its log (undo,
+    rollback, the replay audit): a lobby stored before R23 has no ``rules`` option, and its
+    same-type offers are still sent, so its log replays to the stored state."""
+    s = trade_start({})
+    assert "rules" not in s  # as a state stored before R23
+    give(s, 0, W=3, X=1, Z=1)
+    give(s, 1, W=1, F=2, E=1)
+    s, _ = play(s, 0, "offer.1")
+    s, ev = play(s, 0, "g.W.1,w.W.1")
+    assert codes(ev) == ["offer"]
+    new = {o.id: o.default for o in GAME.options}
+    assert GAME.new(3, new, 4)["rules"] == 2
+    assert "rules" in GAME.unused_options(new)  # never listed nor switched in the lobby

@@ -49,7 +49,7 @@ def play(seed: int, host_order: bool = False) -> Run:
         calls[0] += 1
         return real(*args)
 
-    s = GAME.new(4, {"level": "II"}, seed)
+    s = GAME.new(4, {"rules": "2", "level": "II"}, seed)
     r = random.Random(seed)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bot, "placement_score", counting)

@@ -93,7 +93,7 @@ def flying(monkeypatch):
 
     def make(ships, deck, line=7, prep=None):
         monkeypatch.setattr(adv, "roll", lambda s: line)
-        s = GAME.new(len(ships), {"level": "I"}, 5)
+        s = GAME.new(len(ships), {"rules": "2", "level": "I"}, 5)
         for seat, extra in enumerate(ships):
             for cell, (tid, rot) in extra.items():
                 s["facedown"].remove(tid)
@@ -368,7 +368,7 @@ def test_random_answers_to_the_new_questions_keep_goods_and_states_sound():
     asked: set[str] = set()
     for g in range(6):
         r = random.Random(g)
-        s = GAME.new(2 + g % 3, {"level": ("I", "II", "III")[g % 3]}, g)
+        s = GAME.new(2 + g % 3, {"rules": "2", "level": ("I", "II", "III")[g % 3]}, g)
         for _ in range(4000):
             pending = GAME.pending(s)
             if not pending:

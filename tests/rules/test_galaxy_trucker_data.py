@@ -108,7 +108,7 @@ def test_cards_schema():
 
 def test_piles_have_the_level_mix():
     for lv, size in (("learning", 2), ("I", 2), ("II", 3), ("III", 4)):
-        s = GAME.new(2, {"level": lv}, 3)
+        s = GAME.new(2, {"rules": "2", "level": lv}, 3)
         assert [len(p) for p in s["piles"]] == [size] * 4
         ids = [c for p in s["piles"] for c in p]
         assert len(set(ids)) == len(ids)
@@ -145,7 +145,7 @@ def test_every_key_the_engine_uses_is_translated():
             assert f"{spec.label}.{v}" in STRINGS["en"]
     for lv in engine.LEVELS:
         for seed in range(2):
-            s = GAME.new(3, {"level": lv}, seed)
+            s = GAME.new(3, {"rules": "2", "level": lv}, seed)
             rng = random.Random(seed)
             while True:
                 v = GAME.view(s, None)
@@ -256,7 +256,7 @@ def test_every_button_and_select_label_fits_discord() -> None:
     for i, level in enumerate(("learning", "I", "II", "III")):
         for players in (2, 4):
             seed = 10 * i + players
-            s = GAME.new(players, {"level": level}, seed)
+            s = GAME.new(players, {"rules": "2", "level": level}, seed)
             rng = random.Random(seed)
             for _ in range(5000):
                 pending = GAME.pending(s)

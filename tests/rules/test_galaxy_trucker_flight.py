@@ -186,7 +186,7 @@ def flying(monkeypatch):
     monkeypatch.setattr(adv, "cards", lambda: merged)
 
     def make(ships, deck, level="I"):
-        s = GAME.new(len(ships), {"level": level}, 5)
+        s = GAME.new(len(ships), {"rules": "2", "level": level}, 5)
         for seat, extra in enumerate(ships):
             for cell, (tid, rot) in extra.items():
                 s["facedown"].remove(tid)
@@ -208,7 +208,7 @@ def codes(events):
 
 
 def test_flight_starts_on_the_start_spaces_with_a_card_of_the_level():
-    s = GAME.new(3, {"level": "II"}, 11)
+    s = GAME.new(3, {"rules": "2", "level": "II"}, 11)
     for seat in (2, 0, 1):
         s, events = GAME.apply(s, seat, "done")
     assert s["phase"] in ("flight", "over")
@@ -332,7 +332,7 @@ def test_stardust_and_epidemic(flying):
 
 
 def test_end_table_half_price_for_retired_and_never_negative():
-    s = GAME.new(2, {"level": "I"}, 1)
+    s = GAME.new(2, {"rules": "2", "level": "I"}, 1)
     s["flight"] = {"pos": [5, None], "track": 18}
     s["order"] = [0, 1]
     s["players"][1]["goods"] = {"7.8": ["yellow", "blue"]}
@@ -445,7 +445,7 @@ def test_planet_buttons_say_what_the_holds_can_take(flying):
 
 
 def test_done_says_which_start_space_and_when_nothing_was_built():
-    s = GAME.new(2, {"level": "I"}, 3)
+    s = GAME.new(2, {"rules": "2", "level": "I"}, 3)
     done = next(o for o in GAME.pending(s)[0].options if o.id == "done")
     assert done.label == "galaxy_trucker.opt.done_empty" and done.args["space"] == 5
     from core import i18n

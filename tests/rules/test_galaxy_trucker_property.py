@@ -68,7 +68,7 @@ def test_random_builds_are_repaired_to_legal(seed, board, size):
 @given(seed=st.integers(0, 10**9), size=st.integers(0, 26))
 def test_manual_repair_ends_legal_with_tiles_conserved(seed, size):
     """Random removals and part choices through the engine always end in a valid ship."""
-    s = GAME.new(2, {"level": "II"}, seed % 1000)
+    s = GAME.new(2, {"rules": "2", "level": "II"}, seed % 1000)
     ship = random_ship(seed, "II", size)
     p = s["players"][0]
     for tid, _ in ship.values():
@@ -87,7 +87,9 @@ def test_manual_repair_ends_legal_with_tiles_conserved(seed, size):
         assert s["phase"] == "prelaunch"
         d = next(d for d in GAME.pending(s) if d.seat == 0)
         s, _ = GAME.apply(s, 0, r.choice([o.id for o in d.options if o.id != "fix"] or ["fix"]))
-        assert sorted(engine.all_tiles(s)) == sorted(engine.all_tiles(GAME.new(2, {}, 0)))
+        assert sorted(engine.all_tiles(s)) == sorted(
+            engine.all_tiles(GAME.new(2, {"rules": "2"}, 0))
+        )
     assert sh.is_valid(sh.load(s["players"][0]["ship"]))
     assert len(s["players"][0]["lost"]) == len(ship) - len(s["players"][0]["ship"])
 
@@ -129,7 +131,7 @@ def _check_state(s, expected_tiles):
     level=st.sampled_from(engine.LEVELS),
 )
 def test_random_playouts_keep_the_contract(seed, players, level):
-    s = GAME.new(players, {"level": level, "hourglass": "90s"}, seed)
+    s = GAME.new(players, {"rules": "2", "level": level, "hourglass": "90s"}, seed)
     expected = sorted(engine.all_tiles(s))
     r = random.Random(seed)
     moves = []
@@ -165,7 +167,7 @@ def test_random_playouts_keep_the_contract(seed, players, level):
     for p in s["players"]:
         assert sh.is_valid(sh.load(p["ship"]))
     # the same seed and the same choices give the same game, bit for bit
-    again = GAME.new(players, {"level": level, "hourglass": "90s"}, seed)
+    again = GAME.new(players, {"rules": "2", "level": level, "hourglass": "90s"}, seed)
     for seat, c in moves:
         again, _ = GAME.apply(again, seat, c)
     assert GAME.dump(again) == GAME.dump(s)
@@ -173,7 +175,7 @@ def test_random_playouts_keep_the_contract(seed, players, level):
 
 def test_bot_builds_legal_sensible_ships_quickly():
     for seed, level in ((1, "I"), (2, "II"), (3, "III"), (4, "II")):
-        s = GAME.new(4, {"level": level}, seed)
+        s = GAME.new(4, {"rules": "2", "level": level}, seed)
         r = random.Random(seed)
         # (the decision-time budget, 2 s, is measured by bench/gt_bot.py)
         while s["phase"] == "build":
@@ -197,7 +199,7 @@ def test_bot_builds_legal_sensible_ships_quickly():
 
 def test_bot_games_fly_to_the_end_keeping_the_contract():
     for seed, level, players in ((5, "I", 4), (6, "II", 3), (7, "III", 2), (8, "learning", 4)):
-        s = GAME.new(players, {"level": level}, seed)
+        s = GAME.new(players, {"rules": "2", "level": level}, seed)
         expected = sorted(engine.all_tiles(s))
         r = random.Random(seed)
         flight_moves = 0

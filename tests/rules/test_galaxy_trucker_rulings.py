@@ -20,7 +20,7 @@ LIFE_BROWN_000U = 139
 
 
 def new(players=2, level="I", seed=1, hourglass="3m"):
-    return GAME.new(players, {"level": level, "hourglass": hourglass}, seed)
+    return GAME.new(players, {"rules": "2", "level": level, "hourglass": hourglass}, seed)
 
 
 def top(s, tid):
@@ -61,7 +61,7 @@ def test_r2_levels_and_hourglass_lengths():
     s, _ = apply_checked(GAME, s, 1, HG_OUT, timer=True)  # as the host does
     assert decision(s, 0).timer is None
     with pytest.raises(ValueError):
-        GAME.new(2, {"level": "IV"}, 1)
+        GAME.new(2, {"rules": "2", "level": "IV"}, 1)
 
 
 def test_r3_hourglass_flips_and_last_run():
@@ -411,3 +411,26 @@ def test_states_stored_before_the_new_rulings_still_load():
     bad = {**GAME.dump(s), "rules": 9}
     with pytest.raises(ValueError):
         GAME.load(bad)
+
+
+def test_a_game_stored_before_the_new_rulings_replays_under_the_first():
+    """The host rebuilds a stored game from ``new(players, row.options, seed)`` and its log
+    (undo, rollback, the replay audit, ``host.copydb``): the rulings must come from what
+    the lobby stored, not from the code of the day. A lobby stored before R10b/R11b/R26b
+    holds only ``level`` and ``hourglass``: its game replays under the first rulings; a new
+    lobby records the rulings it was opened under (a hidden option)."""
+    old_lobby = {"level": "I", "hourglass": "3m"}
+    old = GAME.new(2, old_lobby, 1)
+    assert engine.rules_of(old) == 1
+    assert "rules" not in old  # the key did not exist: the replay's dump equals the stored one
+    new_lobby = {o.id: o.default for o in GAME.options}
+    assert engine.rules_of(GAME.new(2, new_lobby, 1)) == engine.RULES
+    # hidden: the lobby neither lists nor switches it, whatever the flight
+    for level in engine.MODES:
+        assert "rules" in GAME.unused_options({**new_lobby, "level": level})
+    # nor does the rules help explain it
+    from cogs import present
+
+    for lang in ("en", "es"):
+        titles = [title for title, _ in present.option_rules(GAME.id, lang)]
+        assert titles and not any("Rulings" in x or "Criterios" in x for x in titles), titles

@@ -95,7 +95,7 @@ def flying(monkeypatch: pytest.MonkeyPatch) -> Any:
         mode: str = "I",
         rules: int = engine.RULES,
     ) -> tuple[dict[str, Any], list[Any]]:
-        s = GAME.new(len(ships), {"level": mode}, 5)
+        s = GAME.new(len(ships), {"rules": "2", "level": mode}, 5)
         if rules == 1:
             del s["rules"]  # a game stored before the rulings R10b, R11b, R26b
         for seat, extra in enumerate(ships):
@@ -123,7 +123,7 @@ def option_ids(s: dict[str, Any], seat: int) -> list[str]:
 
 def test_r23_the_trek_is_three_flights_at_levels_one_two_three_started_afresh():
     assert "trek" in next(o.choices for o in GAME.options if o.id == "level")
-    s = GAME.new(2, {"level": "trek", "hourglass": "90s"}, 3)
+    s = GAME.new(2, {"rules": "2", "level": "trek", "hourglass": "90s"}, 3)
     assert s["level"] == "I" and s["trek"] == {"flight": 1, "banked": [0, 0], "flights": []}
     assert s["hg"] == {"run": 1, "runs": level("I")["hourglass_runs"], "out": False}
     rng = random.Random(1)
@@ -134,7 +134,7 @@ def test_r23_the_trek_is_three_flights_at_levels_one_two_three_started_afresh():
         # each ship only its starting cabin on this level's board
         assert sorted(s["facedown"]) == sorted(regular_tile_ids()) and not s["faceup"]
         assert s["hg"] == {"run": 1, "runs": info["hourglass_runs"], "out": False}
-        fresh = GAME.new(2, {"level": lv}, 1)["piles"]
+        fresh = GAME.new(2, {"rules": "2", "level": lv}, 1)["piles"]
         assert [len(p) for p in s["piles"]] == [len(p) for p in fresh]
         assert s["order"] == [] and "flight" not in s
         for p in s["players"]:
@@ -159,18 +159,18 @@ def test_r23_the_trek_is_three_flights_at_levels_one_two_three_started_afresh():
 
 
 def test_r23_single_flights_are_unchanged_by_the_trek():
-    s = GAME.new(2, {"level": "II"}, 8)
+    s = GAME.new(2, {"rules": "2", "level": "II"}, 8)
     assert "trek" not in s and s["level"] == "II"
     assert "trek" not in GAME.view(s, None)
     with pytest.raises(ValueError):
-        GAME.new(2, {"level": "IV"}, 8)
+        GAME.new(2, {"rules": "2", "level": "IV"}, 8)
 
 
 # --------------------------------------------------------------------------- R24
 
 
 def test_r24_each_flight_adds_to_the_running_total_and_losses_come_out_of_it():
-    s = GAME.new(2, {"level": "trek"}, 4)
+    s = GAME.new(2, {"rules": "2", "level": "trek"}, 4)
     s["trek"]["banked"] = [3, 0]
     s["phase"] = "over"
     # seat 0 lost 5 tiles this flight; seat 1 lost 2; nobody flew (no rewards)
@@ -188,7 +188,7 @@ def test_r24_each_flight_adds_to_the_running_total_and_losses_come_out_of_it():
 
 def test_r24_the_final_result_is_the_totals_broken_down_by_flight():
     rng = random.Random(7)
-    s = GAME.new(2, {"level": "trek"}, 7)
+    s = GAME.new(2, {"rules": "2", "level": "trek"}, 7)
     for _ in range(3):
         s, _ = to_end_of_flight(s, rng)
     res = GAME.result(s)
@@ -204,7 +204,7 @@ def test_r24_the_final_result_is_the_totals_broken_down_by_flight():
 
 
 def test_r24_a_single_flight_keeps_its_own_table():
-    s = GAME.new(2, {"level": "I"}, 4)
+    s = GAME.new(2, {"rules": "2", "level": "I"}, 4)
     s["phase"] = "over"
     assert engine.flight_table(s) == adv.breakdown_of(s)
 
@@ -213,10 +213,10 @@ def test_r24_a_single_flight_keeps_its_own_table():
 
 
 def test_r25_every_flight_of_the_trek_has_its_own_keys_and_hourglass():
-    single = GAME.new(2, {"level": "II", "hourglass": "90s"}, 2)
+    single = GAME.new(2, {"rules": "2", "level": "II", "hourglass": "90s"}, 2)
     d = GAME.pending(single)[0]
     assert d.key == "build.0.0" and d.timer is not None and d.timer.key == "hourglass.1"
-    s = GAME.new(2, {"level": "trek", "hourglass": "90s"}, 2)
+    s = GAME.new(2, {"rules": "2", "level": "trek", "hourglass": "90s"}, 2)
     d = GAME.pending(s)[0]
     assert d.key == "t1.build.0.0" and d.timer is not None and d.timer.key == "t1.hourglass.1"
     assert d.timer.option == "hg.out"
@@ -375,7 +375,7 @@ def test_r28_bots_never_retire_of_their_own_will():
     offered = 0
     for seed in range(6):
         rng = random.Random(seed)
-        s = GAME.new(2, {"level": "I"}, seed)
+        s = GAME.new(2, {"rules": "2", "level": "I"}, seed)
         for _ in range(3000):
             ds = GAME.pending(s)
             if not ds:
@@ -397,7 +397,7 @@ def test_r28_bots_never_retire_of_their_own_will():
 
 
 def test_r29_the_view_and_the_trail_say_which_flight_and_the_running_credits():
-    s = GAME.new(2, {"level": "trek"}, 9)
+    s = GAME.new(2, {"rules": "2", "level": "trek"}, 9)
     v = GAME.view(s, None)
     assert v["phase"] == "galaxy_trucker.phase.trek1.build"
     assert v["trek"] == {
@@ -438,7 +438,7 @@ def test_random_trek_playouts_keep_the_contract(seed, players):
     """Random Treks (random answers, retirements included, the sand running out now and
     then) end after three flights; tiles are conserved, every state loads back, credits add
     up and never go below 0, and the same choices replay the same Trek."""
-    options = {"level": "trek", "hourglass": "90s"}
+    options = {"rules": "2", "level": "trek", "hourglass": "90s"}
     s = GAME.new(players, options, seed)
     tiles = sorted(engine.all_tiles(s))
     r = random.Random(seed)
@@ -482,7 +482,7 @@ def test_random_trek_playouts_keep_the_contract(seed, players):
 def test_the_trek_table_renders_each_flight():
     from render.galaxy_trucker import render_table
 
-    s = GAME.new(3, {"level": "trek"}, 12)
+    s = GAME.new(3, {"rules": "2", "level": "trek"}, 12)
     rng = random.Random(12)
     for _ in range(3):
         for lang in ("en", "es"):

@@ -281,7 +281,7 @@ def star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = GOL
 def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: str) -> None:
     """A small icon for an astronaut ability in the square (x, y, s)."""
     cx, cy = x + s / 2, y + s / 2
-    f = font(max(10, round(s * 0.42)))
+    f = font(max(PANEL_MIN, round(s * 0.42)))
     if ability == "satellite":
         satellite(d, cx, cy, s * 0.95)
     elif ability == "shifter":
@@ -308,7 +308,12 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
     elif ability == "deep_doubler":
         star(d, cx, cy, s * 0.52, fill=(200, 170, 255))
         text(
-            d, (cx, cy + s * 0.04), "×2", font(max(9, round(s * 0.34))), fill=kit.DARK, anchor="mm"
+            d,
+            (cx, cy + s * 0.04),
+            "×2",
+            font(max(PANEL_MIN, round(s * 0.34))),
+            fill=kit.DARK,
+            anchor="mm",
         )
     elif ability == "saboteur":
         kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 6, crossed=True)
@@ -318,7 +323,7 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
             d,
             (x + s * 0.95, y + s * 0.2),
             "+",
-            font(max(10, round(s * 0.5))),
+            font(max(PANEL_MIN, round(s * 0.5))),
             fill=GOLD,
             anchor="mm",
             outline=2,
@@ -642,7 +647,11 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
     bw = min(bw, int(min(360, width * 0.3) - (top + 1) * gap) // (top + 1))
     bx0 = bx1 - (top + 1) * (bw + gap) + gap
     label = t("mlem.render.disasters", lang)
-    text(d, (bx0 - 12, HEADER_H / 2), label, font(18), fill=MUTED, anchor="rm")
+    text(d, (bx0 - 12, HEADER_H / 2 - 10), label, font(18), fill=MUTED, anchor="rm")
+    ends = t("mlem.render.disasters_end", lang, n=top)
+    text(
+        d, (bx0 - 12, HEADER_H / 2 + 11), ends, font(HEAD_MIN, "cond"), fill=RED_SOFT, anchor="rm"
+    )
     for k in range(top + 1):
         x0 = bx0 + k * (bw + gap)
         box = (x0, 16, x0 + bw, HEADER_H - 14)
@@ -658,7 +667,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
                 d,
                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
                 str(k),
-                font(16),
+                font(HEAD_MIN),
                 fill=kit.DARK,
                 anchor="mm",
             )
@@ -667,7 +676,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
                 d,
                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
                 "✕",
-                font(14),
+                font(HEAD_MIN),
                 fill=RED_SOFT,
                 anchor="mm",
             )
@@ -711,7 +720,17 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             continue
         for (mx, my, r), seat, value in zip(pos, occ or [], MOONS[mid], strict=False):
             if _seat_ok(seat, n):
-                kit.seat_token(d, (mx, my), r + 1, seat, label=str(value))
+                kit.seat_token(d, (mx, my), r + 1, seat)
+                text(
+                    d,
+                    (mx, my + 1),
+                    str(value),
+                    font(BOARD_MIN),
+                    fill=INK,
+                    anchor="mm",
+                    outline=3,
+                    outline_fill=(0, 0, 0),
+                )
 
     # planets: rows in arrival order
     for pid, rows in (view.get("planets") or {}).items():
@@ -720,11 +739,20 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             continue
         x, y = geo["rows"]
         ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
-        pitch = 21 if len(ok) <= 4 else 19
+        pitch = 25 if len(ok) <= 4 else 22
         for k, (seat, count) in enumerate(ok[:5]):
-            cy = y + 10 + k * pitch
-            kit.seat_token(d, (x + 10, cy), 9, seat)
-            text(d, (x + 24, cy), f"×{count}", font(17), fill=INK, anchor="lm", shadow=1)
+            cy = y + 8 + k * pitch
+            kit.seat_token(d, (x + 10, cy), 10, seat)
+            text(
+                d,
+                (x + 23, cy + 1),
+                f"×{count}",
+                font(BOARD_MIN, "cond"),
+                fill=INK,
+                anchor="lm",
+                outline=2,
+                outline_fill=(0, 0, 0),
+            )
 
     # deep space occupants
     ds = view.get("deep_space") or {}
@@ -732,15 +760,15 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
     for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
         occ = _counts(ds.get(key) or [], n)
         for k, (seat, count) in enumerate(occ[:8]):
-            cx: float = x0 + 18 + (k % 4) * 34
-            cy = top + (k // 4) * 23
+            cx: float = x0 + 18 + (k % 3) * 44
+            cy = top + (k // 3) * 25
             kit.seat_token(d, (cx, cy), 10, seat)
             if count > 1:
                 text(
                     d,
-                    (cx + 12, cy + 2),
+                    (cx + 11, cy + 2),
                     str(count),
-                    font(13),
+                    font(BOARD_MIN, "cond"),
                     fill=INK,
                     anchor="lm",
                     outline=2,
@@ -910,7 +938,7 @@ def _draw_players(
                 d,
                 (PX1 - 16, sy + 1),
                 t("mlem.render.winner", lang),
-                font(13),
+                font(PANEL_MIN),
                 fill=GOLD,
                 anchor="rm",
             )
@@ -1147,6 +1175,12 @@ PANEL_X0 = OUT_W - 12 - round((PX1 - PX0) * PANEL_K)  # the side column in the p
 BOARD_K = (PANEL_X0 - 14) / BOARD_X1
 BOARD_H = round((H - HEADER_H) * BOARD_K)
 assert OUT_HEADER_H + BOARD_H + 230 <= OUT_H  # room below the board for the variants panel
+# No text smaller than 6 px once the picture is shown 400 px wide: the smallest font on the
+# picture, and the smallest in the units of the header, the board and the panels.
+SMALLEST = math.ceil(OUT_W * 6 / 400)
+HEAD_MIN = math.ceil(SMALLEST / HEAD_K)
+BOARD_MIN = math.ceil(SMALLEST / BOARD_K)
+PANEL_MIN = math.ceil(SMALLEST / PANEL_K)
 
 
 def _panels(out: Image.Image, x: float, y: float) -> ImageDraw.ImageDraw:

@@ -945,6 +945,40 @@ def _draw_players(
     return y + h + 10
 
 
+def _draw_final(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str, n: int) -> float:
+    """At the end: every player's points by scoring category (a column per seat)."""
+    res = kit.dict_of(view.get("result"))
+    parts = [b if isinstance(b, dict) else {} for b in (res.get("breakdown") or [])[:n]]
+    if len(parts) != n:
+        return y
+    keys = [k for k in dict.fromkeys(k for b in parts for k in b) if any(b.get(k) for b in parts)]
+    row_h = 27
+    h = 36 + 30 + (len(keys) + 1) * row_h + 6
+    top = _section(d, y, h, i18n.t("mlem.render.final", lang))
+    col_w = 44 if n <= 4 else 35
+    x_first = PX1 - 14 - n * col_w  # the seat columns, right-aligned
+    for seat in range(n):
+        kit.seat_token(d, (x_first + (seat + 0.5) * col_w, top + 12), 11, seat)
+    f = font(max(16, PANEL_MIN))
+    ry = top + 30
+    for key in [*keys, "total"]:
+        cy = ry + row_h / 2
+        if key == "total":
+            d.line((PX0 + 14, ry + 1, PX1 - 14, ry + 1), fill=PANEL_EDGE, width=2)
+            label = i18n.t("mlem.render.final_total", lang)
+        else:
+            label = i18n.t(f"mlem.score.{key}", lang)
+        label, lf = kit.fit_font(label, x_first - PX0 - 20, (16, 15, PANEL_MIN), "cond")
+        text(d, (PX0 + 14, cy), label, lf, fill=INK if key == "total" else MUTED, anchor="lm")
+        for seat, b in enumerate(parts):
+            v = sum(int(x) for x in b.values()) if key == "total" else int(b.get(key) or 0)
+            fill = GOLD if key == "total" else (INK if v else FAINT)
+            cx = x_first + (seat + 0.5) * col_w
+            text(d, (cx, cy), str(v), f, fill=fill, anchor="mm")
+        ry += row_h
+    return y + h + 10
+
+
 def _mission_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
     d.rounded_rectangle((x, y, x + s, y + s), radius=3, fill=(235, 225, 200), outline=(0, 0, 0))
     d.line((x + 3, y + s * 0.4, x + s - 3, y + s * 0.4), fill=(90, 80, 60), width=2)
@@ -1218,6 +1252,8 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     if not view.get("over"):
         y = _draw_crew(side, y, view, names, lang, n)
         y = _draw_dice(side, y, view, lang)
+    else:
+        y = _draw_final(side, y, view, lang, n)
     below = OUT_HEADER_H + BOARD_H + 6
     _draw_variants(_panels(out, 14, below), below, view, names, lang)
     return out

@@ -519,7 +519,7 @@ def rose(
                 d,
                 (px, py + 1),
                 str(n),
-                font(max(10, round(pr * 1.3)), "cond"),
+                font(max(_least(d), round(pr * 1.3)), "cond"),
                 fill=kit.DARK,
                 anchor="mm",
             )
@@ -703,11 +703,22 @@ def _draw_bodies_and_ships(
                 width=max(2, round(s / 9)),
             )
 
-    # bodies
+    # bodies (those on the picture: a close-up shows only part of the board)
     rb = s * 0.9
+
+    def shown(c: tuple[float, float]) -> bool:
+        return (
+            c[0] + rb >= bounds[0]
+            and c[0] - rb <= bounds[2]
+            and c[1] + rb >= bounds[1]
+            and c[1] - rb <= bounds[3]
+        )
+
     for b, pos in placed.items():
         info = bodies[b]
         c = geo.px(pos)
+        if not shown(c):
+            continue
         if BODY_KIND.get(b) == "comet":
             comet_tail(d, c, rb * 0.8, sun)
         marks = info.get("markers") or []
@@ -758,7 +769,7 @@ def _draw_bodies_and_ships(
     order = sorted(placed, key=lambda b: dist(placed[b]))
     for b in order:
         c = geo.px(placed[b])
-        if not (bounds[0] <= c[0] <= bounds[2] and bounds[1] <= c[1] <= bounds[3]):
+        if not shown(c):
             continue  # the body is outside the picture (a close-up)
         name = _body_name(b, lang)
         r0 = rb * (0.8 if b == "halley" else 1.0) + 3
@@ -1025,15 +1036,44 @@ def _draw_header(
                 names=", ".join(_name(names, k, lang) for k in win),
             )
         end = view.get("end")
+        lines = [s]
         if end in ("return", "limit"):
-            s += "  ·  " + t(f"kosmonavts.render.end.{end}", lang)
-        s, sf = kit.fit_font(s, right - x, (22, 20, 18, 16))
-        text(d, (x, cy), s, sf, fill=GOLD, anchor="lm", shadow=2)
+            lines.append(t(f"kosmonavts.render.end.{end}", lang))
+        _header_note(d, x, right, width, cy, lines, GOLD, "bold")
         return
     step = view.get("step")
     if isinstance(step, str) and step:
-        s, sf = kit.fit_font(t(step, lang), right - x, _sizes(d, 18, 17, 16, 15), "book")
-        text(d, (x, cy), s, sf, fill=MUTED, anchor="lm")
+        _header_note(d, x, right, width, cy, [t(step, lang)], MUTED, "book")
+
+
+def _header_note(
+    d: ImageDraw.ImageDraw,
+    x: float,
+    right: float,
+    width: float,
+    cy: float,
+    parts: list[str],
+    col: RGB,
+    style: str,
+) -> None:
+    """What is happening, after the phase: on one line if it fits (over the rules' name if
+    need be), else on two, condensed; cut only as a last resort."""
+    one = "  ·  ".join(parts)
+    for r in (right, width - 24):
+        s, f = kit.fit_font(one, r - x, _sizes(d, 20, 18, 17, 16), style)
+        if s == one:
+            if r != right:  # the rules' name gives way
+                d.rounded_rectangle((x - 4, 10, width - 12, HEADER_H - 4), radius=8, fill=kit.BG2)
+            text(d, (x, cy), s, f, fill=col, anchor="lm")
+            return
+    f = font(_least(d), "cond")
+    lines = (parts if len(parts) == 2 else kit.wrap(one, f, width - 24 - x, 2))[:2]
+    if any(f.getlength(line) > width - 24 - x or line.endswith("…") for line in lines):
+        return  # no room even on two lines: the phase and the panels say enough
+    d.rounded_rectangle((x - 4, 10, width - 12, HEADER_H - 4), radius=8, fill=kit.BG2)
+    for j, line in enumerate(lines):
+        dy = (j - (len(lines) - 1) / 2) * (_least(d) + 1)
+        text(d, (x, cy + dy), line, f, fill=col, anchor="lm")
 
 
 def _scores(view: dict, n: int) -> list[int]:
@@ -1242,27 +1282,33 @@ def _draw_player(
     cf = font(max(15, _least(d)), "cond")
     text(d, (x1 - 14, row_status), count, cf, fill=GOLD if got else MUTED, anchor="rm")
     sw = cw - cf.getlength(count) - 10
-    status, scol = _ship_status(view, ship, lang)
     sy = row_status
-    if landed in BODY_RGB and _hex(ship.get("pos")) is not None and not ship.get("evacuated"):
+    disc = landed in BODY_RGB and _hex(ship.get("pos")) is not None and not ship.get("evacuated")
+    room = sw - 18 if disc else sw
+    for short in (False, True):  # the long status, else its short form
+        status, scol = _ship_status(view, ship, lang, short)
+        s2, f2 = kit.fit_font(status, room, _sizes(d, 16, 15, 14), "cond")
+        if s2 == status:
+            break
+    if disc and isinstance(landed, str):
         d.ellipse((cx0, sy - 6, cx0 + 12, sy + 6), fill=BODY_RGB[landed], outline=(0, 0, 0))
-        s2, f2 = kit.fit_font(status, sw - 18, _sizes(d, 16, 15, 14), "cond")
-        text(d, (cx0 + 18, sy), s2, f2, fill=scol, anchor="lm")
-    else:
-        s2, f2 = kit.fit_font(status, sw, _sizes(d, 16, 15, 14), "cond")
-        text(d, (cx0, sy), s2, f2, fill=scol, anchor="lm")
+    text(d, (cx0 + 18 if disc else cx0, sy), s2, f2, fill=scol, anchor="lm")
 
 
-def _ship_status(view: dict, ship: dict, lang: str) -> tuple[str, RGB]:
+def _ship_status(view: dict, ship: dict, lang: str, short: bool = False) -> tuple[str, RGB]:
     if not ship or _hex(ship.get("pos")) is None:
         return t("kosmonavts.render.not_placed", lang), FAINT
     landed = ship.get("landed")
     if ship.get("evacuated") and landed in BODY_RGB:
-        return t("kosmonavts.render.evacuated", lang, body=_body_name(landed, lang)), RED
+        body = t("kosmonavts.render.halley_short", lang) if landed == "halley" else None
+        key = "kosmonavts.render.evacuated" + ("_short" if short else "")
+        return t(key, lang, body=body or _body_name(landed, lang)), RED
     if ship.get("returned") and landed == "earth":
         return t("kosmonavts.render.returned", lang), GOLD
     if landed in BODY_RGB:
-        return t("kosmonavts.render.landed", lang, body=_body_name(landed, lang)), INK
+        body = t("kosmonavts.render.halley_short", lang) if landed == "halley" else None
+        key = "kosmonavts.render.landed" + ("_short" if short else "")
+        return t(key, lang, body=body or _body_name(landed, lang)), INK
     return t("kosmonavts.render.flying", lang, n=_speed(ship.get("velocity"))), MUTED
 
 
@@ -1324,7 +1370,14 @@ def _draw_events(
             lx += tw + 8
         name = t(f"kosmonavts.card.{cid}", lang)
         s, f = kit.fit_font(name, rb[2] - 8 - lx, _sizes(d, 18, 17, 16, 15), "bold")
-        text(d, (lx, cy), s, f, fill=INK, anchor="lm")
+        if s == name:
+            text(d, (lx, cy), s, f, fill=INK, anchor="lm")
+        else:  # too long for one line: two, condensed, rather than cut
+            f = font(_least(d), "cond")
+            lines = kit.wrap(name, f, rb[2] - 8 - lx, 2)
+            for j, line in enumerate(lines):
+                dy = (j - (len(lines) - 1) / 2) * (_least(d) + 1)
+                text(d, (lx, cy + dy), line, f, fill=INK, anchor="lm")
         y += rh
 
 
@@ -1494,6 +1547,29 @@ def _close_up(view: dict, prev: dict, seat: int, n: int, lang: str) -> Image.Ima
     return img
 
 
+def _close_up_legend(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, lang: str
+) -> None:
+    """What the close-up's marks mean, on one line under it."""
+    pc = kit.seat_color(seat) if seat >= 0 else INK
+
+    def path(dr: ImageDraw.ImageDraw, p: tuple[float, float], sz: float) -> None:
+        arrow(dr, (p[0], p[1] + sz / 2), (p[0] + sz, p[1] + sz / 2), pc, 3, sz * 0.45)
+
+    def end(dr: ImageDraw.ImageDraw, p: tuple[float, float], sz: float) -> None:
+        g = Geo(sz * 0.5, p[0] + sz / 2, p[1] + sz / 2)
+        dr.polygon(g.corners((0, 0), 0.98), outline=DANGER_RGB["none"], width=3)
+
+    items = [
+        (path, t("kosmonavts.render.private.legend_path", lang)),
+        (end, t("kosmonavts.render.private.end", lang)),
+        (_legend_icon_next, t("kosmonavts.render.legend.next", lang)),
+        (_legend_icon_danger, t("kosmonavts.render.legend.danger", lang)),
+    ]
+    f = font(_least(d), "cond")
+    kit.legend(d, xy, items, f, max_width=PW - 32, icon=20, gap=26)
+
+
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
     seat = kit.int_of(priv.get("seat"), -1)
@@ -1505,7 +1581,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     tiles = dealt or missions
     top_h = 74
     if prev:
-        ph = top_h + MAP_H + 16
+        ph = top_h + MAP_H + 16 + 34  # the close-up, and its legend under it
     else:
         rows = (len(tiles) + 1) // 2 if tiles else 1
         ph = top_h + 56 + rows * (TILE_H + 8) + 16
@@ -1535,6 +1611,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         _draw_missions(d, (16, y, PW - 16, ph - 16), tiles, kept, bool(dealt), lang, 2)
         return img
     img.paste(_close_up(view, prev, seat if has_seat else -1, n, lang), (16, y))
+    _close_up_legend(d, (16, y + MAP_H + 8), seat if has_seat else -1, lang)
     x0 = 16 + MAP_W + 16
     mis_h = 52 + max(1, len(tiles)) * (TILE_H + 6)
     _draw_order_panel(
@@ -1746,3 +1823,43 @@ def _draw_missions(
         for line, lf, lcol in rows:
             text(d, (tx + 48, ly), line, lf, fill=lcol, anchor="lm")
             ly += pitch
+
+
+#: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
+#: the words that explain it on the same picture (any one will do; ``{name}`` fields are
+#: the helper's arguments). tests/render/test_kosmonavts_marks.py draws pictures and checks
+#: it. A ship (``ship_token``) is its player's shape and colour, named in that player's panel.
+MARKS: dict[str, tuple[str, ...]] = {
+    "shield_icon": ("kosmonavts.render.legend.shield", "kosmonavts.render.private.shields"),
+    "cube": (
+        "kosmonavts.render.legend.fuel",
+        "kosmonavts.render.private.arrows",
+        "kosmonavts.render.private.arrows_hyper",
+    ),
+    "tank": ("kosmonavts.render.legend.fuel", "kosmonavts.render.private.tank"),
+    "body_disc": ("kosmonavts.body.{body}", "kosmonavts.render.to_place"),
+    "comet_tail": ("kosmonavts.body.halley",),
+    "instructor_badge": ("kosmonavts.render.legend.instructor",),
+    "arrow": (
+        "kosmonavts.render.legend.drift",
+        "kosmonavts.render.directions",
+        "kosmonavts.render.private.legend_path",
+    ),
+    "rose": (
+        "kosmonavts.render.flying",
+        "kosmonavts.render.landed",
+        "kosmonavts.render.returned",
+        "kosmonavts.render.evacuated",
+        "kosmonavts.render.landed_short",
+        "kosmonavts.render.evacuated_short",
+        "kosmonavts.render.not_placed",
+    ),
+    "_marker_chip": ("kosmonavts.render.legend.marker",),
+    "_event_icon": ("kosmonavts.card.{cid}",),
+    "_legend_icon_danger": ("kosmonavts.render.legend.danger",),
+    "_legend_icon_orbit": ("kosmonavts.render.legend.orbit",),
+    "_legend_icon_next": ("kosmonavts.render.legend.next",),
+    "_legend_icon_drift": ("kosmonavts.render.legend.drift",),
+    "_legend_icon_marker": ("kosmonavts.render.legend.marker",),
+    "_legend_icon_instructor": ("kosmonavts.render.legend.instructor",),
+}

@@ -266,31 +266,6 @@ def cat(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> No
         d.ellipse((cx + ex * r - e, cy - e, cx + ex * r + e, cy + e), fill=BG)
 
 
-def comet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    for k, frac in enumerate((1.0, 0.7, 0.45)):
-        a = math.radians(-35 + 12 * (k - 1))
-        tip = (cx + r * 3.2 * frac * math.cos(a), cy + r * 3.2 * frac * math.sin(a))
-        nrm = (-math.sin(a) * r * 0.8, math.cos(a) * r * 0.8)
-        d.polygon(
-            [(cx + nrm[0], cy + nrm[1]), tip, (cx - nrm[0], cy - nrm[1])],
-            fill=kit.blend(GOLD, DEEP_RGB, 0.3 + 0.2 * k),
-        )
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=(0, 0, 0), width=2)
-
-
-def galaxy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    col = (200, 180, 255)
-    for k in range(2):
-        rot = k * math.pi
-        pts = []
-        for j in range(18):
-            a = rot + j * 0.3
-            rr = r * (0.15 + j / 18)
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a) * 0.7))
-        d.line(pts, fill=col, width=max(2, round(r / 5)))
-    d.ellipse((cx - r * 0.25, cy - r * 0.2, cx + r * 0.25, cy + r * 0.2), fill=(255, 255, 255))
-
-
 def satellite(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     pw, ph = s * 0.34, s * 0.22
     blue = (80, 150, 240)
@@ -867,6 +842,14 @@ def _draw_legend(
             (
                 lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 2, s * 1.2),
                 t("mlem.render.legend.ufo", lang),
+            )
+        )
+    recon = view.get("recon")
+    if isinstance(recon, dict) and not all((recon.get("slots") or {}).values()):
+        items.append(
+            (
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, None),
+                t("mlem.render.legend.recon_slot", lang),
             )
         )
     if isinstance(view.get("missions"), dict):
@@ -1513,3 +1496,31 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         iy = y + 22
     text(d, (pw - 44, iy), line, tf, fill=GOLD, anchor="rm", shadow=2)
     return img
+
+
+#: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
+#: the words that explain it on the same picture (any one will do; ``{name}`` fields are
+#: the helper's arguments). tests/render/test_mlem_marks.py draws pictures and checks it.
+MARKS: dict[str, tuple[str, ...]] = {
+    "rocket": ("mlem.render.legend.first",),
+    "ufo": ("mlem.render.legend.ufo", "mlem.render.ufo.where", "mlem.render.private.ufo"),
+    "cat": (
+        "mlem.render.legend.astronauts",
+        "mlem.render.private.missions",
+        "mlem.render.private.choose",
+    ),
+    "satellite": ("mlem.render.legend.satellite",),
+    "star": ("mlem.render.legend.commander",),
+    "ability_icon": ("mlem.render.ability.{ability}",),
+    "recon_tile": (
+        "mlem.render.legend.recon_{tile[kind]}",
+        "mlem.render.legend.recon_slot",
+        "mlem.render.recon.left",
+        "mlem.render.private.recon",
+    ),
+    "_faces_row": ("mlem.render.legend.afterburner",),
+    "_moon_icon": ("mlem.render.legend.moon",),
+    "_planet_icon": ("mlem.render.legend.planet",),
+    "_objective_icon": ("mlem.render.objective.{obj}",),
+    "_mission_icon": ("mlem.render.legend.missions",),
+}

@@ -890,12 +890,14 @@ def _draw_compass(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, lang
 
 
 def _build_base(lang: str) -> Image.Image:
-    return _TABLE_LAYER.copy()
+    img = _TABLE_LAYER.copy()
+    _draw_legend(ImageDraw.Draw(img), lang)
+    return img
 
 
 def _draw_legend(d: ImageDraw.ImageDraw, lang: str) -> None:
-    """The legend (bottom-left, under the board) and the compass (top-left): drawn with each
-    table, big enough to read at 400 px wide."""
+    """The legend (bottom-left, under the board) and the compass (top-left), big enough to
+    read at 400 px wide: drawn once per language, in the static table."""
     f = font(_least(d), "cond")
     pitch = _least(d) + 4
     items = [
@@ -1407,7 +1409,6 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
     _draw_header(kit.ScaledDraw(img, HEAD_K), view, names, lang, n, W / HEAD_K)
     bounds = (BOARD_X0, BOARD_Y0, BOARD_X0 + _BW, BOARD_Y0 + _BH)
-    _draw_legend(ImageDraw.Draw(img), lang)
     _draw_bodies_and_ships(img, TABLE_GEO, view, n, lang, bounds)
     ranks = None
     if view.get("over"):

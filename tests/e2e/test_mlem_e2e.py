@@ -70,7 +70,7 @@ def check_final_explains_the_score(text: str, snap, names: list[str]) -> None:
         for item in GAME.view(snap.state, None)["reveal"]:
             if item[1]["seat"] == seat:
                 assert t(item[0], "es", names, **item[1]) in lines
-    missions = [x for x in lines if "misiones secretas por casilla" in x]
+    missions = [x for x in lines if x.split(": ", 1)[-1].startswith("misiones secretas ")]
     assert len(missions) == 3 and all("✓" in x or "✗" in x for x in missions)
     assert "Empate deshecho" not in text
 

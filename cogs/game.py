@@ -24,7 +24,7 @@ from cogs.pacing import PacingMixin, jump, lost_reason, ts
 from core import i18n
 from core.contract import Decision
 from core.i18n import t
-from host import registry
+from host import pacing, registry
 from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
 from host.storage import GameRow
@@ -36,6 +36,18 @@ log = logging.getLogger(__name__)
 
 #: The longest trail message (Discord allows 2000 characters).
 TRAIL_CHARS = 1900
+
+
+def last_acted(snap: Snapshot, actions: list[Any]) -> dict[int, float]:
+    """When each seat's player last acted in the game, among ``actions`` (the recent log):
+    a move of theirs the host accepted, not one a bot or a timer made for them."""
+    out: dict[int, float] = {}
+    for a in actions:
+        if a.by_bot or a.timer is not None or not 0 <= a.seat < len(snap.seats):
+            continue
+        if a.by_user is not None and a.by_user == snap.seats[a.seat].user_id:
+            out[a.seat] = max(out.get(a.seat, a.at), a.at)
+    return out
 
 
 class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
@@ -336,7 +348,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         elif act == "bot":
             snap = await self.host.add_bot(gid, who)
         elif act.startswith("b."):
-            snap = await self.host.cycle_bot_level(gid, int(act.removeprefix("b.")), who, ver)
+            snap = await self.host.cycle_bot_level(gid, ui.num(act.removeprefix("b.")), who, ver)
         else:
             option_id = act.removeprefix("o.")
             snap = await self.host.cycle_option(gid, option_id, who, ver)
@@ -562,9 +574,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         if file is not None:
             kwargs["file"] = file
         await interaction.followup.send(**kwargs)
-        # The player has this panel now: no DM for the same decision.
+        # The player has this panel now: no DM for the same decision. Not when their DMs
+        # are open: a DM panel still owed (Discord failed to take it) goes out all the same,
+        # since this reply is gone once they reload.
         mark = present.panel_mark(snap, seat)
-        if mark:
+        if mark and not snap.seats[seat].dm_open:
             panel = await self.host.store.dm_panel(snap.id, seat)
             await self.host.store.set_dm_panel(
                 snap.id,
@@ -670,116 +684,138 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         replaces deleted (greyed out if it cannot be deleted). Above it, the trail: one short
         text message per round listing the public moves, so a player back after a day reads
         what happened since, then the table. A new table mentions whom the game now waits
-        for; it pings them with ``pings=live`` (once per turn change, only those newly to
-        move), never with ``pings=days`` (the pacing tick pings later) nor when ``ping`` is
-        false (``/game status``)."""
+        for, and pings those newly to move (once per turn change) as the ``pings`` option
+        says (:func:`host.pacing.table_pings`): with ``away``, the default, only those who
+        have not acted in the game for a few minutes; with ``live``, all of them; with
+        ``days``, none (the pacing tick pings later). Never when ``ping`` is false
+        (``/game status``).
+
+        A private panel Discord failed to deliver (a 5xx) is owed: the game is left marked
+        as lagging (stored, so a restart keeps it), and the next pacing tick, or the next
+        publish, sends it again; the table goes on meanwhile, and "My hand" shows the same
+        question."""
         async with self.publish_locks[gid]:
-            await self.send_panels(await self.host.by_id(gid))
-            snap = await self.host.by_id(gid)
-            if snap.row.paused is not None:
-                return  # its channel cannot be reached: nothing is drawn until it can
-            if self.host.bot_to_move(snap) is not None:
-                # Bots owed a move (after a rollback, a seat handed to a bot...): the table
-                # says they think, and their moves follow in the background.
-                self.spawn_bots(gid)
-            lang = snap.row.lang
-            # Only moves that told something: secret moves must not scroll the recent lines.
-            recent = await self.host.store.actions(gid, limit=300)
-            public = [a for a in recent if public_move(a.events)]
-            lines = present.log_lines(snap, public[-30:], None, lang)
-            embed = present.table_embed(snap, lines, lang)
-            undoable = await self.host.undoable(snap)
-            back = any(s.autopilot and s.user_id for s in snap.seats)
-            view = present.table_view(snap, lang, undo=undoable is not None, back=back)
-            to_move = snap.human_to_move() if snap.row.status == "active" else []
-            await self.clear_nudges(snap, to_move)
-            shown = present.fingerprint(embed, view, snap.view(None))
-            channel = self.channel(snap.row.channel_id)
-            old = snap.row.table_message_id
-            # Some of those to move have moved (e.g. given their secret orders): edit in place,
-            # so that the others are not mentioned again for the same turn.
-            movers = snap.row.table_to_move
-            same_movers = old is not None and (
-                to_move == movers or (bool(to_move) and set(to_move) <= set(movers))
-            )
-            # Only bots to move ("thinking"): a moment between people's turns. The table is
-            # edited in place and still counts as waiting for the people it named, so the
-            # same people to move after the bots is no new turn (no new table, no ping).
-            thinking = not to_move and self.host.bot_to_move(snap) is not None
-            if thinking:
-                same_movers = old is not None
-            waits_for = movers if thinking else to_move  # recorded as the table's movers
-            now = self.host.clock.now()
-            shows = snap.row.version
-            if not force_new and same_movers and snap.row.table_hash == shown:
-                # e.g. a secret order changed: the table shows nothing new
-                await self.host.store.update_game(gid, now, published_version=shows)
-                return
-            # The trail first: it stays above the table. A new trail message below the table
-            # means the table must move down again.
+            owed = not await self.send_panels(await self.host.by_id(gid))
             try:
-                below = await self.write_trail(snap, public)
-            except discord.HTTPException as err:  # the trail is a convenience: the table matters
+                await self._show_table(gid, force_new=force_new, ping=ping)
+            finally:
+                if owed:
+                    row = (await self.host.by_id(gid)).row
+                    if row.published_version >= row.version:
+                        await self.host.store.update_game(
+                            gid, self.host.clock.now(), published_version=row.version - 1
+                        )
+
+    async def _show_table(self, gid: int, *, force_new: bool, ping: bool) -> None:
+        """The trail and the table of :meth:`_publish` (under the game's publish lock)."""
+        snap = await self.host.by_id(gid)
+        if snap.row.paused is not None:
+            return  # its channel cannot be reached: nothing is drawn until it can
+        if self.host.bot_to_move(snap) is not None:
+            # Bots owed a move (after a rollback, a seat handed to a bot...): the table
+            # says they think, and their moves follow in the background.
+            self.spawn_bots(gid)
+        lang = snap.row.lang
+        # Only moves that told something: secret moves must not scroll the recent lines.
+        recent = await self.host.store.actions(gid, limit=300)
+        public = [a for a in recent if public_move(a.events)]
+        lines = present.log_lines(snap, public[-30:], None, lang)
+        embed = present.table_embed(snap, lines, lang)
+        undoable = await self.host.undoable(snap)
+        back = any(s.autopilot and s.user_id for s in snap.seats)
+        view = present.table_view(snap, lang, undo=undoable is not None, back=back)
+        to_move = snap.human_to_move() if snap.row.status == "active" else []
+        await self.clear_nudges(snap, to_move)
+        shown = present.fingerprint(embed, view, snap.view(None))
+        channel = self.channel(snap.row.channel_id)
+        old = snap.row.table_message_id
+        # Some of those to move have moved (e.g. given their secret orders): edit in place,
+        # so that the others are not mentioned again for the same turn.
+        movers = snap.row.table_to_move
+        same_movers = old is not None and (
+            to_move == movers or (bool(to_move) and set(to_move) <= set(movers))
+        )
+        # Only bots to move ("thinking"): a moment between people's turns. The table is
+        # edited in place and still counts as waiting for the people it named, so the
+        # same people to move after the bots is no new turn (no new table, no ping).
+        thinking = not to_move and self.host.bot_to_move(snap) is not None
+        if thinking:
+            same_movers = old is not None
+        waits_for = movers if thinking else to_move  # recorded as the table's movers
+        now = self.host.clock.now()
+        shows = snap.row.version
+        if not force_new and same_movers and snap.row.table_hash == shown:
+            # e.g. a secret order changed: the table shows nothing new
+            await self.host.store.update_game(gid, now, published_version=shows)
+            return
+        # The trail first: it stays above the table. A new trail message below the table
+        # means the table must move down again.
+        try:
+            below = await self.write_trail(snap, public)
+        except discord.HTTPException as err:  # the trail is a convenience: the table matters
+            if lost_reason(err) is not None:
+                raise  # the channel is gone: drawing the table would be for nothing
+            log.warning("game %s: could not write the trail", gid)
+            below = False
+        file = await present.table_file(snap, lang)
+        content = present.turn_of(snap, to_move, lang) or None
+        if not force_new and not below and same_movers:
+            try:
+                await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
+                    content=content,
+                    embed=embed,
+                    view=view,
+                    attachments=[file],
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                await self.host.store.update_game(
+                    gid,
+                    now,
+                    table_hash=shown,
+                    table_to_move=waits_for,
+                    published_version=shows,
+                )
+                return
+            except discord.NotFound as err:
                 if lost_reason(err) is not None:
-                    raise  # the channel is gone: drawing the table would be for nothing
-                log.warning("game %s: could not write the trail", gid)
-                below = False
-            file = await present.table_file(snap, lang)
-            content = present.turn_of(snap, to_move, lang) or None
-            if not force_new and not below and same_movers:
-                try:
-                    await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
-                        content=content,
-                        embed=embed,
-                        view=view,
-                        attachments=[file],
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
-                    await self.host.store.update_game(
-                        gid,
-                        now,
-                        table_hash=shown,
-                        table_to_move=waits_for,
-                        published_version=shows,
-                    )
-                    return
-                except discord.NotFound as err:
-                    if lost_reason(err) is not None:
-                        raise  # the channel, not the message, is gone
-                file = await present.table_file(snap, lang)  # the first one was consumed
-            # Ping only those the game did not wait for already: a table moved down for
-            # another reason (a new round, /game status) pings nobody again.
-            fresh = [s for s in to_move if s not in movers or force_new]
-            live = snap.row.host_options.get("pings", "live") != "days"
-            pinged = [
-                discord.Object(uid)
-                for s in fresh
-                if (uid := snap.seats[s].user_id) is not None and ping and live
-            ]
-            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            msg = await channel.send(
-                content=content,
-                embed=embed,
-                file=file,
-                allowed_mentions=discord.AllowedMentions(
-                    users=pinged, roles=False, everyone=False, replied_user=False
-                ),
-                **kwargs,
-            )
-            await self.host.store.update_game(
-                gid,
-                now,
-                table_message_id=msg.id,
-                table_to_move=waits_for,
-                table_hash=shown,
-                published_version=shows,
-            )
-            if old is not None and old != msg.id:
-                await self.drop_message(snap.row.channel_id, old)
-            if snap.row.status == "over" and snap.row.table_to_move:
-                await self.post_final(snap)  # the game just ended
-            elif not force_new:
-                await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
+                    raise  # the channel, not the message, is gone
+            file = await present.table_file(snap, lang)  # the first one was consumed
+        # Ping only those the game did not wait for already: a table moved down for
+        # another reason (a new round, /game status) pings nobody again.
+        fresh = [s for s in to_move if s not in movers or force_new]
+        mode = snap.row.host_options.get("pings")
+        acted = last_acted(snap, recent)
+        pinged = [
+            discord.Object(uid)
+            for s in fresh
+            if (uid := snap.seats[s].user_id) is not None
+            and ping
+            and pacing.table_pings(mode, acted.get(s), now)
+        ]
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        msg = await channel.send(
+            content=content,
+            embed=embed,
+            file=file,
+            allowed_mentions=discord.AllowedMentions(
+                users=pinged, roles=False, everyone=False, replied_user=False
+            ),
+            **kwargs,
+        )
+        await self.host.store.update_game(
+            gid,
+            now,
+            table_message_id=msg.id,
+            table_to_move=waits_for,
+            table_hash=shown,
+            published_version=shows,
+        )
+        if old is not None and old != msg.id:
+            await self.drop_message(snap.row.channel_id, old)
+        if snap.row.status == "over" and snap.row.table_to_move:
+            await self.post_final(snap, embed)  # the game just ended
+        elif not force_new:
+            await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
 
     async def clear_nudges(self, snap: Snapshot, waited: list[int]) -> None:
         """Delete the channel reminders of players the game no longer waits for: their
@@ -804,7 +840,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         not fit). Returns whether a message was posted (it is then below the table)."""
         row = snap.row
         lang = row.lang
-        key = str(snap.view(None).get("round") or "")
+        view = snap.view(None)
+        # a game whose moves may span rounds gives ``trail_round`` (None: no headers)
+        key = str(view.get("trail_round", view.get("round")) or "")
         mid, start, tkey = row.trail_message_id, row.trail_seq, row.trail_key
         if mid is None:
             tkey = key
@@ -819,6 +857,16 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
                 posted = posted or made != mid
                 mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
+            if not chunk and len(self.trail_text(header, added)) > TRAIL_CHARS:
+                # One move wrote more than a message holds (a game's final scoring): its
+                # lines go out in as many messages as they need; the next move opens a new one.
+                header = self.trail_header(row.game, tkey, lang)
+                for piece in self.trail_pieces(header, added):
+                    made = await self.put_trail(row.channel_id, mid, piece)
+                    posted = posted or made != mid
+                    mid = None
+                mid, start, tkey = None, action.seq, key
+                continue
             chunk.extend(added)
         if chunk:
             made = await self.put_trail(
@@ -856,6 +904,20 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         body = "\n".join(f"• {line}" for line in lines)
         return f"{header}\n{body}" if header else body
 
+    @classmethod
+    def trail_pieces(cls, header: str, lines: list[str]) -> list[str]:
+        """``lines`` as trail messages of at most :data:`TRAIL_CHARS` characters each."""
+        pieces: list[str] = []
+        part: list[str] = []
+        for line in lines:
+            if part and len(cls.trail_text(header, [*part, line])) > TRAIL_CHARS:
+                pieces.append(cls.trail_text(header, part))
+                part = []
+            part.append(line)
+        if part:
+            pieces.append(cls.trail_text(header, part))
+        return pieces
+
     async def put_trail(self, channel_id: int, message_id: int | None, text: str) -> int:
         """Edit the trail message, or post it (also when it was deleted meanwhile)."""
         channel = self.channel(channel_id)
@@ -873,11 +935,14 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         msg = await channel.send(content=text[:2000], allowed_mentions=none)
         return msg.id
 
-    async def send_panels(self, snap: Snapshot) -> None:
+    async def send_panels(self, snap: Snapshot) -> bool:
         """DM each person with an open private decision its panel, once per decision. A
-        closed DM marks the seat so the table tells the player to use "My hand"."""
+        closed DM marks the seat so the table tells the player to use "My hand". Whether
+        every panel owed went out: one Discord failed to take (a 5xx, a network error) is
+        left unrecorded, so the next call sends it again, and the others go on."""
         if snap.row.status != "active":
-            return
+            return True
+        sent = True
         for seat in range(len(snap.seats)):
             s = snap.seats[seat]
             if s.is_bot or s.user_id is None:
@@ -928,6 +993,12 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
+            except (TimeoutError, discord.HTTPException, OSError) as err:
+                # Not sent, not recorded: owed (see _publish). The old panel, if any, is
+                # greyed out already; "My hand" shows the question meanwhile.
+                log.warning("game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err)
+                sent = False
+        return sent
 
     async def edit_panel(
         self, snap: Snapshot, seat: int, channel_id: int | None, message_id: int

@@ -84,10 +84,16 @@ class HistoryMixin(CogBase):
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    async def post_final(self, snap: Snapshot) -> None:
-        """When a game ends: the whole public log as a text file, the final board and an
-        animated recap of the table over the game."""
+    async def post_final(self, snap: Snapshot, table: discord.Embed | None = None) -> None:
+        """When a game ends: what of the final ranking and the secrets revealed did not fit
+        on the final table (``table``, its embed), then the whole public log as a text
+        file, the final board and an animated recap of the table over the game."""
         lang = snap.row.lang
+        if table is not None:
+            for more in present.final_overflow(snap, table, lang):
+                await self.channel(snap.row.channel_id).send(
+                    embed=more, allowed_mentions=discord.AllowedMentions.none()
+                )
         actions = await self.host.store.actions(snap.id, live=False)
         text = present.log_file_text(snap, actions, lang)
         views = await self.host.replay_views(snap.id)

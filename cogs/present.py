@@ -218,12 +218,13 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
             name=t("host.table.scores", lang), value=scores_text(snap, view, lang), inline=False
         )
     elif result is not None:
-        embed.add_field(
-            name=t("host.table.final", lang), value=ranking_text(snap, result, lang), inline=False
-        )
-        revealed = "\n".join(reveal_lines(snap, view, lang))
-        if revealed:
-            embed.add_field(name=t("host.table.reveal", lang), value=revealed[:1024], inline=False)
+        # As much of the final word as one message holds; the rest follows the table
+        # (see final_overflow).
+        for name, value in final_fields(snap, result, lang):
+            cost = len(name) + len(value)
+            if len(embed.fields) >= FIELDS_MAX or len(embed) + cost > EMBED_ROOM:
+                break
+            embed.add_field(name=name, value=value, inline=False)
     else:
         embed.add_field(name=t("host.table.status", lang), value=t("host.status.abandoned", lang))
     embed.set_image(url="attachment://table.png")
@@ -231,7 +232,50 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
     return embed
 
 
+#: Discord's most fields in one embed.
+FIELDS_MAX = 25
+#: What a table's embed may hold in all, leaving room for its image and footer (Discord
+#: allows 6000 characters over every embed of a message).
+EMBED_ROOM = 5800
+
+
+def final_fields(snap: Snapshot, result: Any, lang: str) -> list[tuple[str, str]]:
+    """The final word as embed fields, each within Discord's limits: the ranking (each
+    player's score and its breakdown, the winner, the tie-break when one decided), then
+    what the game reveals, each split over several fields when long, never cut."""
+    out = split_field(t("host.table.final", lang), ranking_lines(snap, result, lang))
+    revealed = reveal_lines(snap, snap.view(None), lang)
+    if revealed:
+        out += split_field(t("host.table.reveal", lang), revealed)
+    return out
+
+
+def final_overflow(snap: Snapshot, shown: discord.Embed, lang: str) -> list[discord.Embed]:
+    """The fields of the final word the table's embed ``shown`` had no room for, as embeds
+    to post after it (each in a message of its own), or none."""
+    result = snap.result()
+    if result is None:
+        return []
+    have = {(f.name, f.value) for f in shown.fields}
+    rest = [f for f in final_fields(snap, result, lang) if f not in have]
+    embeds: list[discord.Embed] = []
+    for name, value in rest:
+        full = bool(embeds) and (
+            len(embeds[-1].fields) >= FIELDS_MAX
+            or len(embeds[-1]) + len(name) + len(value) > EMBED_ROOM
+        )
+        if not embeds or full:
+            embeds.append(discord.Embed(colour=COLOUR))
+        embeds[-1].add_field(name=name, value=value, inline=False)
+    return embeds
+
+
 def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
+    """The final ranking as text, whole (the end-of-game log file)."""
+    return "\n".join(ranking_lines(snap, result, lang))
+
+
+def ranking_lines(snap: Snapshot, result: Any, lang: str) -> list[str]:
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranks[s], s))
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = []
@@ -260,7 +304,7 @@ def ranking_text(snap: Snapshot, result: Any, lang: str) -> str:
     lines.append(t(key, lang, who=", ".join(winners)))
     if getattr(result, "tiebreak", ""):
         lines.append(t("host.table.tiebreak", lang, what=t(result.tiebreak, lang)))
-    return "\n".join(lines)[:1024]
+    return lines
 
 
 # -- /game rules --------------------------------------------------------------------------
@@ -364,17 +408,15 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
         value=players,
         inline=False,
     )
-    game_lines = [option_line(o, g.id, option_value(snap, o, lang), lang) for o in g.options]
-    if game_lines:
-        embed.add_field(
-            name=t("host.lobby.options", lang), value=fit("\n".join(game_lines)), inline=False
-        )
+    game_lines = [
+        option_line(o, g.id, option_value(snap, o, lang), lang) for o in Host.lobby_options(snap)
+    ]
     host_lines = [
         option_line(o, "host", host_option_value(snap, o, lang), lang) for o in pacing.HOST_OPTIONS
     ]
-    embed.add_field(
-        name=t("host.lobby.pacing", lang), value=fit("\n".join(host_lines)), inline=False
-    )
+    for title, lines in (("host.lobby.options", game_lines), ("host.lobby.pacing", host_lines)):
+        for name, value in split_field(t(title, lang), lines):
+            embed.add_field(name=name, value=value, inline=False)
     status = snap.row.status
     if status == "lobby":
         embed.description = t("host.lobby.help", lang)
@@ -383,6 +425,25 @@ def lobby_embed(snap: Snapshot, lang: str) -> discord.Embed:
     else:
         embed.description = t("host.lobby.closed", lang)
     return embed
+
+
+def split_field(name: str, blocks: Sequence[str], limit: int = 1024) -> list[tuple[str, str]]:
+    """``blocks`` (each a line or a few) under the title ``name`` as one embed field, or
+    as several when they pass a field's ``limit`` (the later ones titled "name (2)", …):
+    a block is never split, so nothing is cut but a single block longer than a field."""
+    chunks: list[list[str]] = []
+    size = limit + 1
+    for block in blocks:
+        block = fit(block, limit)
+        if size + 1 + len(block) > limit:
+            chunks.append([])
+            size = -1
+        chunks[-1].append(block)
+        size += 1 + len(block)
+    return [
+        (name if i == 0 else f"{name} ({i + 1})", "\n".join(chunk))
+        for i, chunk in enumerate(chunks)
+    ]
 
 
 def fit(text: str, limit: int = 1024) -> str:
@@ -483,7 +544,7 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
             row=0,
         )
     )
-    for o in snap.game.options[:5]:
+    for o in Host.lobby_options(snap)[:5]:
         label = f"{t(o.label, lang)}: {option_value(snap, o, lang)}"
         v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1))
     for o in pacing.HOST_OPTIONS:

@@ -75,7 +75,25 @@ def cog_of(interaction: discord.Interaction) -> GameCog:
     return cog  # type: ignore[return-value]
 
 
-def clip(text: str, n: int = 80) -> str:
+#: The largest number a custom_id's field may carry: what a 64-bit database integer holds.
+#: A forged custom_id with a bigger number (say a game id of 30 digits) is read as this
+#: one, which names no game, seat or version, so it is refused like any unknown id.
+BIGGEST = 2**63 - 1
+
+
+def num(text: str) -> int:
+    """A custom_id's number (digits only, from the templates), at most :data:`BIGGEST`."""
+    return min(int(text), BIGGEST)
+
+
+#: Discord's longest button label, and select menu option label.
+BUTTON_LABEL = 80
+SELECT_LABEL = 100
+
+
+def clip(text: str, n: int = BUTTON_LABEL) -> str:
+    """``text`` cut to ``n`` characters ("…" last) when longer: Discord refuses a longer
+    label (tests/test_option_labels.py checks the games' labels never need it)."""
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -113,9 +131,9 @@ class MoveButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveButton:
         return cls(
-            int(match["gid"]),
-            int(match["ver"]),
-            int(match["seat"]),
+            num(match["gid"]),
+            num(match["ver"]),
+            num(match["seat"]),
             match["tok"],
             match["opt"],
             label=label_of(item),
@@ -159,11 +177,11 @@ class MoveSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoveSelect:
         return cls(
-            int(match["gid"]),
-            int(match["ver"]),
-            int(match["seat"]),
+            num(match["gid"]),
+            num(match["ver"]),
+            num(match["seat"]),
             match["tok"],
-            int(match["part"]),
+            num(match["part"]),
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -172,7 +190,7 @@ class MoveSelect(
         cog = cog_of(interaction)
         more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
         if more and more[0].isdigit():
-            await cog.on_more(interaction, self.gid, self.seat, self.tok, int(more[0]))
+            await cog.on_more(interaction, self.gid, self.seat, self.tok, num(more[0]))
         else:
             # One value, or several distinct ones for a multi-pick decision: one move.
             await cog.on_move(interaction, self.gid, self.seat, self.tok, MULTI_SEP.join(values))
@@ -212,7 +230,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["gid"]), int(match["ver"]), match["act"], label=label_of(item))
+        return cls(num(match["gid"]), num(match["ver"]), match["act"], label=label_of(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await cog_of(interaction).on_lobby(interaction, self.gid, self.act, self.ver)
@@ -258,10 +276,10 @@ class TableButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableButton:
-        page = int(match["page"]) if match["page"] is not None else None
+        page = num(match["page"]) if match["page"] is not None else None
         return cls(
-            int(match["gid"]),
-            int(match["ver"]),
+            num(match["gid"]),
+            num(match["ver"]),
             match["act"],
             label=label_of(item),
             page=page,
@@ -307,9 +325,9 @@ class DeadlineButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DeadlineButton:
         return cls(
-            int(match["gid"]),
-            int(match["ver"]),
-            int(match["seat"]),
+            num(match["gid"]),
+            num(match["ver"]),
+            num(match["seat"]),
             match["tok"],
             match["kind"],
             label=label_of(item),
@@ -353,12 +371,12 @@ class GridButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GridButton:
         return cls(
-            int(match["gid"]),
-            int(match["ver"]),
-            int(match["seat"]),
+            num(match["gid"]),
+            num(match["ver"]),
+            num(match["seat"]),
             match["tok"],
-            int(match["r"]),
-            int(match["c"]),
+            num(match["r"]),
+            num(match["c"]),
             label=label_of(item),
         )
 
@@ -389,7 +407,7 @@ class GapButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GapButton:
-        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
+        return cls(num(match["gid"]), num(match["ver"]), num(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this
@@ -653,7 +671,7 @@ def add_selects(
                 0,
                 [
                     discord.SelectOption(
-                        label=clip(option_label("", o, lang, names), 100), value=o.id
+                        label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
                     )
                     for o in chunk
                 ],
@@ -673,7 +691,9 @@ def add_selects(
     for part, i in enumerate(range(0, max(len(shown), 1), SELECT_MAX)):
         chunk = shown[i : i + SELECT_MAX]
         entries = [
-            discord.SelectOption(label=clip(option_label("", o, lang, names), 100), value=o.id)
+            discord.SelectOption(
+                label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
+            )
             for o in chunk
         ]
         last = i + SELECT_MAX >= len(shown)

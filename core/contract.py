@@ -248,6 +248,10 @@ class Game(Protocol):
     #                                               table shows a legend line for the ones
     #                                               the open decisions use; a test checks
     #                                               that no prompt or label uses another.
+    #   unused_options(options) -> ids              the game's lobby options that do not
+    #                                               apply with these option values (e.g.
+    #                                               no hourglass in a learning flight): the
+    #                                               lobby neither lists nor switches them
     # Search hooks (all optional; used by rules/search.py, the bots' engine):
     #   sample(state, seat, rng) -> state           a state that seat cannot tell from this
     #                                               one: everything its view hides (others'

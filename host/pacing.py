@@ -12,10 +12,14 @@ Each game has host-level lobby options next to the game's own:
   of the game (``never`` to keep waiting); the owner takes it back with one click.
 * ``botlevel`` — how well a bot plays a seat on autopilot or an absent player's move
   (``easy``/``normal``/``hard``, the search engine's levels); bot seats have their own.
-* ``pings`` — ``live``: a new table mentions (pings) the players it now waits for at once;
-  ``days``: the table names them without a ping, and a light message pings a player only
-  once the game has waited :data:`PING_AFTER` for them (a player who answers sooner is never
-  pinged); reminders and the DM on one's turn work as usual.
+* ``pings`` — ``away`` (the default): a new table pings a player it now waits for only
+  when that player has not acted in this game for :data:`AWAY_AFTER` (5 minutes; "acted" is
+  any accepted move of theirs): someone clicking along is not pinged at every turn, someone
+  away is (:func:`table_pings`); ``live`` ("always"): a new table pings the players it now
+  waits for at once; ``days``: the table names them without a ping, and a light message
+  pings a player only once the game has waited :data:`PING_AFTER` for them (a player who
+  answers sooner is never pinged). With each, reminders and the DM on one's turn work as
+  usual. A game stored without the option (from before it existed) plays ``live``.
 
 With a deadline, a warning goes out at half the time (:func:`nudge_times`), whatever the
 reminders say, and no nudge ever goes out once the time is up: the time-up notice says it.
@@ -35,6 +39,11 @@ REPEAT = DAY
 MAX_NUDGES = 3
 #: Play over days: how long the game waits for a player before pinging them.
 PING_AFTER = HOUR
+#: The default pings (``away``): a new table pings a player who has not acted in the game
+#: for this long; someone who moved more recently is taken to be watching.
+AWAY_AFTER = 5 * 60.0
+#: The ``pings`` a game stored without the option plays (it was the only behaviour then).
+PINGS_UNSET = "live"
 #: The levels a bot plays at (``rules.search.LEVELS``; a test keeps the two in step).
 BOT_LEVELS = ("easy", "normal", "hard")
 DEFAULT_BOT_LEVEL = "normal"
@@ -43,7 +52,7 @@ HOST_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("reminders", "host.opt.reminders", ("off", "4h", "12h", "24h"), "12h"),
     OptionSpec("deadline", "host.opt.deadline", ("none", "12h", "1d", "2d", "3d", "7d"), "none"),
     OptionSpec("autopilot", "host.opt.autopilot", ("1", "2", "3", "never"), "2"),
-    OptionSpec("pings", "host.opt.pings", ("live", "days"), "live"),
+    OptionSpec("pings", "host.opt.pings", ("away", "live", "days"), "away"),
     OptionSpec("botlevel", "host.opt.botlevel", BOT_LEVELS, DEFAULT_BOT_LEVEL),
 )
 
@@ -63,6 +72,18 @@ def seconds(value: str | None) -> float | None:
     if unit is None or not value[:-1].isdigit():
         return None
     return int(value[:-1]) * unit
+
+
+def table_pings(mode: str | None, last_acted: float | None, now: float) -> bool:
+    """Whether a new table pings a player it now waits for, under the ``pings`` option
+    ``mode`` (None: a game stored without it), given when the player last acted in this
+    game (None: never). ``away``: only a player idle for :data:`AWAY_AFTER` or more."""
+    mode = mode or PINGS_UNSET
+    if mode == "days":
+        return False
+    if mode == "away":
+        return last_acted is None or now - last_acted >= AWAY_AFTER
+    return True
 
 
 def nudge_times(since: float, options: dict[str, str]) -> list[float]:

@@ -21,6 +21,7 @@ from core.contract import (
     Event,
     Game,
     IllegalMove,
+    OptionSpec,
     Result,
     answers,
     apply_checked,
@@ -275,7 +276,10 @@ class Host:
         return snap
 
     async def by_id(self, game_id: int) -> Snapshot:
-        """The game, read in one statement (see :meth:`Storage.load`)."""
+        """The game, read in one statement (see :meth:`Storage.load`). An id no database
+        integer can hold (a forged custom_id) names no game either."""
+        if not -(2**63) <= game_id < 2**63:
+            raise HostError("host.error.no_game")
         async with self.store.reading():
             loaded = await self.store.load(game_id)
         if loaded is None:
@@ -408,6 +412,15 @@ class Host:
             await self.sync_waits(after)
             return await self.by_id(game_id), "bot"
 
+    @staticmethod
+    def lobby_options(snap: Snapshot) -> list[OptionSpec]:
+        """The game's lobby options that apply with the values chosen so far: all of them,
+        but those its optional ``unused_options(options)`` hook names (e.g. the hourglass
+        of a game variant that has none), which the lobby neither lists nor switches."""
+        hook = getattr(snap.game, "unused_options", None)
+        unused = set(hook(dict(snap.row.options))) if hook is not None else set()
+        return [o for o in snap.game.options if o.id not in unused]
+
     async def cycle_option(
         self, game_id: int, option_id: str, who: Player, version: int | None = None
     ) -> Snapshot:
@@ -420,7 +433,7 @@ class Host:
             if snap.seat_of(who.user_id) is None and not who.can_manage:
                 raise HostError("host.error.not_in_lobby")
             host_level = option_id.startswith("h.")
-            specs = pacing.HOST_OPTIONS if host_level else snap.game.options
+            specs = pacing.HOST_OPTIONS if host_level else self.lobby_options(snap)
             key = option_id.removeprefix("h.")
             spec = next((o for o in specs if o.id == key), None)
             if spec is None:

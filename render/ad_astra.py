@@ -13,9 +13,13 @@ The Discord layer calls exactly two functions, from a worker thread:
 
 Board constants come from :mod:`rules.ad_astra.data`; every word comes from
 ``data/ad_astra/strings.json`` (``ad_astra.render.*``). The static layer (sky, system frames
-and names, the track, the legend) is drawn once per language and copied for every picture.
-Resources are drawn as coloured discs with a symbol (drop, leaf, bolt, X, Y, Z, alien eye),
-explained in the legend in words.
+and names, the track) is drawn once per language and copied for every picture.
+Resources are drawn as coloured discs with a symbol (drop, leaf, bolt, X, Y, Z, alien eye).
+Each planet carries its number (index + 1), the one the buttons name it by. Every mark a
+picture draws is explained on that picture: the table's legend (drawn on each picture, through
+:func:`explain`) and, on the private picture, the resource row and the looked-at planets.
+Text is never smaller than 18 px on the 1200 px table and 15 px on the 1000 px private
+picture (6 px when Discord shows them 400 px wide).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ __all__ = ["W", "render_private", "render_table", "seat_rgb", "seat_shape"]
 W = 1200
 HEADER_H = 72
 MAP_X, MAP_Y = 10, HEADER_H + 8
-SYS_W, SYS_H, SYS_GAP = 256, 196, 6
+SYS_W, SYS_H, SYS_GAP = 244, 196, 6
 MAP_W = 3 * SYS_W + 2 * SYS_GAP
 DEEP_Y = MAP_Y + 3 * SYS_H + 2 * SYS_GAP + 8
 DEEP_H = 66
@@ -46,6 +50,7 @@ LEGEND_Y = TRACK_Y + TRACK_H + 8
 COL_X = MAP_X + MAP_W + 12
 COL_W = W - COL_X - 10
 BOARD_Y = HEADER_H + 8
+PANEL_H = 136  # a player's panel
 TRACK_MAX = 60
 
 #: Where each system sits in the 3 × 3 galaxy (Sol in the middle).
@@ -124,7 +129,7 @@ def res_icon(
     ink = kit.DARK
     k = r * 0.55
     if res is None:
-        text(d, (cx, cy + 1), "?", font(max(10, round(r * 1.1))), fill=INK, anchor="mm")
+        text(d, (cx, cy + 1), "?", font(max(10, round(r * 1.25))), fill=INK, anchor="mm")
     elif res == "W":  # a drop
         d.ellipse((cx - k * 0.7, cy - k * 0.1, cx + k * 0.7, cy + k * 1.0), fill=INK)
         d.polygon(
@@ -180,39 +185,118 @@ def terra_icon(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, se
     kit.seat_token(d, center, r * 0.5, seat)
 
 
+def terra_ring(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float) -> None:
+    """The terraformed mark: a bright green ring around a planet of radius ``r``."""
+    cx, cy = center
+    d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), outline=TERRA_RGB, width=4)
+
+
+def first_badge(d: ImageDraw.ImageDraw, x: float, y0: float, y1: float) -> float:
+    """The first player's badge, a gold "1" chip from ``x``; returns its width."""
+    return kit.pill(d, x, y0, y1, "1", font(20), GOLD, pad=9)
+
+
+def card_back(
+    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int, now: bool
+) -> None:
+    """An action card face down on the planning board: its owner's colour and shape."""
+    x0, y0, x1, y1 = box
+    col = seat_rgb(seat)
+    d.rounded_rectangle(
+        box,
+        radius=8,
+        fill=kit.blend(col, BG, 0.55),
+        outline=GOLD if now else kit.DARK,
+        width=4 if now else 2,
+    )
+    r = min(15, (x1 - x0) / 4, (y1 - y0) / 4)
+    kit.shape(
+        d, ((x0 + x1) / 2, (y0 + y1) / 2 + 2), r, seat_shape(seat), fill=col, outline=kit.DARK
+    )
+
+
+def seat_mark(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, seat: int) -> None:
+    """A player's token where it stands for that player (the score track)."""
+    kit.seat_token(d, center, r, seat)
+
+
+def seat_key(d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, seat: int) -> None:
+    """A player's token drawn beside that player's name: the key to their colour and shape."""
+    kit.seat_token(d, center, r, seat)
+
+
+def explain(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    items: list[tuple[Any, str]],
+    f: kit.Font,
+    max_width: float,
+    icon: float = 30,
+    gap: float = 16,
+    fill: RGB = MUTED,
+) -> float:
+    """A legend: each mark drawn beside its words. Every legend of the game's pictures is
+    drawn here, and every mark drawn elsewhere on a picture is drawn here too on that
+    picture (``tests/render/test_ad_astra_marks.py``)."""
+    return kit.legend(d, xy, items, f, max_width, icon=icon, gap=gap, fill=fill)
+
+
+def _centred(draw_icon: Any, k: float = 2.0, dy: float = 0.0) -> Any:
+    """A legend icon: ``draw_icon(d, centre, radius)`` fitted to the legend's square."""
+    return lambda dd, xy, sz: draw_icon(dd, (xy[0] + sz / 2, xy[1] + sz / 2 + dy), sz / k)
+
+
 # --------------------------------------------------------------------------- static layer
 
 
-def _legend_items(lang: str) -> list[tuple[Any, str]]:
-    def res(code: str) -> Any:
-        return lambda dd, xy, s: res_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, code)
+def res_item(code: str | None, label: str) -> tuple[Any, str]:
+    """A legend entry: a resource (planet type) icon and its words."""
+    return (_centred(lambda dd, c, r: res_icon(dd, c, r, code)), label)
 
-    items: list[tuple[Any, str]] = [(res(r), t(f"res.{r}", lang)) for r in (*RES, "A")]
-    items.append((res(None), t("hidden", lang)))  # type: ignore[arg-type]
+
+def _legend_items(lang: str) -> list[tuple[Any, str]]:
+    items: list[tuple[Any, str]] = [res_item(r, t(f"res.{r}", lang)) for r in (*RES, "A")]
+    items.append(res_item(None, t("hidden", lang)))
     items.append(
         (
-            lambda dd, xy, s: colony_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, 0, False),
-            t("colony", lang),
+            lambda dd, xy, sz: dd.text(
+                (xy[0] + sz / 2, xy[1] + sz / 2), "12", font=font(18), fill=INK, anchor="mm"
+            ),
+            t("legend.planet_no", lang),
+        )
+    )
+    items.append((_centred(lambda dd, c, r: colony_icon(dd, c, r, 0, False)), t("colony", lang)))
+    items.append(
+        (_centred(lambda dd, c, r: colony_icon(dd, c, r, 0, True), 2.4), t("factory", lang))
+    )
+    items.append((_centred(lambda dd, c, r: terra_icon(dd, c, r, 0), 2.2), t("terraform", lang)))
+    items.append((_centred(lambda dd, c, r: ship_icon(dd, c, r, 0), 2.3, 1), t("ship", lang)))
+    items.append(
+        (
+            lambda dd, xy, sz: card_back(
+                dd, (xy[0], xy[1] - 2, xy[0] + sz, xy[1] + sz + 2), 0, False
+            ),
+            t("legend.card_down", lang),
         )
     )
     items.append(
         (
-            lambda dd, xy, s: colony_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2.4, 0, True),
-            t("factory", lang),
+            lambda dd, xy, sz: first_badge(dd, xy[0] + 2, xy[1] + 2, xy[1] + sz - 2),
+            t("legend.first", lang),
         )
     )
     items.append(
         (
-            lambda dd, xy, s: terra_icon(dd, (xy[0] + s / 2, xy[1] + s / 2), s / 2, 0),
-            t("terraform", lang),
+            lambda dd, xy, sz: dd.rounded_rectangle(
+                (xy[0] + 1, xy[1] + 1, xy[0] + sz - 1, xy[1] + sz - 1),
+                radius=6,
+                outline=GOLD,
+                width=4,
+            ),
+            t("legend.now", lang),
         )
     )
-    items.append(
-        (
-            lambda dd, xy, s: ship_icon(dd, (xy[0] + s / 2, xy[1] + s / 2 + 1), s / 2.3, 0),
-            t("ship", lang),
-        )
-    )
+    items.append((None, t("legend.played", lang)))
     return items
 
 
@@ -254,17 +338,27 @@ def _build_base(lang: str) -> Image.Image:
         big = v % 10 == 0
         d.line([(x, ty - (9 if big else 5)), (x, ty + (9 if big else 5))], fill=MUTED, width=2)
         if big and v != END_VP:
-            text(d, (x, ty + 12), str(v), font(16), fill=MUTED, anchor="mt")
+            text(d, (x, ty + 12), str(v), font(18), fill=MUTED, anchor="mt")
     xe = _track_x(END_VP)
     d.line([(xe, TRACK_Y + 8), (xe, ty + 10)], fill=GOLD, width=4)
     text(d, (xe, ty + 12), str(END_VP), font(18), fill=GOLD, anchor="mt")
     # legend
-    kit.legend(
-        d, (MAP_X + 6, LEGEND_Y + 4), _legend_items(lang), font(17), MAP_W - 12, icon=24, gap=16
-    )
     # planning board frame
     text(d, (COL_X + 4, BOARD_Y + 2), t("planning", lang), font(22), fill=INK, shadow=1)
     return img
+
+
+def _legend_end(lang: str) -> float:
+    """Where the table's legend ends (measured once per language on a scratch image)."""
+    if lang not in _LEGEND_END:
+        scratch = ImageDraw.Draw(Image.new("RGB", (W, 400)))
+        _LEGEND_END[lang] = LEGEND_Y + explain(
+            scratch, (MAP_X + 6, 4), _legend_items(lang), font(18), MAP_W - 12
+        )
+    return _LEGEND_END[lang]
+
+
+_LEGEND_END: dict[str, float] = {}
 
 
 def _track_x(v: float) -> float:
@@ -339,12 +433,12 @@ def _draw_systems(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
         ps = by_sys.get(code, [])
         x0, y0, _x1, y1 = _sys_box(code)
         k = len(ps)
-        per_row = k if k <= 4 else (k + 1) // 2
-        rows = 1 if k <= 4 else 2
+        per_row = k if k <= 3 else (k + 1) // 2
+        rows = 1 if k <= 3 else 2
         cw = (SYS_W - 16) / max(per_row, 1)
         top = y0 + 40
         rh = (y1 - 8 - top) / rows
-        r = min(cw * 0.36, rh * 0.3, 26)
+        r = min(cw * 0.3, rh * 0.3, 26)
         for i, p in enumerate(ps):
             row, col = divmod(i, per_row)
             count_in_row = per_row if row < rows - 1 else k - per_row * (rows - 1)
@@ -360,26 +454,18 @@ def _draw_planet(
     cx, cy = c
     typ = p.get("type")
     res_icon(d, c, r, typ if typ in RES_RGB else None)
+    pid = p.get("id")
+    if kit.is_int(pid):  # the number the buttons name the planet by
+        text(d, (cx + 6, cy + r + 12), str(pid + 1), font(18), fill=INK, anchor="mm", outline=2)
     tf = p.get("terraformed_by")
     if kit.is_seat(tf, n):
-        d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), outline=TERRA_RGB, width=4)
+        terra_ring(d, c, r)
     b = p.get("building")
     if isinstance(b, list) and len(b) == 2 and kit.is_seat(b[0], n):
         colony_icon(d, (cx + r * 0.8, cy - r * 0.75), r * 0.55, int(b[0]), b[1] == "f")
-    if ships:
-        seat = ships[0]
-        sx, sy = cx - r * 0.85, cy + r * 0.85
-        ship_icon(d, (sx, sy), r * 0.48, seat)
-        if len(ships) > 1:
-            text(
-                d,
-                (sx + r * 0.55, sy + 2),
-                f"×{len(ships)}",
-                font(max(12, round(r * 0.6))),
-                fill=INK,
-                anchor="lm",
-                outline=2,
-            )
+    # ships: one icon each, stacked (one seat's ships only: others' pawns block a planet)
+    for k, seat in reversed(list(enumerate(ships[:4]))):
+        ship_icon(d, (cx - r * 0.85 - k * r * 0.5, cy + r * 0.85 - k * r * 0.2), r * 0.48, seat)
 
 
 def _draw_deep(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> None:
@@ -410,15 +496,15 @@ def _draw_track(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
         col, row = divmod(h, 3)
         x = _track_x(v) + col * 26
         y = ty - 20 - row * 22
-        kit.seat_token(d, (x, y), 12, seat)
+        seat_mark(d, (x, y), 12, seat)
         if v > TRACK_MAX:
-            text(d, (x + 16, y), str(v), font(16), fill=INK, anchor="lm")
+            text(d, (x + 16, y), str(v), font(18), fill=INK, anchor="lm")
 
 
 def _slot_layout(count: int) -> tuple[int, float, float]:
     cols = 5 if count > 12 else 4
     sw = (COL_W - (cols - 1) * 6) / cols
-    return cols, sw, 80.0
+    return cols, sw, 96.0
 
 
 def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
@@ -441,17 +527,8 @@ def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
         card = sl.get("card")
         col = seat_rgb(seat)
         if card is None:
-            d.rounded_rectangle(
-                box,
-                radius=8,
-                fill=kit.blend(col, BG, 0.55),
-                outline=GOLD if now else kit.DARK,
-                width=4 if now else 2,
-            )
-            kit.shape(
-                d, (x + sw / 2, y + sh / 2 + 2), 15, seat_shape(seat), fill=col, outline=kit.DARK
-            )
-            text(d, (x + 6, y + 4), str(i + 1), font(15), fill=INK)
+            card_back(d, box, seat, now)
+            text(d, (x + 6, y + 4), str(i + 1), font(18), fill=INK)
             continue
         d.rounded_rectangle(
             box,
@@ -460,11 +537,11 @@ def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
             outline=GOLD if now else col,
             width=4 if now else 3,
         )
-        text(d, (x + 6, y + 3), str(i + 1), font(14), fill=MUTED)
+        text(d, (x + 6, y + 3), str(i + 1), font(18), fill=MUTED)
         if not isinstance(card, str) or not card:
             continue
-        label, f = kit.fit_font(t(f"short.{card[0]}", lang), sw - 10, (19, 17, 15, 13))
-        text(d, (x + sw / 2, y + 30), label, f, fill=INK, anchor="mm")
+        label, f = kit.fit_font(t(f"short.{card[0]}", lang), sw - 4, (20, 19, 18))
+        text(d, (x + sw / 2, y + 33), label, f, fill=INK, anchor="mm")
         fac = facs[seat] if seat < len(facs) else None
         if card[:1] in ("p", "m") and isinstance(fac, str):
             try:
@@ -472,16 +549,16 @@ def _draw_board(d: ImageDraw.ImageDraw, view: dict, n: int, lang: str) -> float:
             except (KeyError, IndexError, ValueError):
                 continue
             if card[0] == "p":
-                res_icon(d, (x + sw / 2 - 15, y + sh - 18), 13, pa)
-                res_icon(d, (x + sw / 2 + 15, y + sh - 18), 13, pb)
+                res_icon(d, (x + sw / 2 - 17, y + sh - 23), 15, pa)
+                res_icon(d, (x + sw / 2 + 17, y + sh - 23), 15, pb)
             else:
                 for j, code in enumerate((pa, pb)):
-                    s, f = kit.fit_font(t(f"abbr.{code}", lang), sw - 8, (15, 14, 13, 12), "cond")
-                    text(d, (x + sw / 2, y + sh - 28 + j * 16), s, f, fill=INK, anchor="mm")
+                    s, f = kit.fit_font(t(f"abbr.{code}", lang), sw - 8, (19, 18), "cond")
+                    text(d, (x + sw / 2, y + sh - 34 + j * 20), s, f, fill=INK, anchor="mm")
         elif card in SCORING:
-            text(
-                d, (x + sw / 2, y + sh - 18), "★" * int(card[1]), font(18), fill=GOLD, anchor="mm"
-            )
+            for j, elem in enumerate(SCORING[card]):
+                s, f = kit.fit_font(t(f"elem.{elem}", lang), sw - 8, (19, 18), "cond")
+                text(d, (x + sw / 2, y + sh - 34 + j * 20), s, f, fill=GOLD, anchor="mm")
     rows = max(1, math.ceil(len(slots) / cols))
     return y0 + rows * (sh + 6) + 6
 
@@ -512,12 +589,12 @@ def _draw_players(
     turn = _turn_seat(view)
     result = kit.dict_at(view, "result")
     winners = set(kit.list_at(result, "winners"))
-    ph = 138 if open_hands else 112
+    ph = PANEL_H
     for seat in range(n):
         box = (COL_X, y, COL_X + COL_W, y + ph)
         hl = (seat in winners) if view.get("over") else seat == turn
         kit.seat_panel(d, box, seat, highlight=hl)
-        kit.seat_token(d, (COL_X + 30, y + 28), 15, seat)
+        seat_key(d, (COL_X + 30, y + 28), 15, seat)
         sc = str(kit.int_of(scores[seat] if seat < len(scores) else 0))
         fs = font(32)
         scw = fs.getlength(sc)
@@ -528,11 +605,11 @@ def _draw_players(
         text(d, (xname, y + 28), name, f, fill=INK, anchor="lm")
         if first == seat:
             xf = xname + f.getlength(name) + 10
-            kit.pill(d, xf, y + 15, y + 41, "1", font(20), GOLD, pad=9)
+            first_badge(d, xf, y + 15, y + 41)
         # pieces in play, out of four each
         pc = pieces[seat] if seat < len(pieces) and isinstance(pieces[seat], dict) else {}
         x = COL_X + 20
-        cy = y + 66
+        cy = y + 64
         for kind in ("c", "f", "tf", "ship"):
             k = kit.int_of(pc.get(kind))
             if kind == "ship":
@@ -544,45 +621,49 @@ def _draw_players(
             text(d, (x + 27, cy), f"{k}/{PIECES}", font(21), fill=INK, anchor="lm")
             x += 72
         # counts: resource cards, action cards, artifacts, scoring cards played
-        cy2 = y + 96
         x = COL_X + 20
         hc = kit.int_of(hands[seat] if seat < len(hands) else 0)
         ac = kit.int_of(acts[seat] if seat < len(acts) else 0)
         ar = kit.int_of(arts[seat] if seat < len(arts) else 0)
-        s = t("counts", lang, res=hc, act=ac, art=ar)
-        s, f = kit.fit_font(s, COL_W - 34, (19, 18, 17, 16))
-        text(d, (x, cy2), s, f, fill=MUTED, anchor="lm")
+        trading = open_hands and seat < len(open_hands) and isinstance(open_hands[seat], dict)
+        if not trading:
+            s, f = kit.fit_font(t("counts_res", lang, res=hc), COL_W - 34, (20, 19, 18))
+            text(d, (x, y + 95), s, f, fill=MUTED, anchor="lm")
+        s, f = kit.fit_font(t("counts", lang, act=ac, art=ar), COL_W - 34, (20, 19, 18))
+        text(d, (x, y + 120), s, f, fill=MUTED, anchor="lm")
         # the scoring cards already played this cycle
         sp = played[seat] if seat < len(played) and isinstance(played[seat], list) else []
         for j, sc_card in enumerate(("s1", "s2", "s3")):
             on = sc_card in sp
             xx = COL_X + COL_W - 62 + j * 22
             text(d, (xx, cy), "★", font(22), fill=GOLD if on else FAINT, anchor="mm")
-        if open_hands and seat < len(open_hands) and isinstance(open_hands[seat], dict):
+        if trading:
             hand = open_hands[seat]
             x = COL_X + 20
-            cy3 = y + 122
+            cy3 = y + 95
             for r in RES:
-                res_icon(d, (x + 10, cy3), 10, r)
+                res_icon(d, (x + 15, cy3), 15, r)
                 text(
-                    d, (x + 24, cy3), str(kit.int_of(hand.get(r))), font(18), fill=INK, anchor="lm"
+                    d, (x + 34, cy3), str(kit.int_of(hand.get(r))), font(20), fill=INK, anchor="lm"
                 )
-                x += 56
+                x += 60
         y += ph + 6
     return y
 
 
 def _draw_bank(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+    """The bank's resource cards, in a row under the legend."""
     bank = kit.dict_at(view, "bank")
     if not bank:
         return y
-    text(d, (COL_X + 4, y + 14), t("bank", lang), font(18), fill=MUTED, anchor="lm")
-    x = COL_X + 4 + font(18).getlength(t("bank", lang)) + 14
+    x: float = MAP_X + 10
+    text(d, (x, y + 18), t("bank", lang), font(20), fill=MUTED, anchor="lm")
+    x += font(20).getlength(t("bank", lang)) + 16
     for r in RES:
-        res_icon(d, (x + 10, y + 14), 10, r)
-        text(d, (x + 24, y + 14), str(kit.int_of(bank.get(r))), font(17), fill=INK, anchor="lm")
-        x += 50
-    return y + 30
+        res_icon(d, (x + 15, y + 18), 15, r)
+        text(d, (x + 35, y + 18), str(kit.int_of(bank.get(r))), font(20), fill=INK, anchor="lm")
+        x += 76
+    return y + 38
 
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
@@ -591,20 +672,22 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     slots = kit.list_at(view, "slots")
     cols, _, sh = _slot_layout(len(slots))
     rows = max(1, math.ceil(len(slots) / cols))
-    ph = 138 if view.get("open_hands") else 112
-    right = BOARD_Y + 34 + rows * (sh + 6) + 6 + n * (ph + 6) + 34
-    left = LEGEND_Y + 70
+    ph = PANEL_H
+    right = BOARD_Y + 34 + rows * (sh + 6) + 6 + n * (ph + 6)
+    left = _legend_end(lang) + 42
     h = int(max(left, right) + 8)
     img = Image.new("RGB", (W, h), BG)
     img.paste(base.crop((0, 0, W, min(h, base.height))), (0, 0))
     d = ImageDraw.Draw(img)
     _draw_header(d, view, lang)
+    # the legend: drawn on each picture (not in the static layer) so a test sees it there
+    explain(d, (MAP_X + 6, LEGEND_Y + 4), _legend_items(lang), font(18), MAP_W - 12)
     _draw_systems(d, view, n)
     _draw_deep(d, view, n, lang)
     _draw_track(d, view, n)
     y = _draw_board(d, view, n, lang)
     y = _draw_players(d, y, view, names, n, lang)
-    _draw_bank(d, y - 2, view, lang)
+    _draw_bank(d, _legend_end(lang), view, lang)
     return img
 
 
@@ -668,7 +751,7 @@ def _action_card(
     kit.rounded_box(d, (x, y, x + w, y + h), radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     title = t("scoring", lang) if card in SCORING else _card_label(card, lang)
     bw = font(16).getlength(badge) + 12 if badge else 0
-    label, f = kit.fit_font(title, w - 16 - bw, (20, 18, 16, 14), "cond")
+    label, f = kit.fit_font(title, w - 16 - bw, (20, 18, 16, 15), "cond")
     if badge:
         text(d, (x + w - 8, y + 12), badge, font(16), fill=GOLD, anchor="ra")
     text(d, (x + 8, y + 10), label, f, fill=INK)
@@ -676,27 +759,25 @@ def _action_card(
         a, b = SCORING[card]
         for i, elem in enumerate((a, b)):
             s, fs = kit.fit_font(
-                i18n.t(f"ad_astra.score.{elem}", lang), w - 36, (17, 15, 13), "cond"
+                i18n.t(f"ad_astra.score.{elem}", lang), w - 36, (17, 16, 15), "cond"
             )
-            text(d, (x + 10, y + h - 44 + i * 22), "★", font(16), fill=GOLD, anchor="lm")
+            text(d, (x + 12, y + h - 44 + i * 22), "•", font(18), fill=GOLD, anchor="lm")
             text(d, (x + 30, y + h - 44 + i * 22), s, fs, fill=MUTED, anchor="lm")
     if card[:1] in ("p", "m") and faction:
         try:
             a, b = card_pair(faction, card)
         except (KeyError, IndexError, ValueError):
             return
-        if card[0] == "p":
-            res_icon(d, (x + 26, y + h - 24), 16, a)
-            res_icon(d, (x + 64, y + h - 24), 16, b)
-            s, fs = kit.fit_font(
-                f"{t(f'res.{a}', lang)} / {t(f'res.{b}', lang)}", w - 100, (16, 14, 12), "cond"
-            )
-            text(d, (x + 88, y + h - 24), s, fs, fill=MUTED, anchor="lm")
-        else:
-            s, fs = kit.fit_font(
-                f"{_sys_name(a, lang)} / {_sys_name(b, lang)}", w - 16, (18, 16, 14, 12), "cond"
-            )
-            text(d, (x + 8, y + h - 24), s, fs, fill=MUTED, anchor="lm")
+        for i, code in enumerate((a, b)):  # one line each: the two resources or systems
+            yy = y + h - 45 + i * 24
+            if card[0] == "p":
+                res_icon(d, (x + 22, yy), 13, code)
+                s, fs = kit.fit_font(t(f"res.{code}", lang), w - 50, (17, 16, 15), "cond")
+                text(d, (x + 42, yy), s, fs, fill=MUTED, anchor="lm")
+            else:
+                text(d, (x + 12, yy), "•", font(18), fill=GOLD, anchor="lm")
+                s, fs = kit.fit_font(_sys_name(code, lang), w - 36, (17, 16, 15), "cond")
+                text(d, (x + 30, yy), s, fs, fill=MUTED, anchor="lm")
 
 
 def _draw_private(
@@ -717,23 +798,23 @@ def _draw_private(
     cw, ch, cols = 232, 96, 4
     hand_rows = max(1, math.ceil(len(hand) / cols))
     plan_rows = math.ceil(len(planned) / cols) if planned else 0
-    known_by_sys: dict[str, list[str]] = {}
+    known_by_sys: dict[str, list[tuple[int, str]]] = {}
     for pid, typ in sorted(known.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0):
         p = planets.get(int(pid)) if pid.isdigit() else None
         sys_ = str(p.get("sys")) if p else "?"
-        known_by_sys.setdefault(sys_, []).append(typ)
+        known_by_sys.setdefault(sys_, []).append((int(pid) + 1 if pid.isdigit() else 0, typ))
     h = 80 + 38 + hand_rows * (ch + 10) + 10
     if plan_rows:
         h += 38 + plan_rows * (ch + 10) + 10
-    h += 38 + 60 + 10
+    h += 38 + 2 * 46 + 10
     h += 38 + max(1, len(arts)) * 56 + 10
-    h += 38 + max(1, math.ceil(len(known_by_sys) / 2)) * 50 + 20
+    h += 38 + max(1, sum(math.ceil(len(v) / 4) for v in known_by_sys.values())) * 46 + 10
     img = kit.star_field((PW, int(h)), seed=5)
     d = ImageDraw.Draw(img)
     kit.rounded_box(d, (8, 6, PW - 8, 70), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     who = kit.player_name(names, seat, lang) if seat is not None else ""
     if seat is not None:
-        kit.seat_token(d, (36, 38), 16, seat)
+        seat_key(d, (36, 38), 16, seat)
     title = t("private.title", lang, name=who) if who else t("private.anon", lang)
     s, f = kit.fit_font(title, PW - 90, (30, 28, 26, 24))
     text(d, (62, 38), s, f, fill=INK, anchor="lm")
@@ -757,15 +838,8 @@ def _draw_private(
         y += plan_rows * (ch + 10) + 10
     total = sum(kit.int_of(res.get(rc)) for rc in RES)
     y = _section(d, y, t("private.resources", lang, n=total))
-    x = 24.0
-    for rc in RES:
-        res_icon(d, (x + 22, y + 26), 22, rc)
-        k = str(kit.int_of(res.get(rc)))
-        text(d, (x + 52, y + 18), k, font(30), fill=INK, anchor="lm")
-        s, fs = kit.fit_font(t(f"res.{rc}", lang), 100, (16, 14, 12), "cond")
-        text(d, (x + 52, y + 42), s, fs, fill=MUTED, anchor="lm")
-        x += 160
-    y += 70
+    held = [res_item(rc, f"{kit.int_of(res.get(rc))} {t(f'res.{rc}', lang)}") for rc in RES]
+    y = explain(d, (24, y), held, font(26), PW - 48, icon=40, gap=28, fill=INK) + 10
     y = _section(d, y, t("private.artifacts", lang))
     if not arts:
         text(d, (24, y + 8), t("private.none", lang), font(20, "book"), fill=FAINT)
@@ -779,21 +853,22 @@ def _draw_private(
             fill=kit.blend(RES_RGB["A"], kit.BG2, 0.8),
             outline=RES_RGB["A"],
         )
-        res_icon(d, (44, y + 24), 15, "A")
-        text(d, (68, y + 24), name, font(22), fill=INK, anchor="lm")
-        xd = 76 + font(22).getlength(name)
-        s, fs = kit.fit_font(t(f"art.{a}", lang), PW - 40 - xd, (18, 16, 14), "book")
+        text(d, (36, y + 24), name, font(22), fill=INK, anchor="lm")
+        xd = 44 + font(22).getlength(name)
+        s, fs = kit.fit_font(t(f"art.{a}", lang), PW - 40 - xd, (18, 16, 15), "book")
         text(d, (xd, y + 25), s, fs, fill=MUTED, anchor="lm")
         y += 56
     y = _section(d, y, t("private.known", lang))
     if not known_by_sys:
         text(d, (24, y + 8), t("private.none", lang), font(20, "book"), fill=FAINT)
-    for i, (sys_, types) in enumerate(sorted(known_by_sys.items())):
-        r, c = divmod(i, 2)
-        x = 24 + c * (PW / 2)
-        yy = y + r * 50
-        s, fs = kit.fit_font(_sys_name(sys_, lang) if sys_ in _GRID else sys_, 200, (20, 18, 16))
-        text(d, (x, yy + 18), s, fs, fill=INK, anchor="lm")
-        for j, typ in enumerate(types):
-            res_icon(d, (x + 224 + j * 40, yy + 18), 17, typ if typ in RES_RGB else None)
+        y += 46
+    for sys_, seen in sorted(known_by_sys.items()):
+        s, fs = kit.fit_font(_sys_name(sys_, lang) if sys_ in _GRID else sys_, 220, (22, 20, 18))
+        text(d, (24, y + 18), s, fs, fill=INK, anchor="lm")
+        # each planet with the number the table shows on it, and its type in words
+        items = [
+            res_item(typ if typ in RES_RGB else None, t("private.planet", lang, n=no, res=typ))
+            for no, typ in seen
+        ]
+        y = explain(d, (260, y + 2), items, font(20), PW - 284, icon=34, gap=20) + 6
     return img

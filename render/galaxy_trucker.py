@@ -66,6 +66,52 @@ HUMAN: RGB = (240, 236, 226)
 
 W = 1200  # table width
 PW = 760  # private picture width (portrait, for phones)
+#: The smallest text on the table (6 px once Discord shows it 400 px wide).
+MIN_FONT = 18
+#: Room for two lines of what a ship carries under it (two-player tables).
+STATS_BELOW = 2 * (MIN_FONT + 8) + 6
+
+
+class Marks:
+    """What one picture draws (tile kinds, what is aboard, frames, rockets…) and what its
+    legend explains: a picture explains every mark it draws (a test checks it)."""
+
+    def __init__(self) -> None:
+        self.drawn: set[str] = set()
+        self.explained: set[str] = set()
+
+
+#: Set while a picture is drawn: the marks drawn so far (a test reads it; see ``RECORD``).
+_MARKS: Marks = Marks()
+#: A test may set this to a list: each picture's :class:`Marks` are appended to it.
+RECORD: list[Marks] | None = None
+
+
+def _mark(*names: str) -> None:
+    _MARKS.drawn.update(names)
+
+
+#: Legend entries, in the order drawn: (entry, the marks it explains). The entry's words
+#: are ``galaxy_trucker.pic.lg.<entry>``; its icon is drawn by :func:`_legend_icon`.
+LEGEND: tuple[tuple[str, frozenset[str]], ...] = (
+    ("rocket", frozenset({"rocket"})),
+    ("cabin", frozenset({"cabin", "human"})),
+    ("starting_cabin", frozenset({"starting_cabin"})),
+    ("alien", frozenset({"alien"})),
+    ("life", frozenset({"life_brown", "life_purple"})),
+    ("engine", frozenset({"engine", "engine2"})),
+    ("cannon", frozenset({"cannon", "cannon2"})),
+    ("battery", frozenset({"battery", "charge"})),
+    ("shield", frozenset({"shield"})),
+    ("hold", frozenset({"hold", "goods"})),
+    ("red_hold", frozenset({"red_hold"})),
+    ("structural", frozenset({"structural"})),
+    ("connector", frozenset({"connector"})),
+    ("cell", frozenset({"cell"})),
+    ("free", frozenset({"free"})),
+    ("bad", frozenset({"bad"})),
+    ("last", frozenset({"last"})),
+)
 
 
 def _palette() -> Image.Image:
@@ -244,6 +290,22 @@ def _pips(
             d.ellipse(box, fill=col or SLOT, outline=TILE_EDGE if col else SLOT_EDGE, width=2)
 
 
+def _tile_marks(kind: str, sides: str, extra: dict[str, Any]) -> None:
+    """The marks a tile draws: its kind, its connectors and what it carries."""
+    _mark(kind if kind in KIND_FILL else "structural")
+    if any(c in "12U" for c in sides):
+        _mark("connector")
+    if kind in ("cabin", "starting_cabin"):
+        if extra.get("alien") in ALIEN:
+            _mark("alien")
+        elif kit.int_of(extra.get("crew"), 0) > 0:
+            _mark("human")
+    elif kind == "battery":
+        _mark("charge")
+    elif kind in ("hold", "red_hold") and extra.get("goods"):
+        _mark("goods")
+
+
 def draw_tile(
     d: ImageDraw.ImageDraw,
     x: float,
@@ -252,14 +314,18 @@ def draw_tile(
     t: dict[str, Any],
     extra: dict[str, Any] | None = None,
     seat: int | None = None,
+    record: bool = True,
 ) -> None:
     """One tile at (x, y), ``s`` pixels wide. ``t`` is a tile of the view (id, kind, rot,
-    sides); ``extra`` what is aboard (crew, alien, batteries, goods) when known."""
+    sides); ``extra`` what is aboard (crew, alien, batteries, goods) when known. ``record``
+    (not for a legend's own icons): the marks it draws are noted for the legend."""
     kind = str(t.get("kind", "structural"))
     rot = kit.int_of(t.get("rot")) % 4
     sides = str(t.get("sides", "0000")) + "0000"
     tid = kit.int_of(t.get("id"), -1)
     extra = extra or {}
+    if record:
+        _tile_marks(kind, sides[:4], extra)
     fill = KIND_FILL.get(kind, (98, 102, 116))
     if kind == "starting_cabin" and seat is not None:
         fill = kit.blend(kit.seat_color(seat), (40, 40, 60), 0.25)
@@ -324,6 +390,105 @@ def draw_tile(
         d.line((cx - k, cy + k, cx + k, cy - k), fill=(170, 174, 190), width=max(2, round(s / 18)))
 
 
+# --------------------------------------------------------------------------- legend
+
+
+def view_marks(
+    view: dict[str, Any], ships: Sequence[dict[str, Any]], tiles_: Sequence[Any]
+) -> set[str]:
+    """The marks a picture of these ships (and loose tiles: the pool, a hand, a reserve)
+    draws, for its legend."""
+    saved = set(_MARKS.drawn)
+    _MARKS.drawn.clear()
+    for ship in ships:
+        extras = _ship_extras(ship)
+        _mark("cell")
+        for t in kit.list_of(ship.get("tiles")):
+            if isinstance(t, dict):
+                cell = _cells([t.get("cell")])
+                key = _cellkey(*next(iter(cell))) if cell else ""
+                _tile_marks(
+                    str(t.get("kind", "structural")), str(t.get("sides", "")), extras.get(key, {})
+                )
+    for t in tiles_:
+        if isinstance(t, dict):
+            _tile_marks(str(t.get("kind", "structural")), str(t.get("sides", "")), {})
+    out = set(_MARKS.drawn)
+    _MARKS.drawn.clear()
+    _MARKS.drawn.update(saved)
+    return out
+
+
+def _legend_icon(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, s: float, entry: str
+) -> None:
+    """The small picture of a legend entry, in an ``s``-pixel square at (x, y)."""
+    tile: dict[str, Any] = {"kind": entry, "rot": 0, "sides": "0000", "id": -1}
+    extra: dict[str, Any] = {}
+    if entry == "rocket":
+        kit.seat_token(d, (x + s / 2, y + s / 2), s * 0.45, 0, label="1")
+        return
+    if entry in ("cell", "free", "bad", "last"):
+        d.rectangle((x + 1, y + 1, x + s - 1, y + s - 1), fill=SLOT, outline=SLOT_EDGE)
+        colour = {"free": GREEN, "bad": RED, "last": GOLD}.get(entry)
+        if colour is not None:
+            d.rectangle((x + 2, y + 2, x + s - 2, y + s - 2), outline=colour, width=3)
+        return
+    if entry == "connector":
+        inset = s * 0.1
+        d.rounded_rectangle(
+            (x + inset, y + inset, x + s - inset, y + s - inset),
+            radius=s * 0.08,
+            fill=KIND_FILL["structural"],
+            outline=TILE_EDGE,
+        )
+        for direction, kind in enumerate("12U0"):
+            _tubes(d, x, y, s, direction, kind)
+        return
+    if entry == "cabin":
+        extra = {"crew": 2}
+    elif entry == "alien":
+        tile["kind"], extra = "cabin", {"alien": "brown"}
+    elif entry == "life":
+        tile["kind"] = "life_brown"
+    elif entry == "battery":
+        tile["kind"] = "battery"
+    elif entry == "hold":
+        extra = {"goods": ["red"]}
+    draw_tile(d, x, y, s, tile, extra, seat=0, record=False)
+
+
+def legend_height(entries: int, cols: int, size: int) -> int:
+    rows = math.ceil(entries / cols) if entries else 0
+    return rows * round(size * 1.7)
+
+
+def draw_legend(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float],
+    marks: set[str],
+    lang: str,
+    cols: int,
+    size: int,
+) -> int:
+    """The legend of ``marks`` in ``cols`` columns from (x0, y) to x1: an icon and its words
+    for each entry whose marks were drawn. Returns the height used."""
+    x0, y, x1 = box
+    entries = [(e, m) for e, m in LEGEND if m & marks]
+    colw = (x1 - x0) / cols
+    row_h = round(size * 1.7)
+    icon = round(size * 1.45)
+    for i, (entry, covers) in enumerate(entries):
+        r, c = divmod(i, cols)
+        ex, ey = x0 + c * colw, y + r * row_h
+        _legend_icon(img, d, ex, ey + (row_h - icon) / 2, icon, entry)
+        words, f = kit.fit_font(_t(f"pic.lg.{entry}", lang), colw - icon - 14, (size,), "book")
+        kit.text(d, (ex + icon + 6, ey + row_h / 2), words, f, fill=INK, anchor="lm")
+        _MARKS.explained.update(covers)
+    return legend_height(len(entries), cols, size)
+
+
 # --------------------------------------------------------------------------- one ship
 
 
@@ -342,10 +507,11 @@ def _ship_extras(ship: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def ship_size(view: dict[str, Any], s: float) -> tuple[float, float]:
+def ship_size(view: dict[str, Any], s: float, label_min: int = 12) -> tuple[float, float]:
     """Pixels a ship of this board takes at tile size ``s`` (labels included)."""
     _, _, rows, cols = _frame(view)
-    return cols * s + s * 0.45, rows * s + s * 0.45
+    lab = max(s * 0.45, label_min * 1.2)
+    return cols * s + lab, rows * s + lab
 
 
 def _frame(view: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -369,18 +535,22 @@ def draw_ship(
     free: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
     bad: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
     last: tuple[int, int] | None = None,
+    label_min: int = 12,
 ) -> None:
-    """A ship board with its tiles; row numbers on the left, column numbers on top."""
+    """A ship board with its tiles; row numbers on the left, column numbers on top (at least
+    ``label_min`` pixels)."""
     r0, c0, rows, cols = _frame(view)
-    lab = s * 0.45
+    lab = max(s * 0.45, label_min * 1.2)
     board = kit.dict_of(view.get("board"))
     valid = _cells(board.get("cells"))
-    size = max(12, min(22, round(s * 0.3)))
+    size = max(label_min, min(24, round(s * 0.3)))
     for c in range(cols):
         _label(img, (x + lab + (c + 0.5) * s, y + lab / 2), str(c0 + c), size, MUTED)
     for r in range(rows):
         _label(img, (x + lab / 2, y + lab + (r + 0.5) * s), str(r0 + r), size, MUTED)
     gx, gy = x + lab, y + lab
+    if valid:
+        _mark("cell")
     for r, c in valid:
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
         d.rectangle((px + 1, py + 1, px + s - 1, py + s - 1), fill=SLOT, outline=SLOT_EDGE)
@@ -396,6 +566,12 @@ def draw_ship(
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
         draw_tile(d, px, py, s, t, extras.get(_cellkey(r, c)), seat)
     w = max(3, round(s / 16))
+    if free:
+        _mark("free")
+    if bad:
+        _mark("bad")
+    if last is not None:
+        _mark("last")
     for r, c in free:
         px, py = gx + (c - c0) * s, gy + (r - r0) * s
         d.rectangle((px + 3, py + 3, px + s - 3, py + s - 3), outline=GREEN, width=w)
@@ -478,7 +654,10 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
     shown = pool[: per_row * 13]
     rows = max(1, math.ceil(len(shown) / per_row))
     left_h = 64 + 20 + 150 + 34 + n * 80 + 30
-    pool_h = 64 + 20 + 48 + rows * (ts + gap) + 40
+    marks = view_marks(view, [], shown)
+    lg_cols = 3
+    lg_h = legend_height(len([e for e, m in LEGEND if m & marks]), lg_cols, MIN_FONT)
+    pool_h = 64 + 20 + 48 + rows * (ts + gap) + 40 + lg_h
     h = max(left_h, pool_h, 420)
     img = Image.new("RGB", (W, h), BG)
     d = ImageDraw.Draw(img)
@@ -491,7 +670,7 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
     if runs:
         run = kit.int_of(hg.get("run"), 1)
         _hourglass_icon(d, x0 + 40, y + 45, 26, bool(hg.get("out")))
-        hs, hf = kit.fit_font(_t("pic.hourglass", lang, run=run, runs=runs), 290, (20, 18, 16))
+        hs, hf = kit.fit_font(_t("pic.hourglass", lang, run=run, runs=runs), 296, (20, MIN_FONT))
         kit.text(d, (x0 + 78, y + 32), hs, hf)
         sub = _t("pic.sand_out", lang) if hg.get("out") else _t("pic.sand_running", lang)
         kit.text(
@@ -526,15 +705,17 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
         r, c = divmod(i, per_row)
         tx, ty = px0 + c * (ts + 8), py + r * (ts + gap)
         draw_tile(d, tx, ty, ts, t)
-        _label(img, (tx + ts / 2, ty + ts + 13), f"#{kit.int_of(t.get('id'))}", 17, INK)
+        _label(img, (tx + ts / 2, ty + ts + 13), f"#{kit.int_of(t.get('id'))}", MIN_FONT, INK)
+    ly = py + rows * (ts + gap)
     if len(pool) > len(shown):
         kit.text(
             d,
-            (px0, py + rows * (ts + gap)),
+            (px0, ly),
             _t("pic.pool_more", lang, n=len(pool) - len(shown)),
-            kit.font(18),
+            kit.font(MIN_FONT),
             fill=MUTED,
         )
+    draw_legend(img, d, (px0, ly + 30, W - 20), marks, lang, lg_cols, MIN_FONT)
     return img
 
 
@@ -655,29 +836,33 @@ def _track(
     box: tuple[float, float, float, float],
     view: dict[str, Any],
 ) -> None:
-    """The flight track: a loop of spaces (space 1 at the top left, clockwise) with rockets."""
+    """The flight track: a loop of spaces (space 1 at the top, clockwise) with the rockets,
+    each labelled with its place in the race (1 = the leader)."""
     x0, y0, x1, y1 = box
     flight = kit.dict_of(view.get("flight"))
     n = max(4, kit.int_of(view.get("track"), 18))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    rx, ry = (x1 - x0) / 2 - 24, (y1 - y0) / 2 - 24
+    rs = min(24.0, max(16.0, math.pi * min(x1 - x0, y1 - y0) / 2 / n * 0.9 + 6))
+    rx, ry = (x1 - x0) / 2 - rs - 2, (y1 - y0) / 2 - rs - 2
     pts = []
     for i in range(n):
         a = -math.pi / 2 + 2 * math.pi * i / n
         pts.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
-    rs = min(22.0, math.pi * min(rx, ry) / n * 0.9 + 6)
     for i, (px, py) in enumerate(pts):
         d.ellipse(
             (px - rs, py - rs, px + rs, py + rs), fill=kit.PANEL, outline=PANEL_EDGE, width=2
         )
-        _label(img, (px, py), str(i + 1), 14, FAINT, "cond")
+        _label(img, (px, py), str(i + 1), MIN_FONT, FAINT, "cond")
     spaces = kit.list_of(flight.get("spaces"))
     retired = kit.list_of(flight.get("retired"))
+    order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
     for seat, sp in enumerate(spaces):
         if not kit.is_int(sp) or seat in retired:
             continue
         px, py = pts[sp % n]
-        kit.seat_token(d, (px, py), rs * 0.9, seat, label=str(seat + 1))
+        place = order.index(seat) + 1 if seat in order else None
+        kit.seat_token(d, (px, py), rs * 1.05, seat, label=str(place) if place else None)
+        _mark("rocket")
 
 
 def _ship_panel(
@@ -689,20 +874,16 @@ def _ship_panel(
     names: Sequence[str],
     lang: str,
     highlight: bool,
+    below: bool = False,
 ) -> None:
+    """A seat's ship in flight: name and credits on top; the ship; on its right (``below``:
+    under it) what it carries (crew, batteries, goods) and the tiles it lost."""
     x0, y0, x1, y1 = box
     ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
-    kit.seat_token(d, (x0 + 30, y0 + 28), 14, seat)
-    name, nf = kit.fit_font(kit.player_name(names, seat, lang), (x1 - x0) * 0.4, (28, 24, 20))
-    kit.text(d, (x0 + 54, y0 + 28), name, nf, anchor="lm")
+    kit.seat_token(d, (x0 + 30, y0 + 26), 14, seat)
     flight = kit.dict_of(view.get("flight"))
-    if seat in kit.list_of(flight.get("retired")):
-        rf = kit.font(17)
-        kit.pill(
-            d, x0 + 66 + nf.getlength(name), y0 + 16, y0 + 40, _t("pic.retired", lang), rf, RED
-        )
     credits = kit.int_of(ship.get("credits"))
     result = kit.dict_of(view.get("result"))
     right = _t("pic.credits", lang, n=credits)
@@ -711,78 +892,145 @@ def _ship_panel(
         if seat < len(scores) and seat < len(ranks):
             place = _t("pic.place", lang, place=ranks[seat])
             right = f"{place} · {_t('pic.credits', lang, n=scores[seat])}"
-    kit.text(d, (x1 - 16, y0 + 28), right, kit.font(28), fill=GOLD, anchor="rm")
+    cf = kit.font(26)
+    kit.text(d, (x1 - 16, y0 + 26), right, cf, fill=GOLD, anchor="rm")
+    room = x1 - x0 - 70 - cf.getlength(right) - 20
+    order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
+    tag = ""
+    if seat in kit.list_of(flight.get("retired")):
+        tag = _t("pic.retired", lang)
+    elif seat in order and not result:
+        tag = _t("pic.race_place", lang, place=order.index(seat) + 1)
+    rf = kit.font(MIN_FONT)
+    tag_w = rf.getlength(tag) + 28 if tag else 0
+    name, nf = kit.fit_font(kit.player_name(names, seat, lang), room - tag_w, (28, 24, 20))
+    kit.text(d, (x0 + 52, y0 + 26), name, nf, anchor="lm")
+    if tag:
+        colour = RED if seat in kit.list_of(flight.get("retired")) else MUTED
+        kit.pill(d, x0 + 62 + nf.getlength(name), y0 + 13, y0 + 39, tag, rf, colour, pad=10)
     crew = sum(kit.int_of(v) for v in kit.dict_of(ship.get("crew")).values())
     crew += sum(1 for v in kit.dict_of(ship.get("aliens")).values() if v)
     batt = sum(kit.int_of(v) for v in kit.dict_of(ship.get("batteries")).values())
     goods = sum(len(v) for v in kit.dict_of(ship.get("goods")).values() if isinstance(v, list))
-    stats = " · ".join(
-        [
-            _t("pic.crew", lang, n=crew),
-            _t("pic.batteries", lang, n=batt),
-            _t("pic.goods_n", lang, n=goods),
-            _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
-        ]
-    )
-    stats, sf = kit.fit_font(stats, x1 - x0 - 40, (19, 18, 17, 16), "book")
-    kit.text(d, (x0 + 20, y0 + 56), stats, sf, fill=MUTED)
-    avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 90
+    stats = [
+        _t("pic.crew", lang, n=crew),
+        _t("pic.batteries", lang, n=batt),
+        _t("pic.goods_n", lang, n=goods),
+        _t("pic.lost", lang, n=kit.int_of(ship.get("lost"))),
+    ]
+    sf = kit.font(MIN_FONT, "book")
     _, _, rows, cols = _frame(view)
-    s = min(avail_w / (cols + 0.45), avail_h / (rows + 0.45), 72)
-    sw, sh_ = ship_size(view, s)
-    draw_ship(img, d, x0 + (x1 - x0 - sw) / 2, y0 + 84 + (avail_h - sh_) / 2, s, view, ship, seat)
+    lab = MIN_FONT * 1.2
+    if below:  # two lines under the ship, which takes the panel's width
+        pairs = [" · ".join(stats[:2]), " · ".join(stats[2:])]
+        avail_w, avail_h = x1 - x0 - 30, y1 - y0 - 56 - STATS_BELOW
+        s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
+        sw, sh_ = ship_size(view, s, MIN_FONT)
+        sx = x0 + (x1 - x0 - sw) / 2
+        draw_ship(img, d, sx, y0 + 50, s, view, ship, seat, label_min=MIN_FONT)
+        for i, line in enumerate(pairs):
+            kit.text(d, (x0 + 24, y0 + 56 + sh_ + i * (MIN_FONT + 8)), line, sf, fill=MUTED)
+        return
+    stat_w = max(sf.getlength(x) for x in stats) + 12
+    avail_w, avail_h = x1 - x0 - 30 - stat_w, y1 - y0 - 56
+    s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
+    sw, sh_ = ship_size(view, s, MIN_FONT)
+    sx = x0 + 14
+    draw_ship(img, d, sx, y0 + 50 + (avail_h - sh_) / 2, s, view, ship, seat, label_min=MIN_FONT)
+    ty = y0 + 50 + (avail_h - sh_) / 2 + lab
+    for i, line in enumerate(stats):
+        kit.text(d, (sx + sw + 12, ty + i * (MIN_FONT + 10)), line, sf, fill=MUTED)
 
 
 def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
+    """The track and the card on top, the legend, then the ships: side by side for two
+    players, two by two for three or four (the picture stays no taller than wide)."""
     n = _players(view, names)
     flight = kit.dict_of(view.get("flight"))
     _, _, rows, cols = _frame(view)
     per = 2
     panel_w = (W - 60) / per
-    s = min(64.0, (panel_w - 30) / (cols + 0.45))
-    panel_h = 90 + s * (rows + 0.45) + 20
-    top_h = 340
     nrows = math.ceil(n / per)
-    h = int(64 + 20 + top_h + 20 + nrows * (panel_h + 20))
-    img = Image.new("RGB", (W, h), BG)
+    top_h = 300 if n <= 2 else 264  # (four ships: every pixel of height counts)
+    ships = [kit.dict_of(x) for x in kit.list_of(view.get("ships"))[:n]]
+    marks = view_marks(view, ships, [])
+    marks.add("rocket")
+    card = flight.get("card")
+    if card is None and flight.get("asking") is not None:
+        card = flight.get("card_over")  # its losses are still being asked
+    if isinstance(card, dict) and (card.get("reward") or card.get("planets")):
+        marks.add("goods")
+    if kit.dict_of(view.get("result")):
+        marks.discard("rocket")  # the end: no track
+    entries = len([e for e, m in LEGEND if m & marks])
+    # three players: the legend takes the fourth ship's place, else a strip above the ships
+    in_slot = n % 2 == 1 and n > 1 and legend_height(entries, 2, MIN_FONT) <= 330
+    lg_cols = 2 if in_slot else 4
+    lg_h = 0 if in_slot else legend_height(entries, lg_cols, MIN_FONT) + 16
+    fixed = 64 + 20 + top_h + 16 + lg_h + 20
+    # the ships take what is left of a square picture (wider panels for two players)
+    lab = MIN_FONT * 1.2
+    below = n <= 2  # two ships side by side: what they carry goes under them
+    s_w = (panel_w - 30 - (0 if below else 150) - lab) / cols
+    s_h = ((W - fixed + 20) / nrows - 20 - 56 - lab - 20 - (STATS_BELOW if n <= 2 else 0)) / rows
+    s = max(30.0, min(64.0, s_w, s_h))
+    panel_h = 56 + s * rows + lab + 20 + (STATS_BELOW if below else 0)
+    h = int(fixed + nrows * (panel_h + 20) - 20)
+    img = Image.new("RGB", (W, max(h, 400)), BG)
     d = ImageDraw.Draw(img)
     _header(d, W, view, lang, i18n.t(f"{G}.name", lang))
     # track on the left, the card on the right
     ty = 84
-    kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
-    kit.text(
-        d, (290, ty + top_h / 2), _t("pic.track", lang), kit.font(20), fill=FAINT, anchor="mm"
-    )
-    _track(img, d, (24, ty + 4, 556, ty + top_h - 4), view)
-    cx0 = 580
+    over = bool(kit.dict_of(view.get("result")))
+    cx0 = 20 if over else 580  # the end: the final credits take the whole band
+    if not over:
+        kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
+        kit.text(
+            d, (290, ty + top_h / 2), _t("pic.track", lang), kit.font(22), fill=FAINT, anchor="mm"
+        )
+        _track(img, d, (24, ty + 4, 556, ty + top_h - 4), view)
+    else:
+        marks.discard("rocket")
     kit.rounded_box(
         d, (cx0, ty, W - 20, ty + top_h), radius=16, fill=kit.PANEL, outline=PANEL_EDGE
     )
-    card = flight.get("card")
-    k = kit.int_of(flight.get("cards_done")) + (1 if card else 0)
-    if card is None and flight.get("asking") is not None:
-        card = flight.get("card_over")  # its losses are still being asked
-    sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
-    kit.text(d, (W - 40, ty + top_h - 14), sub, kit.font(18, "book"), fill=MUTED, anchor="rd")
-    if isinstance(card, dict):
+    k = kit.int_of(flight.get("cards_done")) + (1 if flight.get("card") else 0)
+    if not over:
+        sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
+        kit.text(
+            d, (W - 40, ty + top_h - 14), sub, kit.font(MIN_FONT, "book"), fill=MUTED, anchor="rd"
+        )
+    if isinstance(card, dict) and not over:
         title = i18n.t(f"{G}.card.{card.get('type')}", lang)
         tf = kit.font(34)
         kit.text(d, (cx0 + 20, ty + 18), kit.ellipsize(title, tf, W - cx0 - 80), tf, fill=GOLD)
         lines = _card_lines(card, lang)
         # as large as the panel allows: long cards (combat zones) get a smaller font
-        size = 25 if len(lines) <= 6 else 21
+        # the largest text at which every line, wrapped, fits the panel (a combat zone's
+        # list of shots takes several rows); at the smallest, the longest lines are cut
+        room_h = top_h - 68 - 30
+        width = W - 20 - cx0 - 40
+
+        def wrapped(z: int) -> list[list[str]]:
+            f = kit.font(z, "book")
+            return [kit.wrap(t, f, width - (z + 6) * len(c), 8) for t, c in lines]
+
+        for size in (25, 22, 20, MIN_FONT):
+            parts_of = wrapped(size)
+            if sum(len(p) * (size + 7) + 3 for p in parts_of) <= room_h:
+                break
         lf, step = kit.font(size, "book"), size + 7
-        y = ty + 72
-        for i, (line, cubes) in enumerate(lines):
-            # a long line (a combat zone's list of shots) may wrap over the room the
-            # lines after it leave (one row each), two rows always
-            free = int((ty + top_h - 34 - y) // step) - (len(lines) - i - 1)
-            room = max(2, min(4, free))
-            parts = kit.wrap(line, lf, W - 20 - cx0 - 40 - (size + 6) * len(cubes), room)
+        y = ty + 68
+        bottom = ty + 68 + room_h
+        for (_, cubes), parts in zip(lines, parts_of, strict=True):
+            rows = max(1, min(len(parts), int((bottom - y) // step)))
+            if len(parts) > rows:
+                parts = [*parts[: rows - 1], kit.ellipsize(" ".join(parts[rows - 1 :]), lf, width)]
             for part in parts:
                 kit.text(d, (cx0 + 20, y), part, lf, fill=INK)
                 y += step
             if cubes:
+                _mark("goods")
                 gx = cx0 + 30 + lf.getlength(parts[-1] if parts else "")
                 for cube in cubes:
                     top = y - step + 3
@@ -794,20 +1042,31 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
                     )
                     gx += size + 3
             y += 3
-            if y > ty + top_h - step:
+            if y + step > bottom:
                 break
-    elif kit.dict_of(view.get("result")):
-        _final_credits(d, (cx0 + 20, ty + 20, W - 40), view, names, lang)
+    elif over:
+        _final_credits(d, (cx0 + 20, ty + 16, W - 40), view, names, lang)
     else:
         kit.text(d, (cx0 + 20, ty + 30), _t("pic.no_card", lang), kit.font(24), fill=MUTED)
+    y = ty + top_h + 16
+    if in_slot:
+        r, c = divmod(n, per)
+        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
+        kit.rounded_box(
+            d, (bx, by, bx + panel_w, by + panel_h), radius=14, fill=BG2, outline=PANEL_EDGE
+        )
+        lh = legend_height(entries, lg_cols, MIN_FONT)
+        ly = by + max(12, (panel_h - lh) / 2)
+        draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
+    else:
+        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
     asking = flight.get("asking")
-    y = ty + top_h + 20
     for i in range(n):
         r, c = divmod(i, per)
         bx = 20 + c * (panel_w + 20)
         by = y + r * (panel_h + 20)
         _ship_panel(
-            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i
+            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i, below
         )
     return img
 
@@ -819,35 +1078,37 @@ def _final_credits(
     names: Sequence[str],
     lang: str,
 ) -> None:
-    """The end-of-flight table: each seat's place, credits and where they came from."""
+    """The end-of-flight table: each seat's place, credits and where they came from (each
+    category named, on one line)."""
     x, y, x1 = at
-    kit.text(d, (x, y), _t("pic.finish", lang), kit.font(30), fill=GOLD)
-    y += 56
+    kit.text(d, (x, y), _t("pic.finish", lang), kit.font(28), fill=GOLD)
+    y += 44
     result = kit.dict_of(view.get("result"))
     scores, ranks = kit.list_of(result.get("scores")), kit.list_of(result.get("ranks"))
     parts = kit.list_of(result.get("breakdown"))
     order = sorted(
         range(len(scores)), key=lambda i: (kit.int_of(ranks[i]) if i < len(ranks) else 9, i)
     )
-    bf = kit.font(16, "book")
+    bf = kit.font(MIN_FONT, "book")
     for seat in order[:4]:
-        kit.seat_token(d, (x + 12, y + 14), 11, seat)
+        kit.seat_token(d, (x + 12, y + 13), 11, seat)
         place = _t("pic.place", lang, place=ranks[seat]) if seat < len(ranks) else ""
         head = f"{place} {kit.player_name(names, seat, lang)}"
         hs, hf = kit.fit_font(head, x1 - x - 150, (22, 20, 18))
-        kit.text(d, (x + 32, y + 14), hs, hf, anchor="lm")
+        kit.text(d, (x + 32, y + 13), hs, hf, anchor="lm")
         credits = _t("pic.credits", lang, n=kit.int_of(scores[seat]))
-        kit.text(d, (x1, y + 14), credits, kit.font(22), fill=GOLD, anchor="rm")
+        kit.text(d, (x1, y + 13), credits, kit.font(22), fill=GOLD, anchor="rm")
         b = kit.dict_of(parts[seat]) if seat < len(parts) else {}
         detail = " · ".join(
             f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}".replace(" -", " −")
             for k, v in b.items()
             if kit.is_int(v) and v
         )
-        lines = kit.wrap(detail, bf, x1 - x - 32, 2) if detail else []
+        room = 2 if len(order) <= 3 else 1  # four players: one line each fits the band
+        lines = kit.wrap(detail, bf, x1 - x - 32, room) if detail else []
         for i, line in enumerate(lines):
-            kit.text(d, (x + 32, y + 32 + i * 19), line, bf, fill=MUTED)
-        y += 38 + 19 * len(lines)
+            kit.text(d, (x + 32, y + 28 + i * 22), line, bf, fill=MUTED)
+        y += 32 + 22 * len(lines)
 
 
 def _draw_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
@@ -862,9 +1123,13 @@ def _draw_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is dropped before drawing, and no
     ship is drawn before the flight (ships in progress stay private)."""
+    global _MARKS
     public = {k: v for k, v in view.items() if k != "private"}
     with kit.LOCK:
+        _MARKS = Marks()
         img = _draw_table(public, names, _lang(lang))
+        if RECORD is not None:
+            RECORD.append(_MARKS)
     return _png(img)
 
 
@@ -898,7 +1163,18 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
         below = 260 + (40 + 26 * len(peek.get("cards") or []) if peek else 0)
     else:
         below = 60 + 28 * min(12, len(problems))
-    h = int(top + below + 50)
+    loose = [hand, *kit.list_of(ship.get("reserve"))] if step == "build" else []
+    marks = view_marks(view, [ship], [t for t in loose if t])
+    free_cells = _cells(priv.get("free")) if hand else set()
+    if free_cells:
+        marks.add("free")
+    if problems:
+        marks.add("bad")
+    if ship.get("last") and step == "build":
+        marks.add("last")
+    lg_size, lg_cols = 20, 2
+    lg_h = legend_height(len([e for e, m in LEGEND if m & marks]), lg_cols, lg_size)
+    h = int(top + below + 50 + lg_h + 10)
     img = Image.new("RGB", (PW, h), BG)
     d = ImageDraw.Draw(img)
     title = f"{_t('pic.your_ship', lang)} · {kit.player_name(names, seat, lang)}"
@@ -993,7 +1269,8 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
             kit.text(d, (24, y), _t("pic.no_problems", lang), kit.font(24), fill=GREEN)
     hf = kit.font(19, "book")
     exposed = _t("pic.exposed", lang, n=kit.int_of(ship.get("exposed")))
-    kit.text(d, (24, h - 36), exposed, hf, fill=MUTED)
+    kit.text(d, (24, h - 46 - lg_h), exposed, hf, fill=MUTED)
+    draw_legend(img, d, (24, h - 16 - lg_h, PW - 16), marks, lang, lg_cols, lg_size)
     return img
 
 
@@ -1009,6 +1286,10 @@ def render_private(
     ships = view.get("ships")
     if not isinstance(ships, list) or not 0 <= who < len(ships):
         return None
+    global _MARKS
     with kit.LOCK:
+        _MARKS = Marks()
         img = _draw_private(view, names, _lang(lang), who)
+        if RECORD is not None:
+            RECORD.append(_MARKS)
     return _png(img)

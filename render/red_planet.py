@@ -5,9 +5,15 @@ The Discord layer calls exactly two functions, from a worker thread:
 * :func:`render_table` — PNG bytes of the public table (never reads ``view["private"]``):
   Mars with its zones, their links (who may walk where), astronauts per colour as numbers,
   resources face up or hidden, point tokens waiting, hidden discoveries, Phobos and the
-  Memorial; the launchpad (each ship's capacity, crew and destination), the ships in flight;
-  the round track with its productions; this round's countdown; each player's score,
-  tokens, played characters and whether they have chosen.
+  Memorial; the launchpad (each ship's capacity, crew and destination; a ship in flight
+  shown in a dock left empty, by launch number); the round track with its productions;
+  this round's countdown; each player's score, tokens, played characters and whether they
+  have chosen; and a legend of every mark drawn (see :func:`marks`).
+
+Read on a phone: Discord shows a picture about 400 px wide, so no text on the table is
+smaller than :data:`MIN_FONT` (6 px at 400 px), none on the private picture smaller than
+:data:`PRIVATE_MIN_FONT`, and the table is never taller than wide
+(``tests/render/test_readable.py``).
 * :func:`render_private` — PNG bytes of one seat's secrets (hand, the chosen character,
   missions, action cards, the discoveries it has looked at), or ``None`` when the view holds
   nothing private.
@@ -21,18 +27,17 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
-from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from render.kit import FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 from rules.red_planet.data import (
     ADJ,
     CHAR_NUMS,
-    OUTER,
     PHOBOS,
     PRODUCTION,
     RES_TYPES,
@@ -46,14 +51,16 @@ __all__ = ["render_private", "render_table", "seat_rgb", "seat_shape"]
 _LOCK = threading.Lock()
 
 W = 1400
-HEADER_H = 64
-MAP_W = 800  # the left part: Mars, Phobos, the Memorial, the round track
-COL_X = MAP_W + 14  # the right column: launchpad, ships in flight, players
+HEADER_H = 72
+MAP_W = 800  # the left part: Mars, Phobos, the Memorial, the round track, the legend
+COL_X = MAP_W + 14  # the right column: launchpad (ships in flight in their docks), players
 COL_W = W - COL_X - 10
+#: The smallest type on the table: 6 px when Discord shows it 400 px wide on a phone.
+MIN_FONT = 21
 
-MARS_C = (400.0, HEADER_H + 380.0)
-RING_R = 292.0
-NODE_W, NODE_H = 214, 150
+MARS_C = (400.0, HEADER_H + 405.0)
+RING_RX, RING_RY = 298.0, 322.0
+NODE_W, NODE_H = 214, 172
 
 RES_RGB: dict[str, RGB] = {
     "ice": (170, 222, 252),
@@ -68,6 +75,8 @@ PHOBOS_RGB: RGB = (78, 78, 96)
 LINK_RGB: RGB = (236, 170, 120)
 MEMORIAL_RGB: RGB = (54, 46, 70)
 SHIP_RGB: RGB = (40, 48, 88)
+NOW_RGB: RGB = (200, 84, 56)
+CREAM: RGB = (226, 216, 190)
 
 
 def _lang(lang: str | None) -> str:
@@ -76,6 +85,23 @@ def _lang(lang: str | None) -> str:
 
 def t(key: str, lang: str, **args: Any) -> str:
     return i18n.t(f"red_planet.render.{key}", lang, **args)
+
+
+# --------------------------------------------------------------------------- marks
+
+#: The marks (shapes and badges that stand for something) drawn on the last picture, and
+#: those its legend explains: every drawn mark must be explained on the same picture
+#: (tests/render/test_red_planet_render.py). Reset for each picture under ``_LOCK``.
+_MARKS: dict[str, set[str]] = {"drawn": set(), "legend": set()}
+
+
+def _mark(kind: str) -> None:
+    _MARKS["drawn"].add(kind)
+
+
+def marks() -> tuple[set[str], set[str]]:
+    """(marks drawn, marks explained by the legend) on the last picture rendered."""
+    return set(_MARKS["drawn"]), set(_MARKS["legend"])
 
 
 # --------------------------------------------------------------------------- seats
@@ -94,8 +120,14 @@ def seat_rgb(c: int) -> RGB:
 def token(
     d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, c: int, label: str = ""
 ) -> None:
-    """Colour ``c``'s token (the kit's shape and colour) with a number on it."""
-    kit.seat_token(d, center, r, c, label or None)
+    """Colour ``c``'s token (the kit's shape and colour) with a number on it, never smaller
+    than the table's smallest type."""
+    kit.seat_token(d, center, r, c, None)
+    if label:
+        pc = kit.PALETTE[c % len(kit.PALETTE)]
+        dy = r * 0.2 if pc.shape == "triangle" else r * 0.08 if pc.shape == "star" else 0
+        f = font(max(MIN_FONT, round(r * 0.95)), "cond" if len(label) > 1 else "bold")
+        text(d, (center[0], center[1] + dy), label, f, fill=kit.DARK, anchor="mm")
 
 
 def _name(names: Sequence[str], c: int, view: dict, lang: str) -> str:
@@ -114,21 +146,22 @@ _ANGLE.update({"OM": 292.5, "TH": 337.5})
 
 def _zone_center(z: str) -> tuple[float, float]:
     if z == PHOBOS:
-        return (92.0, HEADER_H + 93.0)
+        return (86.0, HEADER_H + 103.0)
     if z not in _ANGLE:
         return MARS_C
     a = math.radians(_ANGLE[z])
-    return (MARS_C[0] + RING_R * math.sin(a) * 1.02, MARS_C[1] - RING_R * math.cos(a))
+    return (MARS_C[0] + RING_RX * math.sin(a), MARS_C[1] - RING_RY * math.cos(a))
 
 
 def _zone_box(z: str) -> tuple[float, float, float, float]:
     cx, cy = _zone_center(z)
-    w, h = (160, 170) if z == PHOBOS else (NODE_W, NODE_H)
+    w, h = (150, NODE_H) if z == PHOBOS else (NODE_W, NODE_H)
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-MEMORIAL_BOX = (MAP_W - 170.0, HEADER_H + 12.0, MAP_W - 10.0, HEADER_H + 148.0)
-TRACK_Y = HEADER_H + 776.0
+MEMORIAL_BOX = (MAP_W - 166.0, HEADER_H + 14.0, MAP_W - 10.0, HEADER_H + 156.0)
+TRACK_Y = HEADER_H + 818.0
+LEGEND_Y = TRACK_Y + 104.0
 
 
 def _zone_name(z: str, lang: str) -> str:
@@ -139,14 +172,13 @@ def _zone_name(z: str, lang: str) -> str:
 
 
 def _build_base(lang: str) -> Image.Image:
-    img = kit.star_field((W, 1320), seed=11)
+    img = kit.star_field((W, W), seed=11)
     d = ImageDraw.Draw(img)
     # Mars
     cx, cy = MARS_C
-    r = RING_R + 96
     for k, col in enumerate((MARS_DARK, MARS_RGB)):
-        rr = r - k * 8
-        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=col)
+        rx, ry = RING_RX + 70 - k * 8, RING_RY + 70 - k * 8
+        d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=col)
     for i in range(7):  # a few craters, always the same
         a = i * 0.9 + 0.4
         rr = 30 + (i * 37) % 60
@@ -156,45 +188,37 @@ def _build_base(lang: str) -> Image.Image:
     for za in ZONES:
         for zb in ADJ[za]:
             if za < zb:
-                p, q = _zone_center(za), _zone_center(zb)
-                d.line((*p, *q), fill=kit.blend(LINK_RGB, MARS_RGB, 0.15), width=9)
-                d.line((*p, *q), fill=(70, 30, 22), width=3)
+                _link(d, _zone_center(za), _zone_center(zb))
     # zone frames and names
     for z in ZONES:
         box = _zone_box(z)
         if z == PHOBOS:
             # the moon: a grey disc behind the frame
             pcx, pcy = _zone_center(z)
-            d.ellipse((pcx - 90, pcy - 94, pcx + 90, pcy + 94), fill=(54, 54, 70))
+            d.ellipse((pcx - 84, pcy - 94, pcx + 84, pcy + 94), fill=(54, 54, 70))
             kit.rounded_box(d, box, radius=16, fill=PHOBOS_RGB, outline=(170, 170, 196), width=3)
         else:
-            edge = GOLD if z not in OUTER else ZONE_EDGE
-            kit.rounded_box(d, box, radius=16, fill=ZONE_RGB, outline=edge, width=3)
-        name, f = kit.fit_font(_zone_name(z, lang), box[2] - box[0] - 54, (24, 22, 20, 18), "bold")
-        text(d, (box[0] + 12, box[1] + 20), name, f, fill=INK, anchor="lm", shadow=2)
+            kit.rounded_box(d, box, radius=16, fill=ZONE_RGB, outline=ZONE_EDGE, width=3)
+        name, f = kit.fit_font(_zone_name(z, lang), box[2] - box[0] - 16, (24, 22), "bold")
+        text(d, ((box[0] + box[2]) / 2, box[1] + 20), name, f, fill=INK, anchor="mm", shadow=2)
     # the Memorial
     kit.rounded_box(d, MEMORIAL_BOX, radius=14, fill=MEMORIAL_RGB, outline=(140, 120, 170))
-    title, f = kit.fit_font(t("memorial", lang), 140, (20, 18, 16))
-    text(d, (MEMORIAL_BOX[0] + 12, MEMORIAL_BOX[1] + 18), title, f, fill=INK, anchor="lm")
+    title, f = kit.fit_font(t("memorial", lang), 146, (22, MIN_FONT))
+    mx = (MEMORIAL_BOX[0] + MEMORIAL_BOX[2]) / 2
+    text(d, (mx, MEMORIAL_BOX[1] + 20), title, f, fill=INK, anchor="mm")
     # a compass (bottom right of the map): the missions speak of north, south, east, west
-    cx, cy = MAP_W - 62.0, TRACK_Y - 92.0
-    d.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=kit.BG2, outline=PANEL_EDGE, width=2)
+    cx, cy = MAP_W - 58.0, TRACK_Y - 86.0
+    d.ellipse((cx - 44, cy - 44, cx + 44, cy + 44), fill=kit.BG2, outline=PANEL_EDGE, width=2)
     for side, (dx, dy) in zip("nesw", ((0, -1), (1, 0), (0, 1), (-1, 0)), strict=True):
-        d.line((cx, cy, cx + dx * 18, cy + dy * 18), fill=MUTED, width=3)
+        d.line((cx, cy, cx + dx * 16, cy + dy * 16), fill=MUTED, width=3)
         word = t(f"compass.{side}", lang)
-        text(d, (cx + dx * 29, cy + dy * 29), word, font(16), fill=INK, anchor="mm")
-    # resource legend (bottom left of the map)
-    y = TRACK_Y - 46
-    x = 16.0
-    for res in RES_TYPES:
-        _res_chip(d, (x + 14, y), 14, res, str(RES_VALUE[res]))
-        label = f"{i18n.t(f'red_planet.res.{res}', lang)}"
-        text(d, (x + 34, y), label, font(17, "cond"), fill=MUTED, anchor="lm")
-        x += 44 + font(17, "cond").getlength(label) + 10
-    _res_chip(d, (x + 14, y), 14, None, "?")
-    label = t("hidden_resource", lang)
-    text(d, (x + 34, y), label, font(17, "cond"), fill=MUTED, anchor="lm")
+        text(d, (cx + dx * 30, cy + dy * 30), word, font(MIN_FONT), fill=INK, anchor="mm")
     return img
+
+
+def _link(d: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float]) -> None:
+    d.line((*p, *q), fill=kit.blend(LINK_RGB, MARS_RGB, 0.15), width=9)
+    d.line((*p, *q), fill=(70, 30, 22), width=3)
 
 
 def _res_chip(
@@ -213,7 +237,7 @@ def _res_chip(
         width=max(2, round(r / 5)),
     )
     if label:
-        size = max(10, round(r * (1.15 if len(label) < 2 else 0.9)))
+        size = max(MIN_FONT, round(r * (1.15 if len(label) < 2 else 0.9)))
         text(d, (cx, cy + 1), label, font(size), fill=col, anchor="mm")
     else:
         k = r * 0.45
@@ -223,7 +247,29 @@ def _res_chip(
 def _card_back(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
     """A face-down discovery card."""
     d.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=(60, 80, 130), outline=INK, width=2)
-    text(d, (x + w / 2, y + h / 2 + 1), "?", font(round(h * 0.6)), fill=INK, anchor="mm")
+    text(d, (x + w / 2, y + h / 2 + 1), "?", font(MIN_FONT), fill=INK, anchor="mm")
+
+
+def _first_badge(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    d.ellipse((cx - 14, cy - 14, cx + 14, cy + 14), fill=GOLD, outline=kit.DARK)
+    text(d, (cx, cy + 1), "1", font(MIN_FONT), fill=kit.DARK, anchor="mm")
+
+
+def _saucer(d: ImageDraw.ImageDraw, sx: float, cy: float) -> None:
+    d.ellipse((sx - 7, cy - 12, sx + 7, cy - 1), fill=(150, 220, 255))
+    d.ellipse((sx - 14, cy - 5, sx + 14, cy + 5), fill=MUTED, outline=kit.DARK)
+
+
+def _mini_card(
+    d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, s: str, up: bool = True
+) -> None:
+    """A character card: face up (played, cream) or only its number, dim (in hand)."""
+    if up:
+        d.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CREAM, outline=kit.DARK)
+        text(d, (x + w / 2, y + h / 2 + 1), s, font(MIN_FONT), fill=kit.DARK, anchor="mm")
+    else:
+        d.rounded_rectangle((x, y, x + w, y + h), radius=4, outline=FAINT, width=1)
+        text(d, (x + w / 2, y + h / 2 + 1), s, font(MIN_FONT, "cond"), fill=FAINT, anchor="mm")
 
 
 _base = kit.per_language(_build_base)
@@ -235,7 +281,7 @@ _TABLE_PALETTE = kit.palette_for(
         *(seat_rgb(c) for c in range(6)),
         *RES_RGB.values(),
         *(GOLD, INK, MUTED, FAINT, kit.DARK, PANEL, PANEL_EDGE, kit.BG2, kit.GREEN, SHIP_RGB),
-        *((200, 84, 56), (192, 80, 56), (226, 216, 190), (40, 110, 64), (110, 90, 20)),
+        *(NOW_RGB, (192, 80, 56), CREAM, (40, 110, 64), (110, 90, 20)),
         *((70, 44, 50), (0, 0, 0), (24, 22, 38), (150, 220, 255), (150, 150, 166)),
     ],
 )
@@ -254,24 +300,28 @@ def _ints(seq: Any, n: int) -> list[int]:
 
 def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -> None:
     x0, y0, x1, y1 = _zone_box(z)
-    # resource (top right)
-    res = zone.get("resource")
-    rc = (x1 - 24, y0 + 22)
-    if res in RES_RGB:
-        _res_chip(d, rc, 16, res, str(RES_VALUE[res]))
-    else:
-        _res_chip(d, rc, 16, None, "?")
-    # discovery card (left of the resource)
     disc = zone.get("discovery")
+    revealed = isinstance(disc, str) and disc and disc != "hidden"
+    yb = y1 - 22  # the bottom row: resource, tokens waiting, discovery
+    # resource (bottom left)
+    res = zone.get("resource")
+    if res in RES_RGB:
+        _res_chip(d, (x0 + 26, yb), 18, res, str(RES_VALUE[res]))
+        _mark(f"res.{res}")
+    else:
+        _res_chip(d, (x0 + 26, yb), 18, None, "?")
+        _mark("hidden_res")
+    # discovery card (bottom right)
     if disc == "hidden":
-        _card_back(d, x1 - 34, y1 - 38, 22, 30)
-    elif isinstance(disc, str) and disc:  # revealed: its name on a pill across the frame
+        _card_back(d, x1 - 36, yb - 18, 26, 36)
+        _mark("disc_hidden")
+    elif revealed:  # revealed: its name on a pill above the bottom row
         name = i18n.t(f"red_planet.card.{disc}", lang)
-        s, f = kit.fit_font(name, x1 - x0 - 30, (16, 14), "cond")
-        w = f.getlength(s) + 18
-        mx = (x0 + x1) / 2
-        d.rounded_rectangle((mx - w / 2, y1 - 12, mx + w / 2, y1 + 12), radius=10, fill=GOLD)
-        text(d, (mx, y1 + 1), s, f, fill=kit.DARK, anchor="mm")
+        s, f = kit.fit_font(name, x1 - x0 + 4, (22, MIN_FONT), "cond")
+        w = f.getlength(s) + 10
+        mx, my = (x0 + x1) / 2, y1 - 55
+        d.rounded_rectangle((mx - w / 2, my - 13, mx + w / 2, my + 13), radius=10, fill=GOLD)
+        text(d, (mx, my + 1), s, f, fill=kit.DARK, anchor="mm")
     # astronauts per colour: the sole leader gets a gold ring
     counts = _ints(zone.get("astronauts"), nc)
     present = [(c, k) for c, k in enumerate(counts) if k > 0]
@@ -279,9 +329,9 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
     leaders = [c for c, k in enumerate(counts) if k == top and k > 0]
     per_row = 3 if z == PHOBOS or len(present) <= 3 else 4
     rr = 22
-    gap = 50
+    gap = 46 if z == PHOBOS or per_row == 4 else 50
     rows = [present[i : i + per_row] for i in range(0, len(present), per_row)]
-    ty = y0 + (70 if len(rows) < 2 else 60)
+    ty = y0 + 64
     for row in rows:
         width = gap * (len(row) - 1)
         x = (x0 + x1) / 2 - width / 2
@@ -290,135 +340,134 @@ def _draw_zone(d: ImageDraw.ImageDraw, z: str, zone: dict, nc: int, lang: str) -
                 d.ellipse(
                     (x - rr - 5, ty - rr - 5, x + rr + 5, ty + rr + 5), outline=GOLD, width=3
                 )
+                _mark("ring")
             token(d, (x, ty), rr, c, str(k))
             x += gap
-        ty += 48
+        ty += 44
     if not present:
-        text(d, ((x0 + x1) / 2, y0 + 68), "—", font(22), fill=FAINT, anchor="mm")
-    # point tokens waiting in the zone (bottom)
+        text(d, ((x0 + x1) / 2, y0 + 64), "—", font(24), fill=FAINT, anchor="mm")
+    # point tokens waiting in the zone (bottom, after the resource)
     pile = kit.dict_at(zone, "pile")
     waiting = [(r, int(pile.get(r) or 0)) for r in RES_TYPES if int(pile.get(r) or 0) > 0]
-    if waiting:
-        x = x0 + 14
-        yb = y1 - 24
-        for r, k in waiting:
-            _res_chip(d, (x + 10, yb), 10, r, "")
-            text(d, (x + 25, yb), f"×{k}", font(16), fill=INK, anchor="lm")
-            x += 58
+    x = x0 + 54
+    for r, k in waiting:
+        _res_chip(d, (x + 12, yb), 12, r, "")
+        text(d, (x + 27, yb), f"×{k}", font(MIN_FONT, "cond"), fill=INK, anchor="lm")
+        _mark("pile")
+        x += 62
 
 
 def _draw_memorial(d: ImageDraw.ImageDraw, memorial: list[int], nc: int) -> None:
     x0, y0, x1, _y1 = MEMORIAL_BOX
     dead = [(c, k) for c, k in enumerate(memorial[:nc]) if k > 0]
     if not dead:
-        text(d, ((x0 + x1) / 2, y0 + 72), "—", font(22), fill=FAINT, anchor="mm")
+        text(d, ((x0 + x1) / 2, y0 + 76), "—", font(24), fill=FAINT, anchor="mm")
         return
-    per_row = 3
     for i, (c, k) in enumerate(dead[:6]):
-        x = x0 + 32 + (i % per_row) * 48
-        y = y0 + 60 + (i // per_row) * 44
-        token(d, (x, y), 19, c, str(k))
+        x = x0 + 30 + (i % 3) * 48
+        y = y0 + 64 + (i // 3) * 48
+        token(d, (x, y), 22, c, str(k))
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict, names: Sequence[str], lang: str) -> None:
     kit.rounded_box(d, (8, 6, W - 8, HEADER_H - 4), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
+    cy = HEADER_H / 2 + 1
     title = t("title", lang)
-    text(d, (24, HEADER_H / 2 + 1), title, font(28), fill=GOLD, anchor="lm", shadow=2)
-    x = 24 + font(28).getlength(title) + 26
+    text(d, (24, cy), title, font(30), fill=GOLD, anchor="lm", shadow=2)
+    x = 24 + font(30).getlength(title) + 26
     rnd = view.get("round")
     if isinstance(rnd, int) and rnd > 0:
         s = t("round", lang, round=min(rnd, ROUNDS), rounds=ROUNDS)
-        text(d, (x, HEADER_H / 2 + 1), s, font(26), fill=INK, anchor="lm")
-        x += font(26).getlength(s) + 22
+        text(d, (x, cy), s, font(28), fill=INK, anchor="lm")
+        x += font(28).getlength(s) + 22
     phase = i18n.t(str(view.get("phase") or "red_planet.phase.choose"), lang)
-    pw = font(20).getlength(phase) + 28
-    d.rounded_rectangle((x, 15, x + pw, HEADER_H - 13), radius=16, fill=(192, 80, 56))
-    text(d, (x + pw / 2, HEADER_H / 2 + 1), phase, font(20), fill=INK, anchor="mm")
+    pw = font(24).getlength(phase) + 28
+    d.rounded_rectangle((x, 14, x + pw, HEADER_H - 12), radius=18, fill=(192, 80, 56))
+    text(d, (x + pw / 2, cy), phase, font(24), fill=INK, anchor="mm")
     x += pw + 20
     res = view.get("resolving")
     if isinstance(res, list) and len(res) == 2 and res[1] in CHAR_NUMS and not view.get("over"):
         c, num = int(res[0]), int(res[1])
         who = _name(names, c, view, lang)
         char = i18n.t(f"red_planet.char.{num}", lang)
-        token(d, (x + 16, HEADER_H / 2 + 1), 15, c, "")
-        s, f = kit.fit_font(f"{char} · {who}", W - 30 - (x + 38), (22, 20, 18))
-        text(d, (x + 38, HEADER_H / 2 + 1), s, f, fill=INK, anchor="lm")
+        token(d, (x + 16, cy), 16, c, "")
+        s, f = kit.fit_font(f"{char} · {who}", W - 30 - (x + 40), (26, 24, 22, MIN_FONT))
+        text(d, (x + 40, cy), s, f, fill=INK, anchor="lm")
+
+
+DOCK_H = 54
 
 
 def _ship_row(
-    d: ImageDraw.ImageDraw,
-    y: float,
-    label: str,
-    ship: dict | None,
-    lang: str,
-    row_h: float,
-    dim: bool = False,
+    d: ImageDraw.ImageDraw, y: float, label: str, ship: dict | None, lang: str, flying: bool
 ) -> None:
     x0, x1 = COL_X + 8, COL_X + COL_W - 8
     kit.rounded_box(
-        d, (x0, y, x1, y + row_h - 6), radius=10, fill=SHIP_RGB if not dim else PANEL, width=2
+        d, (x0, y, x1, y + DOCK_H - 6), radius=10, fill=PANEL if flying else SHIP_RGB, width=2
     )
-    cy = y + (row_h - 6) / 2
-    if dim:  # in flight: a small saucer and its number, as the buttons name it (🛸1)
-        sx = x0 + 13
-        d.ellipse((sx - 6, cy - 11, sx + 6, cy - 1), fill=(150, 220, 255))
-        d.ellipse((sx - 12, cy - 5, sx + 12, cy + 4), fill=MUTED, outline=kit.DARK)
-        text(d, (x0 + 32, cy), label, font(20), fill=GOLD, anchor="mm")
+    cy = y + (DOCK_H - 6) / 2
+    if flying:  # in flight: a small saucer and its launch number, as the buttons name it (🛸1)
+        _saucer(d, x0 + 17, cy)
+        text(d, (x0 + 40, cy), label, font(22), fill=GOLD, anchor="mm")
+        _mark("flight")
     else:
-        text(d, (x0 + 22, cy), label, font(24), fill=GOLD, anchor="mm")
+        text(d, (x0 + 22, cy), label, font(26), fill=GOLD, anchor="mm")
     if ship is None:
-        text(d, (x0 + 48, cy), t("empty_dock", lang), font(18), fill=FAINT, anchor="lm")
+        text(d, (x0 + 56, cy), t("empty_dock", lang), font(22), fill=FAINT, anchor="lm")
         return
     cap = int(ship.get("cap") or 0)
     crew = [int(c) for c in ship.get("crew") or [] if isinstance(c, int)]
     # seats: crew tokens, then empty circles
     r = 15
-    x = x0 + 58
+    x = x0 + 72
     for i in range(max(cap, len(crew))):
         if i < len(crew):
             token(d, (x, cy), r, crew[i], "")
         else:
             d.ellipse((x - r, cy - r, x + r, cy + r), outline=MUTED, width=2)
+            _mark("free_seat")
         x += 2 * r + 6
-    x = x0 + 58 + 5 * (2 * r + 6) + 2
-    text(d, (x, cy), f"{len(crew)}/{cap}", font(20), fill=INK, anchor="lm")
-    x += 52
-    text(d, (x, cy), "→", font(24), fill=MUTED, anchor="lm")
-    x += 32
+    x = x0 + 72 - r + 5 * (2 * r + 6) + 4
+    text(d, (x, cy), f"{len(crew)}/{cap}", font(22), fill=INK, anchor="lm")
+    x += 54
+    text(d, (x, cy), "→", font(26), fill=MUTED, anchor="lm")
+    _mark("arrow")
+    x += 34
     dest = ship.get("dest")
-    tok = ship.get("token")
     dest_name = _zone_name(str(dest), lang) if dest in ZONES else "?"
     col = INK if dest in ZONES else GOLD
-    s, f = kit.fit_font(dest_name, x1 - x - (34 if tok else 10), (22, 20, 18), "bold")
+    if dest not in ZONES:
+        _mark("no_dest")
+    s, f = kit.fit_font(dest_name, x1 - x - 10, (24, 22, MIN_FONT), "bold")
     text(d, (x, cy), s, f, fill=col, anchor="lm")
-    if tok and tok in ZONES:  # rerouted by a destination token: a small flag
-        fx = x + f.getlength(s) + 12
-        d.polygon([(fx, cy - 11), (fx + 16, cy - 5), (fx, cy + 1)], fill=GOLD)
-        d.line((fx, cy - 12, fx, cy + 12), fill=INK, width=2)
 
 
 def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+    """The launchpad, one row per dock; a dock left empty by a launch shows a ship in flight
+    (by launch number, as the buttons name them) until the ships land."""
     docks = kit.list_at(view, "docks")
-    launched = kit.list_at(view, "launched")
-    text(d, (COL_X + 10, y + 14), t("launchpad", lang), font(22), fill=GOLD, anchor="lm")
+    launched = [s for s in kit.list_at(view, "launched") if isinstance(s, dict)]
     deck = view.get("ship_deck")
+    room = COL_W - 20.0
     if isinstance(deck, int):
         s = t("ship_deck", lang, n=deck)
-        text(d, (COL_X + COL_W - 10, y + 14), s, font(17, "cond"), fill=MUTED, anchor="rm")
+        text(d, (COL_X + COL_W - 10, y + 14), s, font(MIN_FONT, "cond"), MUTED, "rm")
+        room -= font(MIN_FONT, "cond").getlength(s) + 16
+    title, f = kit.fit_font(t("launchpad", lang), room, (24, 22, MIN_FONT))
+    text(d, (COL_X + 10, y + 14), title, f, fill=GOLD, anchor="lm")
     y += 32
-    row_h = 50 if len(docks) <= 4 else 46
-    for i, ship in enumerate(docks):
-        _ship_row(d, y, str(i + 1), ship if isinstance(ship, dict) else None, lang, row_h)
-        y += row_h
-    if launched:
-        y += 4
-        text(d, (COL_X + 10, y + 12), t("in_flight", lang), font(20), fill=GOLD, anchor="lm")
-        y += 28
-        lh = 46 if len(launched) <= 3 else 40
-        for j, ship in enumerate(launched):
-            if isinstance(ship, dict):
-                _ship_row(d, y, str(j + 1), ship, lang, lh, dim=True)
-                y += lh
+    flying = list(enumerate(launched))
+    rows = max(len(docks), len(launched))
+    for i in range(rows):
+        ship = docks[i] if i < len(docks) else None
+        if isinstance(ship, dict):
+            _ship_row(d, y, str(i + 1), ship, lang, flying=False)
+        elif flying:
+            j, sh = flying.pop(0)
+            _ship_row(d, y, str(j + 1), sh, lang, flying=True)
+        else:
+            _ship_row(d, y, str(i + 1), None, lang, flying=False)
+        y += DOCK_H
     return y + 6
 
 
@@ -427,26 +476,30 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
     y = TRACK_Y
     rnd = int(view["round"]) if isinstance(view.get("round"), int) else 0
     over = bool(view.get("over"))
-    text(d, (16, y + 20), t("rounds", lang), font(18), fill=MUTED, anchor="lm")
-    x0 = 16 + max(font(18).getlength(t("rounds", lang)), font(18).getlength(t("countdown", lang)))
-    x0 += 14
+    f = font(22)
+    text(d, (16, y + 22), t("rounds", lang), f, fill=MUTED, anchor="lm")
+    x0 = 16 + max(f.getlength(t("rounds", lang)), f.getlength(t("countdown", lang))) + 12
     cw = (MAP_W - 10 - x0) / ROUNDS
     for i in range(1, ROUNDS + 1):
         bx = x0 + (i - 1) * cw
-        box = (bx + 2, y + 2, bx + cw - 2, y + 40)
+        box = (bx + 2, y + 2, bx + cw - 2, y + 42)
         current = i == rnd and not over
         past = i < rnd or over
-        fill = (200, 84, 56) if current else ((70, 44, 50) if past else PANEL)
-        d.rounded_rectangle(box, radius=8, fill=fill, outline=GOLD if current else PANEL_EDGE)
-        ink = INK if current or not past else MUTED
-        text(d, (bx + cw / 2 - (8 if i in PRODUCTION else 0), y + 21), str(i), font(20), ink, "mm")
+        fill = NOW_RGB if current else ((70, 44, 50) if past else PANEL)
+        edge = GOLD if i in PRODUCTION else PANEL_EDGE
+        d.rounded_rectangle(
+            box, radius=8, fill=fill, outline=edge, width=3 if i in PRODUCTION else 1
+        )
+        if current:
+            _mark("now")
         if i in PRODUCTION:
-            px, py = bx + cw - 16, y + 21
-            d.ellipse((px - 10, py - 10, px + 10, py + 10), fill=GOLD, outline=kit.DARK)
-            text(d, (px, py + 1), str(PRODUCTION[i]), font(14), kit.DARK, "mm")
+            d.rectangle((bx + 10, y + 34, bx + cw - 10, y + 39), fill=GOLD)
+            _mark("production")
+        ink = INK if current or not past else MUTED
+        text(d, (bx + cw / 2, y + 20), str(i), font(22), ink, "mm")
     # countdown
     y += 50
-    text(d, (16, y + 22), t("countdown", lang), font(18), fill=MUTED, anchor="lm")
+    text(d, (16, y + 22), t("countdown", lang), f, fill=MUTED, anchor="lm")
     revealed = kit.list_at(view, "revealed")
     by_num: dict[int, list[int]] = {}
     for item in revealed:
@@ -459,21 +512,23 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
         bx = x0 + k * cw
         box = (bx + 2, y + 2, bx + cw - 2, y + 44)
         current = num == now and not over
+        if current:
+            _mark("now")
         d.rounded_rectangle(
-            box, radius=8, fill=(200, 84, 56) if current else kit.BG2, outline=PANEL_EDGE
+            box, radius=8, fill=NOW_RGB if current else kit.BG2, outline=PANEL_EDGE
         )
-        text(d, (bx + 15, y + 23), str(num), font(20), fill=INK if current else MUTED, anchor="mm")
+        text(d, (bx + 16, y + 23), str(num), font(22), fill=INK if current else MUTED, anchor="mm")
         who = by_num.get(num, [])
         if len(who) <= 2:
             for j, c in enumerate(who):
-                token(d, (bx + 37 + j * 20, y + 23), 9, c, "")
+                token(d, (bx + 38 + j * 18, y + 23), 8, c, "")
         else:  # up to six players on one number: two rows of three
             for j, c in enumerate(who[:6]):
-                token(d, (bx + 34 + (j % 3) * 14, y + 14 + (j // 3) * 18), 7, c, "")
+                token(d, (bx + 34 + (j % 3) * 13, y + 14 + (j // 3) * 18), 6, c, "")
 
 
-def _player_row_h(nc: int) -> int:
-    return 104 if nc <= 4 else 100
+def _player_row_h(over: bool) -> int:
+    return 150 if over else 124
 
 
 def _draw_players(
@@ -495,103 +550,194 @@ def _draw_players(
     waiting = set(view.get("waiting") or [])
     first = view.get("first")
     step = view.get("step")
-    text(d, (COL_X + 10, y + 14), t("players", lang), font(22), fill=GOLD, anchor="lm")
-    y += 30
-    seats = list(range(nc))
-    row_h = _player_row_h(nc)
-    for c in seats:
+    text(d, (COL_X + 10, y + 14), t("players", lang), font(24), fill=GOLD, anchor="lm")
+    y += 32
+    row_h = _player_row_h(over)
+    for c in range(nc):
         is_neutral = c == neutral
         box = (COL_X + 8, y, COL_X + COL_W - 8, y + row_h - 6)
-        edge = GOLD if c in waiting and not over else PANEL_EDGE
-        kit.rounded_box(
-            d, box, radius=12, fill=PANEL, outline=edge, width=3 if edge == GOLD else 2
-        )
-        token(d, (box[0] + 24, y + 24), 15, c, "")
-        name = _name(names, c, view, lang)
-        nm, f = kit.fit_font(name, 230, (22, 20, 18))
-        text(d, (box[0] + 46, y + 24), nm, f, fill=INK, anchor="lm")
-        nx = box[0] + 46 + f.getlength(nm) + 10
-        if c == first and not over:
-            d.ellipse((nx, y + 14, nx + 20, y + 34), fill=GOLD)
-            text(d, (nx + 10, y + 25), "1", font(14), fill=kit.DARK, anchor="mm")
-            nx += 28
+        wait = c in waiting and not over
+        edge = GOLD if wait else PANEL_EDGE
+        if wait:
+            _mark("waiting")
+        kit.rounded_box(d, box, radius=12, fill=PANEL, outline=edge, width=4 if wait else 2)
+        token(d, (box[0] + 24, y + 26), 16, c, "")
+        # score (right)
+        sw = 0.0
+        if not is_neutral and c < n:
+            text(d, (box[2] - 14, y + 28), str(scores[c]), font(38), GOLD, "rm", shadow=2)
+            sw = font(38).getlength(str(scores[c]))
+            pts = t("points", lang)
+            text(d, (box[2] - 22 - sw, y + 32), pts, font(MIN_FONT, "cond"), MUTED, "rm")
+            sw += font(MIN_FONT, "cond").getlength(pts) + 30
         # status pill
         status = ""
         if over and c < n:
-            status = t("place", lang, n=ranks[c]) if ranks[c] else ""
+            status = t(f"place.{ranks[c]}", lang) if 1 <= ranks[c] <= 6 else ""
         elif step == "choose" and not is_neutral and c < len(chosen):
             status = t("ready" if chosen[c] else "choosing", lang)
         elif step == "missions" and c < n:
             status = t("choosing" if c in waiting else "ready", lang)
+        pill_w = font(MIN_FONT).getlength(status) + 20 if status else 0.0
+        badge_w = 34.0 if c == first and not over else 0.0
+        room = box[2] - sw - (box[0] + 46) - pill_w - badge_w - 12
+        name = _name(names, c, view, lang)
+        nm, f = kit.fit_font(name, max(80.0, room), (26, 24, 22, MIN_FONT))
+        text(d, (box[0] + 46, y + 26), nm, f, fill=INK, anchor="lm")
+        nx = box[0] + 46 + f.getlength(nm) + 10
+        if badge_w:
+            _first_badge(d, nx + 14, y + 26)
+            _mark("first")
+            nx += badge_w
         if status:
-            sw = font(16).getlength(status) + 20
             ok = status == t("ready", lang) or (over and ranks[c] == 1)
             d.rounded_rectangle(
-                (nx, y + 12, nx + sw, y + 36),
-                radius=12,
+                (nx, y + 12, nx + pill_w, y + 40),
+                radius=13,
                 fill=(40, 110, 64) if ok else (110, 90, 20),
             )
-            text(d, (nx + sw / 2, y + 24), status, font(16), fill=INK, anchor="mm")
-        # score (right)
-        if not is_neutral and c < n:
-            text(d, (box[2] - 14, y + 26), str(scores[c]), font(34), GOLD, "rm", shadow=2)
-            lw = font(34).getlength(str(scores[c]))
-            text(d, (box[2] - 20 - lw, y + 30), t("points", lang), font(15), MUTED, "rm")
+            text(d, (nx + pill_w / 2, y + 26), status, font(MIN_FONT), fill=INK, anchor="mm")
         # second line: point tokens held, then the nine characters (played ones face up)
-        ly = y + 56
+        ly = y + 66
         x = box[0] + 16
         held = tokens[c] if c < len(tokens) and isinstance(tokens[c], dict) else {}
         for r in RES_TYPES:
             k = int(held.get(r) or 0)
-            _res_chip(d, (x + 11, ly), 11, r, "")
-            text(d, (x + 27, ly), str(k), font(19), fill=INK if k else FAINT, anchor="lm")
-            x += 62 if k > 9 else 54
+            _res_chip(d, (x + 12, ly), 12, r, "")
+            text(d, (x + 30, ly), str(k), font(22), fill=INK if k else FAINT, anchor="lm")
+            x += 66 if k > 9 else 56
         chars = {int(p) for p in (played[c] if c < len(played) else []) if isinstance(p, int)}
-        x += 10
+        x += 8
         for num in CHAR_NUMS:
-            _mini_card(d, x, ly - 15, 23, 30, str(num), up=num in chars)
-            x += 27
-        # third line: astronauts left, cards in hand, missions, action cards
+            _mini_card(d, x, ly - 17, 28, 34, str(num), up=num in chars)
+            _mark("played" if num in chars else "in_hand")
+            x += 31
+        # last lines: astronauts left, cards in hand and face down; at the end, the score
         info = t("supply", lang, n=supply[c])
         parts = result.get("breakdown") if over else None
         if isinstance(parts, list) and c < len(parts) and isinstance(parts[c], dict):
             info = " · ".join(
-                f"{i18n.t(f'red_planet.score.{k}', lang)} {v}" for k, v in parts[c].items()
+                t(f"part.{k}", lang, n=int(v)) for k, v in parts[c].items() if isinstance(v, int)
             )
         elif not is_neutral:
             info += " · " + t("cards", lang, hand=hand[c], cards=cards[c])
-        s, f = kit.fit_font(info, box[2] - box[0] - 40, (17, 15), "cond")
-        text(d, (box[0] + 16, y + row_h - 20), s, f, fill=MUTED, anchor="lm")
+        fi = font(MIN_FONT, "cond")
+        lines = kit.wrap(info, fi, box[2] - box[0] - 32, max_lines=2 if over else 1)
+        for i, line in enumerate(lines):
+            text(d, (box[0] + 16, y + 104 + i * 28), line, fi, fill=MUTED, anchor="lm")
         y += row_h
     return y
 
 
-def _mini_card(
-    d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, s: str, up: bool = True
-) -> None:
-    """A character card: face up (played, cream) or only its number, dim (not played)."""
-    if up:
-        d.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=(226, 216, 190), outline=kit.DARK)
-        text(d, (x + w / 2, y + h / 2 + 1), s, font(16), fill=kit.DARK, anchor="mm")
-    else:
-        d.rounded_rectangle((x, y, x + w, y + h), radius=4, outline=FAINT, width=1)
-        text(d, (x + w / 2, y + h / 2 + 1), s, font(14), fill=FAINT, anchor="mm")
+# --------------------------------------------------------------------------- legend
+
+#: A legend icon: drawn at (x, centre y); and its width.
+LegendIcon = tuple[Callable[[ImageDraw.ImageDraw, float, float], None], float]
+
+
+def _legend_items(lang: str) -> list[tuple[tuple[str, ...], LegendIcon | None, str]]:
+    """(the marks an entry explains, its icon, its words) for every mark the table may
+    draw, in reading order."""
+
+    def res(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        for i, r in enumerate(RES_TYPES):
+            _res_chip(d, (x + 15 + i * 36, y), 15, r, str(RES_VALUE[r]))
+
+    def ring(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        d.ellipse((x + 1, y - 14, x + 29, y + 14), outline=GOLD, width=3)
+        d.ellipse((x + 7, y - 8, x + 23, y + 8), fill=MUTED)
+
+    def pile(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _res_chip(d, (x + 12, y), 12, "ice", "")
+        text(d, (x + 27, y), "×2", font(MIN_FONT, "cond"), fill=INK, anchor="lm")
+
+    def seat(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        d.ellipse((x + 1, y - 14, x + 29, y + 14), outline=MUTED, width=2)
+
+    def production(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        box = (x, y - 15, x + 30, y + 15)
+        d.rounded_rectangle(box, radius=6, fill=PANEL, outline=GOLD, width=3)
+        d.rectangle((x + 6, y + 7, x + 24, y + 11), fill=GOLD)
+
+    def now(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        d.rounded_rectangle((x, y - 15, x + 30, y + 15), radius=6, fill=NOW_RGB)
+
+    def waiting(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        box = (x, y - 13, x + 34, y + 13)
+        d.rounded_rectangle(box, radius=6, fill=PANEL, outline=GOLD, width=4)
+
+    def hidden(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _res_chip(d, (x + 15, y), 15, None, "?")
+
+    def card_back(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _card_back(d, x + 2, y - 17, 26, 34)
+
+    def link(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _link(d, (x, y), (x + 30, y))
+
+    def flight(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _saucer(d, x + 15, y)
+
+    def first(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _first_badge(d, x + 15, y)
+
+    def played(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _mini_card(d, x, y - 17, 28, 34, "5")
+
+    def in_hand(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        _mini_card(d, x, y - 17, 28, 34, "5", up=False)
+
+    res_marks = tuple(f"res.{r}" for r in RES_TYPES)
+    return [
+        (res_marks, (res, 106), t("legend.res", lang)),
+        (("hidden_res",), (hidden, 30), t("legend.hidden_res", lang)),
+        (("pile",), (pile, 58), t("legend.pile", lang)),
+        (("ring",), (ring, 30), t("legend.ring", lang)),
+        (("disc_hidden",), (card_back, 30), t("legend.disc_hidden", lang)),
+        (("link",), (link, 30), t("legend.link", lang)),
+        (("flight",), (flight, 30), t("legend.flight", lang)),
+        (("free_seat",), (seat, 30), t("legend.free_seat", lang)),
+        (("arrow",), None, "→ " + t("legend.arrow", lang)),
+        (("no_dest",), None, "? " + t("legend.no_dest", lang)),
+        (("first",), (first, 30), t("legend.first", lang)),
+        (("waiting",), (waiting, 34), t("legend.waiting", lang)),
+        (("played",), (played, 28), t("legend.played", lang)),
+        (("in_hand",), (in_hand, 28), t("legend.in_hand", lang)),
+        (("production",), (production, 30), t("legend.production", lang)),
+        (("now",), (now, 30), t("legend.now", lang)),
+    ]
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, y: float, lang: str) -> float:
+    """The legend of every mark drawn on this picture (under the map); returns its bottom."""
+    f = font(MIN_FONT, "cond")
+    x0, x1 = 16.0, MAP_W - 10.0
+    x = x0
+    line_h = 38
+    y += 18
+    for kinds, icon, label in _legend_items(lang):
+        if not any(k in _MARKS["drawn"] for k in kinds):
+            continue
+        iw = 0.0 if icon is None else icon[1] + 8
+        w = iw + f.getlength(label)
+        if x > x0 and x + w > x1:
+            x, y = x0, y + line_h
+        if icon is not None:
+            icon[0](d, x, y)
+        label_s = kit.ellipsize(label, f, x1 - x - iw)
+        text(d, (x + iw, y), label_s, f, fill=MUTED, anchor="lm")
+        _MARKS["legend"].update(kinds)
+        x += w + 24
+    return y + line_h / 2 + 8
 
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    _MARKS["drawn"].clear()
+    _MARKS["legend"].clear()
+    _mark("link")  # the static layer's links between zones
     base = _base(lang)
-    n = int(view.get("players") or len(names) or 2)
-    nc = int(view.get("colours") or n)
-    # the right column's height decides the picture's
-    docks = kit.list_at(view, "docks")
-    launched = kit.list_at(view, "launched")
-    right = HEADER_H + 10 + 38 + len(docks) * (50 if len(docks) <= 4 else 46)
-    if launched:
-        right += 32 + len(launched) * (46 if len(launched) <= 3 else 40)
-    right += 40 + nc * _player_row_h(nc) + 14
-    h = int(max(TRACK_Y + 104, right))
-    img = Image.new("RGB", (W, h), BG)
-    img.paste(base.crop((0, 0, W, min(h, base.height))), (0, 0))
+    nc = int(view.get("colours") or view.get("players") or len(names) or 2)
+    img = base.copy()
     d = ImageDraw.Draw(img)
     _draw_header(d, view, names, lang)
     zones = kit.dict_at(view, "zones")
@@ -602,8 +748,10 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     _draw_memorial(d, _ints(view.get("memorial"), nc), nc)
     _track(d, view, lang)
     y = _draw_ships(d, HEADER_H + 8, view, lang)
-    _draw_players(d, y, view, names, lang)
-    return img
+    right = _draw_players(d, y, view, names, lang)
+    left = _draw_legend(d, LEGEND_Y, lang)
+    h = int(min(W, max(left, right + 8)))
+    return img.crop((0, 0, W, h))
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
@@ -616,6 +764,12 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
 
 
 # ----------------------------------------------------------------------------- private
+
+
+#: The smallest type on the private picture (1100 px wide): 6 px seen 400 px wide.
+PRIVATE_MIN_FONT = 17
+#: The private picture's running text: a little above the floor, for thin card text.
+PRIVATE_BODY_FONT = 19
 
 
 def _has_private(priv: Any) -> bool:
@@ -663,13 +817,13 @@ def _card(
 ) -> None:
     x0, y0, x1, _y1 = box
     kit.rounded_box(d, box, radius=12, fill=fill, outline=edge, width=3)
-    tt, tf = kit.fit_font(title, x1 - x0 - 24 - (60 if badge else 0), (22, 20, 18))
-    text(d, (x0 + 12, y0 + 20), tt, tf, fill=INK, anchor="lm")
+    tt, tf = kit.fit_font(title, x1 - x0 - 24 - (60 if badge else 0), (24, 22, 20))
+    text(d, (x0 + 12, y0 + 22), tt, tf, fill=INK, anchor="lm")
     if badge:
-        text(d, (x1 - 12, y0 + 20), badge, font(20), fill=badge_rgb, anchor="rm")
-    f = font(17, "book")
-    for i, line in enumerate(kit.wrap(body, f, x1 - x0 - 24, max_lines=3)):
-        text(d, (x0 + 12, y0 + 44 + i * 22), line, f, fill=MUTED)
+        text(d, (x1 - 12, y0 + 22), badge, font(24), fill=badge_rgb, anchor="rm")
+    f = font(PRIVATE_BODY_FONT, "cond")
+    for i, line in enumerate(kit.wrap(body, f, x1 - x0 - 24, max_lines=4)):
+        text(d, (x0 + 12, y0 + 46 + i * 24), line, f, fill=MUTED)
 
 
 def _draw_private(
@@ -690,7 +844,7 @@ def _draw_private(
     discs = kit.dict_at(priv, "discoveries")
 
     pw = 1100
-    card_w, card_h = (pw - 48 - 2 * 14) / 3, 116
+    card_w, card_h = (pw - 48 - 2 * 14) / 3, 148
     sections: list[tuple[str, list[tuple[str, str, str, RGB]]]] = []
     if dealt:
         sections.append(
@@ -751,7 +905,7 @@ def _draw_private(
             )
         sections.append((t("private.discoveries", lang), items))
 
-    ph = 72 + (150 if hand or chosen else 0)
+    ph = 72 + (170 if hand or chosen else 0)
     for _, items in sections:
         ph += 36 + math.ceil(len(items) / 3) * (card_h + 12) + 8
     img = kit.star_field((pw, int(ph)), seed=9)
@@ -765,7 +919,7 @@ def _draw_private(
     text(d, (58 if seat is not None else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
     y = 72.0
     if hand or chosen:
-        text(d, (24, y + 12), t("private.hand", lang), font(22), fill=GOLD, anchor="lm")
+        text(d, (24, y + 12), t("private.hand", lang), font(24), fill=GOLD, anchor="lm")
         y += 30
         cards = sorted({*hand, *([chosen] if chosen else [])}, reverse=True)
         cw = min(112.0, (pw - 48 - 8 * 8) / 9)
@@ -774,27 +928,28 @@ def _draw_private(
             is_chosen = num == chosen
             fill = (226, 216, 190) if not is_chosen else GOLD
             d.rounded_rectangle(
-                (x, y, x + cw, y + 104),
+                (x, y, x + cw, y + 124),
                 radius=10,
                 fill=fill,
                 outline=(200, 84, 56) if is_chosen else kit.DARK,
                 width=4 if is_chosen else 2,
             )
-            text(d, (x + cw / 2, y + 36), str(num), font(40), fill=kit.DARK, anchor="mm")
+            text(d, (x + cw / 2, y + 32), str(num), font(40), fill=kit.DARK, anchor="mm")
             name = i18n.t(f"red_planet.char.{num}", lang).split(" ", 1)[-1]
-            nm, f = kit.fit_font(name, cw - 10, (15, 14), "cond")
-            if nm != name:  # two lines rather than a cut word
-                f = font(13, "cond")
-                for k, line in enumerate(kit.wrap(name, f, cw - 8, max_lines=2)):
-                    text(d, (x + cw / 2, y + 68 + k * 14), line, f, fill=kit.DARK, anchor="mm")
-            else:
-                text(d, (x + cw / 2, y + 74), nm, f, fill=kit.DARK, anchor="mm")
+            for size in range(PRIVATE_BODY_FONT, PRIVATE_MIN_FONT - 1, -1):
+                f = font(size, "cond")
+                lines = kit.wrap(name, f, cw - 8, max_lines=2)
+                if "…" not in "".join(lines):
+                    break
+            for k, line in enumerate(lines):
+                ly = y + (70 if len(lines) == 1 else 62) + k * 21
+                text(d, (x + cw / 2, ly), line, f, fill=kit.DARK, anchor="mm")
             if is_chosen:
-                s, f = kit.fit_font(t("private.chosen", lang), cw - 8, (14, 12), "cond")
-                text(d, (x + cw / 2, y + 93), s, f, fill=(140, 40, 20), anchor="mm")
-        y += 120
+                s, f = kit.fit_font(t("private.chosen", lang), cw - 8, (PRIVATE_MIN_FONT,), "cond")
+                text(d, (x + cw / 2, y + 108), s, f, fill=(140, 40, 20), anchor="mm")
+        y += 140
     for heading, items in sections:
-        text(d, (24, y + 14), heading, font(22), fill=GOLD, anchor="lm")
+        text(d, (24, y + 14), heading, font(24), fill=GOLD, anchor="lm")
         y += 36
         for i, (title_s, body, badge, edge) in enumerate(items):
             col, row = i % 3, i // 3

@@ -23,6 +23,43 @@ from tests.host.pgserver import PgTestServer
 
 BACKENDS = ("sqlite", "postgresql")
 
+#: The slow tests: thousand-game property tests and whole games played through the harness
+#: (module paths under tests/, or single tests by node id). ``bash scripts/check --quick``
+#: leaves them out (``-m "not slow"``); the full run (CI) runs them, on every core.
+SLOW = (
+    "rules/test_kosmonavts_property.py",
+    "rules/test_mlem_property.py",
+    "rules/test_ad_astra_property.py",
+    "rules/test_red_planet_property.py",
+    "rules/test_galaxy_trucker_property.py",
+    "rules/test_galaxy_trucker_bot.py",
+    "rules/test_galaxy_trucker_trek.py",
+    "test_contract_property.py",
+    "e2e/test_bot_levels.py",
+    "e2e/test_reveal_e2e.py",
+    "e2e/test_red_planet_e2e.py",
+    "e2e/test_kosmonavts_e2e.py",
+    "e2e/test_channel_flow.py",
+    "e2e/test_ad_astra_e2e.py",
+    "e2e/test_mlem_e2e.py",
+    "e2e/test_play_over_days.py",
+    "e2e/test_galaxy_trucker_e2e.py",
+    "e2e/test_galaxy_trucker_trek_e2e.py",
+    "e2e/test_pings.py",
+    "e2e/test_panel_faults.py",
+    "host/test_pg_shards.py",
+    "host/test_pg_bot.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    for item in items:
+        where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if where in SLOW or item.nodeid.split("tests/", 1)[-1] in SLOW:
+            item.add_marker(pytest.mark.slow)
+
+
 #: The bots' levels in tests: the real levels' shape with tiny budgets (normal: the game's
 #: own heuristic, as the bots played before the search), so whole games through the harness
 #: stay quick. tests/e2e/test_bot_levels.py sets its own; bench/ and the league use the real

@@ -29,6 +29,10 @@ Decisions and option ids
   ``diff`` then a multi-pick of 2+ ``d.<res>`` (different), ``none``.
 * end of round (simultaneous, private): ``x.<res>.<n>`` (multi-pick) or ``x.<res>``.
 
+Option ids carry a planet's index (0-based, stable for the action log); every label, event
+and picture shows the planet's number, index + 1, as drawn on the table. The answer to an
+offer is public (it was made on the table, where every hand is open).
+
 View
 ----
 ``round``, ``phase``, ``step``, ``scores``, ``over``, ``players``, ``factions``, ``first``,
@@ -118,6 +122,14 @@ R22. Artifacts (effects DESIGNED, see the data file): Repositorium Alienum is ap
     et Antiquum Arcanum (optional) scores +7 at the end and never triggers the end. Every
     artifact is in the deck; the lobby's ``artifacts`` option leaves the two optional ones
     out (``base``) or in (``all``).
+R23. A trade exchanges cards of different types (the rulebook's trades swap one resource
+    for another; the bank's never gives back the type it takes): an offer or proposal that
+    gives and asks for the same type is not sent (the compose closes as if cancelled, no
+    offer is used up, and the table says why).
+R24. Ships are named by where they are (planets carry their number, 1-based, on the table):
+    ships of one seat at the same place are alike, so a movement offers one button per place
+    and destination; a move of another ship at that place is still accepted (stored games
+    replay).
 """
 
 from __future__ import annotations

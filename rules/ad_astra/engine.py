@@ -280,7 +280,7 @@ def _plan_decision(s: S) -> Decision:
             key=key + ".arm",
         )
     if s["pick"] is None:
-        opts = tuple(_opt(f"c.{c}", f"card.{c}", "primary") for c in _sorted_hand(s, seat))
+        opts = tuple(_plan_option(s, seat, c) for c in _sorted_hand(s, seat))
         opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
         return Decision(
             seat,
@@ -301,6 +301,14 @@ def _plan_decision(s: S) -> Decision:
         private=True,
         key=key + ".slot",
     )
+
+
+def _plan_option(s: S, seat: int, card: str) -> Option:
+    """A card to plan, named with what it shows (resources or systems) for this faction."""
+    if card[0] in ("p", "m"):
+        a, b = card_pair(s["fac"][seat], card)
+        return _opt(f"c.{card}", f"opt.plan.{card}", "primary", a=a, b=b)
+    return _opt(f"c.{card}", f"card.{card}", "primary")
 
 
 def _armable(s: S, seat: int) -> list[str]:
@@ -482,7 +490,14 @@ def _move_decision(s: S) -> Decision:
             p = s["planets"][pid]
             label = "opt.land_up" if p["up"] else "opt.reveal"
             opts.append(
-                _opt(f"l.{pid}", f"{label}.{p['t']}", "primary", planet=pid, res=p["t"], sys=sys_)
+                _opt(
+                    f"l.{pid}",
+                    f"{label}.{p['t']}",
+                    "primary",
+                    planet=pid + 1,
+                    res=p["t"],
+                    sys=sys_,
+                )
             )
         return Decision(
             seat, P + "prompt.land", tuple(opts), args={"sys": sys_}, private=True, key=key
@@ -494,10 +509,25 @@ def _move_decision(s: S) -> Decision:
             seat, P + "prompt.speculum", sopts, private=True, key=key, min_picks=2, max_picks=2
         )
     seat, mode = t["q"][0]
-    opts = [
-        _opt(f"mv.{i}.{d}", f"opt.move.{d}", "primary", ship=i, dest=d, cost=c)
-        for i, d, c in _move_targets(s, seat)
-    ]
+    opts = []
+    seen: set[tuple[int, str]] = set()
+    for i, d, c in _move_targets(s, seat):
+        loc = s["ships"][seat][i]
+        if (loc, d) in seen:
+            continue  # ships at one place are alike: one button (ruling 24)
+        seen.add((loc, d))
+        frm = "deep" if loc < 0 else "planet"
+        opts.append(
+            _opt(
+                f"mv.{i}.{d}",
+                f"opt.move_from_{frm}.{d}",
+                "primary",
+                planet=loc + 1,
+                dest=d,
+                cost=c,
+                ship=i,  # the ship's index (not shown: ships are named by their place)
+            )
+        )
     opts += list(_art_opts(s, seat, "move"))
     opts.append(
         _opt("done" if mode == "rest" else "pass", "opt.done" if mode == "rest" else "opt.pass")
@@ -506,6 +536,28 @@ def _move_decision(s: S) -> Decision:
     return Decision(
         seat, P + prompt, tuple(opts), args={"a": t["sys"][0], "b": t["sys"][1]}, key=key
     )
+
+
+def _move_equivalent(s: S, seat: int, choice: str) -> bool:
+    """A move of a ship that the buttons stand for by another ship at the same place (one
+    button per place, ruling 24): still accepted, so that stored games replay."""
+    t = s["task"]
+    if (
+        s["step"] != "act"
+        or t is None
+        or t["k"] != "move"
+        or t["land"] is not None
+        or t.get("spec") is not None
+        or t.get("swap")
+        or not t["q"]
+        or t["q"][0][0] != seat
+        or not choice.startswith("mv.")
+    ):
+        return False
+    parts = choice.split(".")
+    if len(parts) != 3 or not parts[1].isdigit():
+        return False
+    return any(i == int(parts[1]) and d == parts[2] for i, d, _c in _move_targets(s, seat))
 
 
 # ----- build
@@ -548,6 +600,15 @@ def _build_options(s: S, seat: int) -> list[tuple[str, str, int | None]]:
     return out
 
 
+def _build_vp(s: S, kind: str, pid: int | None) -> int:
+    """The points a build scores at once (shown on its button before it is built)."""
+    if kind == "terraform":
+        return VP_TERRAFORM
+    if pid is not None and s["planets"][pid]["t"] == ALIEN:
+        return VP_ALIEN_COLONY if kind == "colony" else VP_ALIEN_FACTORY
+    return 0
+
+
 def _build_decision(s: S) -> Decision:
     t = s["task"]
     if t.get("swap"):
@@ -566,10 +627,19 @@ def _build_decision(s: S) -> Decision:
             key=f"slot.{s['round']}.{s['cur']}.{t['n']}",
         )
     seat = t["q"][0]
-    opts = [
-        _opt(oid, f"opt.build.{kind}", "primary", planet=pid if pid is not None else -1)
-        for kind, oid, pid in _build_options(s, seat)
-    ]
+    opts = []
+    for kind, oid, pid in _build_options(s, seat):
+        vp = _build_vp(s, kind, pid)
+        opts.append(
+            _opt(
+                oid,
+                f"opt.build.{kind}" + ("_vp" if vp else ""),
+                "primary",
+                planet=pid + 1 if pid is not None else 0,
+                sys=s["planets"][pid]["sys"] if pid is not None else "",
+                vp=vp,
+            )
+        )
     opts += list(_art_opts(s, seat, "build"))
     owner = seat == t["o"]
     opts.append(_opt("done" if owner else "pass", "opt.done" if owner else "opt.pass"))
@@ -589,7 +659,7 @@ def _score_decision(s: S) -> Decision:
     key = f"slot.{s['round']}.{s['cur']}.{t['n']}"
     if t["elem"] is None:
         seat = t.get("by", t["o"])
-        opts = tuple(_opt(f"sc.{e}", f"score.{e}", "primary") for e in SCORING[t["card"]])
+        opts = tuple(_opt(f"sc.{e}", f"opt.score.{e}", "primary") for e in SCORING[t["card"]])
         return Decision(seat, P + "prompt.score", opts, key=key)
     seat = t["q"][0]
     hand = s["res"][seat]
@@ -698,7 +768,11 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
                     owner,
                     P + "prompt.proposal",
                     tuple(aopts),
-                    args={"from_seat": frm, "give": _fmt(off["give"]), "want": _fmt(off["want"])},
+                    args={
+                        "from_seat": frm,
+                        "give": fmt_cards(off["give"]),
+                        "want": fmt_cards(off["want"]),
+                    },
                     key=f"prop.{oid}",
                 )
             )
@@ -712,9 +786,14 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
                     to,
                     P + "prompt.offer",
                     tuple(aopts),
-                    args={"from_seat": frm, "give": _fmt(off["give"]), "want": _fmt(off["want"])},
+                    args={
+                        "from_seat": frm,
+                        "give": fmt_cards(off["give"]),
+                        "want": fmt_cards(off["want"]),
+                    },
                     key=f"offer.{oid}",
-                    private=True,
+                    # The offer was made in public (every hand is open while trading): its
+                    # answer is asked on the table, not in secret.
                     timer=Timer(f"offer.{oid}", offer_secs, f"lapse.{oid}"),
                 )
             )
@@ -751,7 +830,7 @@ def _may_propose(s: S, seat: int) -> bool:
     )
 
 
-def _fmt(cards: Mapping[str, int]) -> str:
+def fmt_cards(cards: Mapping[str, int]) -> str:
     """A compact, language-neutral form of a bundle: ``2W+1X``."""
     return "+".join(f"{k}{r}" for r in RES if (k := cards.get(r, 0)))
 
@@ -808,7 +887,7 @@ def apply_move(s0: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     mine = [d for d in pending_of(s0, seat) if d.seat == seat]
     if not mine:
         raise IllegalMove(P + "error.not_your_turn")
-    decision = _match(mine, choice)
+    decision = mine[0] if _move_equivalent(s0, seat, choice) else _match(mine, choice)
     s = clone(s0)
     ev: list[Event] = []
     step = s["step"]
@@ -884,7 +963,7 @@ def _apply_discard(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -
     _pay(s, seat, drop)
     s["need"][seat] -= sum(drop.values())
     ev.append(_ev("discarded", seat, count=sum(drop.values())))
-    ev.append(_ev("discarded_cards", seat, private_to=seat, cards=_fmt(drop)))
+    ev.append(_ev("discarded_cards", seat, private_to=seat, cards=fmt_cards(drop)))
 
 
 def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
@@ -959,12 +1038,16 @@ def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     s["res"][seat]["E"] -= cost
     s["bank"]["E"] += cost
     t["moved"][seat].append(ship)
+    loc = s["ships"][seat][ship]
     if dest == "deep":
         s["ships"][seat][ship] = -1
-        ev.append(_ev("to_deep", seat, ship=ship, cost=cost))
+        ev.append(_ev("to_deep", seat, planet=loc + 1, cost=cost))
         _after_move(t, mode)
         return
-    ev.append(_ev("move", seat, ship=ship, sys=dest, cost=cost))
+    if loc < 0:
+        ev.append(_ev("move_from_deep", seat, sys=dest, cost=cost))
+    else:
+        ev.append(_ev("move", seat, planet=loc + 1, sys=dest, cost=cost))
     _peek(s, seat, dest, ev)
     t["land"] = {"seat": seat, "ship": ship, "sys": dest}
 
@@ -994,7 +1077,7 @@ def _land(s: S, seat: int, pid: int, ev: list[Event]) -> None:
     s["ships"][seat][land["ship"]] = pid
     if not p["up"]:
         p["up"] = True
-        ev.append(_ev("reveal", seat, planet=pid, sys=p["sys"], res=p["t"], reveals=True))
+        ev.append(_ev("reveal", seat, planet=pid + 1, sys=p["sys"], res=p["t"], reveals=True))
         for o in range(s["n"]):
             if pid in s["known"][o]:
                 s["known"][o].remove(pid)
@@ -1003,7 +1086,7 @@ def _land(s: S, seat: int, pid: int, ev: list[Event]) -> None:
         if face_down_left(s) == 0 and not s["ending"]:
             s["ending"] = True
             ev.append(_ev("last_planet"))
-    ev.append(_ev("land", seat, planet=pid, sys=p["sys"], res=p["t"]))
+    ev.append(_ev("land", seat, planet=pid + 1, sys=p["sys"], res=p["t"]))
     _after_move(t, t["q"][0][1])
 
 
@@ -1014,7 +1097,7 @@ def _draw_artifact(s: S, seat: int, ev: list[Event]) -> None:
     a = s["adeck"].pop()
     if a == "repositorium":
         got = {r: _take(s, seat, r, 1) for r in RES}
-        ev.append(_ev("warehouse", seat, cards=_fmt(got), reveals=True))
+        ev.append(_ev("warehouse", seat, cards=fmt_cards(got), reveals=True))
         return
     s["arts"][seat].append(a)
     ev.append(_ev("artifact", seat, reveals=True))
@@ -1082,7 +1165,15 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
         vp = VP_TERRAFORM
     s["vp"][seat]["build"] += vp
     ev.append(
-        _ev("built", seat, item=kind, planet=-1 if pid is None else pid, cards=_fmt(pay), vp=vp)
+        _ev(
+            "built_ship" if pid is None else "built",
+            seat,
+            item=kind,
+            planet=0 if pid is None else pid + 1,
+            sys="" if pid is None else s["planets"][pid]["sys"],
+            cards=fmt_cards(pay),
+            vp=vp,
+        )
     )
     if not owner and not free:
         t["q"].pop(0)
@@ -1129,7 +1220,7 @@ def _apply_score(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     got = sum(drop.values())
     t["got"][seat] = got
     s["vp"][seat]["scoring"] += got
-    ev.append(_ev("scored_discard", seat, cards=_fmt(drop), vp=got))
+    ev.append(_ev("scored_discard", seat, cards=fmt_cards(drop), vp=got))
     t["q"].pop(0)
 
 
@@ -1197,6 +1288,10 @@ def _apply_trade(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> 
             (give if side == "g" else want)[r] += 1
         give = {r: k for r, k in give.items() if k}
         want = {r: k for r, k in want.items() if k}
+        same = [r for r in RES if r in give and r in want]
+        if same:  # ruling 23: no card for a card of its own type
+            ev.append(_ev("same_both", seat, to_seat=c["to"], res=same[0]))
+            return
         oid = _next_id(s)
         prop = seat != owner
         off = {"id": oid, "frm": seat, "to": c["to"], "give": give, "want": want, "prop": prop}
@@ -1210,8 +1305,8 @@ def _apply_trade(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> 
                 "proposal" if prop else "offer",
                 seat,
                 to_seat=c["to"],
-                give=_fmt(give),
-                want=_fmt(want),
+                give=fmt_cards(give),
+                want=fmt_cards(want),
                 id=oid,
             )
         )
@@ -1263,8 +1358,8 @@ def _apply_trade(s: S, seat: int, choice: str, d: Decision, ev: list[Event]) -> 
                 seat,
                 id=oid,
                 from_seat=frm,
-                give=_fmt(off["give"]),
-                want=_fmt(off["want"]),
+                give=fmt_cards(off["give"]),
+                want=fmt_cards(off["want"]),
             )
         )
     elif verb == "ref":

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import RES
-from .engine import PHASE_KEYS, breakdown_of, hand_total, pieces, public_scores, result_of
+from .data import ALIEN, RES
+from .engine import (
+    PHASE_KEYS,
+    breakdown_of,
+    fmt_cards,
+    hand_total,
+    pieces,
+    public_scores,
+    result_of,
+)
 
 
 def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -64,6 +72,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "winners": list(res.winners),
         }
         v["artifacts"] = [list(a) for a in s["arts"]]
+        v["reveal"] = _reveal(s)
     if seat is not None:
         known = {
             str(pid): s["planets"][pid]["t"]
@@ -87,6 +96,26 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "known_planets": known,
         }
     return v
+
+
+def _reveal(s: dict[str, Any]) -> list[list[Any]]:
+    """Every secret the game kept, once it is over: the artifacts each player still held,
+    the resource cards left in each hand, and the planets nobody uncovered."""
+    out: list[list[Any]] = []
+    for seat in range(s["n"]):  # one line each, so that the final message holds them all
+        cards = fmt_cards(s["res"][seat])
+        arts = "+".join(s["arts"][seat])
+        key = "hand_arts" if cards and arts else "hand" if cards else "arts" if arts else "none"
+        out.append([f"ad_astra.reveal.{key}", {"seat": seat, "cards": cards, "arts": arts}])
+    hidden: dict[str, dict[str, int]] = {}  # system -> type -> planets still face down
+    for p in s["planets"]:
+        if not p["up"]:
+            kinds = hidden.setdefault(p["sys"], {})
+            kinds[p["t"]] = kinds.get(p["t"], 0) + 1
+    for sys_, kinds in hidden.items():
+        planets = "+".join(f"{k}{typ}" for typ in (*RES, ALIEN) if (k := kinds.get(typ, 0)))
+        out.append(["ad_astra.reveal.hidden", {"sys": sys_, "planets": planets}])
+    return out
 
 
 def _task_view(s: dict[str, Any]) -> dict[str, Any] | None:

@@ -42,10 +42,14 @@ k double engines or cannons), ``take`` / ``pass`` (a reward or an abandoned ship
 (the cabin a lost crew member leaves), ``def`` / ``def.<row>.<col>`` / ``hit`` (a hazard a
 battery could stop, R30), for goods (R31, a multi-pick question) ``auto`` alone or goods
 aboard ``a.<row>.<col>.<j>`` and new ones ``n.<i>``; ``retire`` (give up the flight after
-this card, R26) beside ``pow``, ``take``/``pass`` and ``planet``.
+this card, R26) beside ``pow``, ``take``/``pass``, ``planet`` and ``def``/``hit``; between
+two cards, for a ship the card hurt, ``go`` / ``retire`` (R26b).
 
 The Trek (``level`` = ``trek``) prefixes every decision key and hourglass timer key with
 ``t<flight>.`` (``t2.build.0.31``, ``t2.hourglass.1``).
+
+A state records the rulings it was created under (``rules``: 2 for new games; a state
+without it follows the first rulings of R10, R11 and R26, so stored games replay exactly).
 
 Rulings (where the rules leave a choice to us; R1-R13 are tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``,
@@ -80,12 +84,18 @@ R9. Two neighbouring tiles are joined when both facing sides carry a connector; 
     joined tiles.
 R10. Pre-launch order per seat: a split ship first chooses the part to keep (``keep``), then
     illegal joints and misplaced engines/cannons are fixed by removing tiles one at a time
-    (a removal that splits the ship asks again which part to keep). Reserved tiles are lost
-    when building ends. Every removed or fallen tile is a lost component (-1 credit).
-R11. "Fix it for me" keeps the largest valid part reachable by removing tiles (fewest tiles
-    lost, counting the ones that fall off), preferring the part with the starting cabin,
-    then the front-most, left-most cells. The search is exact within a node budget
-    (``ship.FIX_BUDGET``), else the best valid plan found so far.
+    (a removal that splits the ship asks again which part to keep). Only a tile that is part
+    of a problem (marked in red) may be removed (R10b: removing is for fixing errors, so a
+    legal tile cannot be dropped to win the best-looking-ship bonus; a forged click on one
+    is refused and changes nothing; games stored before R10b still accept any tile).
+    Reserved tiles are lost when building ends. Every removed or fallen tile is a lost
+    component (-1 credit).
+R11. "Fix it for me" (also what an absent player gets) keeps the part holding the starting
+    cabin, as a player would: the humans are there (R11b; games stored before it keep the
+    largest part, the starting cabin only breaking ties). Among such plans it loses the
+    fewest tiles (counting the ones that fall off), then keeps the front-most, left-most
+    cells. The search is exact within a node budget (``ship.FIX_BUDGET``), else the best
+    valid plan found so far.
 R12. Aliens (not in the learning flight): first brown, then purple, each optional, in a
     cabin (never the starting cabin) joined by a legal joint to a life support of that
     colour; one per colour. Every other cabin gets 2 humans; batteries start full.
@@ -122,7 +132,7 @@ R21. Combat zone: lines top to bottom, order recomputed for each line; the lowes
 R22. End table: finish reward by arrival order and best-looking ship (fewest exposed
     connectors) for ships still flying, plus credits won on cards, goods sold (half price,
     rounded up once, for retired ships), minus 1 per lost tile, never below 0 in all.
-    Equal credits share a place.
+    Equal credits share a place: no tie-break applies, so ``Result.tiebreak`` stays empty.
 R23. The Intergalactic Trek (lobby ``level`` = ``trek``): three flights in a row at levels I,
     II and III, each a whole flight of its level (board, start spaces, hourglass runs,
     cards, rewards). Between flights everything is put back: each seat starts the next
@@ -136,20 +146,29 @@ R24. Trek credits: each flight's end table (R22) is added to the seat's running 
 R25. Each flight of the Trek is a new round of questions: decision keys and hourglass timer
     keys carry the flight number (``t2.hourglass.1``), so the host runs every flight's sand
     afresh and a button from an earlier flight is stale.
-R26. Voluntary retirement: the rules allow it after a card, before the next one is revealed.
-    Rather than a "next card" step that would cost every player a click on every card,
-    ``retire`` is offered beside the seat's own flight questions (how much to power, take
-    or pass a reward, which planet), from the second card on (the first card is always
-    flown: there is nothing to give up yet, and the first questions stay short). It does
-    not answer the question: the seat answers it as usual and leaves the flight as soon as
-    the card is resolved, before the next card is revealed (with the retirements the rules
-    force). A seat asked nothing during a card waits for a card that asks it. The choice is
-    public; the host's undo takes it back until the seat's next move, then it stands.
+R26. Voluntary retirement: the rules allow it after any adventure, before the next card is
+    revealed. Rather than a "next card" step that would cost every player a click on every
+    card (R26b, the ruling of new games):
+
+    * ``retire`` is offered beside each of the seat's own single-choice flight questions
+      (how much to power, take or pass a reward, which planet, defend against a hazard),
+      from the first card on. It does not answer the question: the seat answers it as usual
+      and leaves the flight as soon as the card is resolved, before the next card is
+      revealed (with the retirements the rules force). The host's undo takes it back until
+      the seat's next move.
+    * After a card that hurt a ship still flying (it lost tiles, crew or goods), and before
+      the next card is revealed, that ship is asked, publicly and in flight order (kind
+      ``next``): ``go`` (fly on) or ``retire`` (leave now). That is when a player wants to
+      give up; a ship the card did not touch is asked nothing, so the flight does not wait
+      on anyone without a reason. Bots and absent players fly on (``go``, R28, R34).
+
+    Games stored before R26b keep the first ruling: ``retire`` beside the power, reward and
+    planet questions from the second card on, no question between cards.
 R27. A retired ship (forced or voluntary) keeps its credits won on cards, sells its goods at
     half price (rounded up, R22), still pays its lost tiles, and gets no arrival reward and
     no best-looking ship bonus. Retiring during the last card counts as retiring.
-R28. Bots never retire voluntarily; they leave a flight only when the rules force them
-    (lapped, no humans, no engine power in open space).
+R28. Bots never retire voluntarily (they answer ``go`` between cards); they leave a flight
+    only when the rules force them (lapped, no humans, no engine power in open space).
 R29. The table and the trail say which flight of the Trek is being played and the running
     credits: the phase reads "Trek flight k/3 (level …)", the scores are the running totals,
     each flight ends with a line per seat (credits of the flight and in all), and the final
@@ -211,7 +230,7 @@ class GalaxyTruckerGame(EngineGame):
     #: An absent builder is skipped by finishing; at pre-launch "fix it for me"; in flight
     #: passing and powering nothing, but defending against a hazard when a battery can
     #: (``def``) and loading goods the automatic way (``auto``) — R34.
-    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto")
+    skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto", "go")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",
@@ -223,6 +242,10 @@ class GalaxyTruckerGame(EngineGame):
         "🟦": "galaxy_trucker.legend.blue",
         "🔋": "galaxy_trucker.legend.battery",
     }
+
+    def unused_options(self, options: Mapping[str, str]) -> list[str]:
+        """The lobby options that do not apply: the learning flight has no hourglass."""
+        return ["hourglass"] if options.get("level", "I") == "learning" else []
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str
@@ -237,6 +260,8 @@ class GalaxyTruckerGame(EngineGame):
         """A sensible pick for a bot seat (see :mod:`rules.galaxy_trucker.bot`)."""
         if not any(d.seat == seat for d in engine.pending_of(state)):
             raise IllegalMove("galaxy_trucker.error.not_your_turn")
+        if engine.asked(state, seat) == "next":
+            return "go"  # bots fly on (R28): the window between cards (R26b)
         return _bot_choose(state, seat, rng)
 
 

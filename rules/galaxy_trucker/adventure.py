@@ -206,6 +206,13 @@ def best_goods(pool: Goods, holds: list[tuple[str, int, bool]]) -> list[str]:
     return picked
 
 
+def _fit(s: dict[str, Any], seat: int, goods: list[str]) -> int:
+    """How many of ``goods`` the automatic load (R16) would carry: 0 when the ship has no
+    hold for them (no hold, no red hold for red goods, holds full of dearer goods)."""
+    pool = goods_pool(s, seat, goods)
+    return sum(1 for oid in best_goods(pool, _holds(ship_of(s, seat))) if oid.startswith("n."))
+
+
 def goods_choice(s: dict[str, Any], seat: int, goods: list[str]) -> Goods | None:
     """The pool when loading ``goods`` is a real choice for ``seat`` (R31): not everything
     fits, and some good left out could take the place of a kept one of another colour.
@@ -494,7 +501,7 @@ def advance(s: dict[str, Any]) -> list[Event]:
             f["ask"] = {"seat": seat, "kind": "keep"}
             return events
         if f["losses"]:
-            seat, n = f["losses"][0]
+            seat, n = f["losses"][0][:2]  # (rules 2: and the members taken so far)
             f["ask"] = {"seat": seat, "kind": "crew", "left": n}
             return events
         if f.get("loads"):
@@ -505,10 +512,18 @@ def advance(s: dict[str, Any]) -> list[Event]:
             if not f["deck"] or not flying(s):
                 events += finish(s)
                 return events
+            if _window(s):
+                continue
             cid = f["deck"].pop(0)
             f["card"] = cid
             f["r"] = {"queue": flying(s)}
-            events.append(ev(f"card_{cards()[cid]['type']}", card=cid, reveals=True))
+            f.pop("window", None)
+            if s.get("rules", 1) >= 2:  # what each ship has, to tell who the card hurts
+                f["seen"] = {str(x): _stock(s["players"][x]) for x in flying(s)}
+            k, total = f["cards_done"] + 1, f["cards_done"] + 1 + len(f["deck"])
+            events.append(
+                ev(f"card_{cards()[cid]['type']}", card=cid, k=k, cards=total, reveals=True)
+            )
             continue
         card = cards()[f["card"]]
         RESOLVERS[card["type"]](s, card, events)
@@ -528,6 +543,37 @@ def _end_of_card(s: dict[str, Any]) -> list[Event]:
             events.append(ev("retired", seat))
     f["doomed"] = []
     return events
+
+
+def _stock(p: dict[str, Any]) -> list[int]:
+    """Tiles lost so far, crew aboard and goods aboard (a card that changes them hurt)."""
+    goods = sum(len(v) for v in p.get("goods", {}).values())
+    return [len(p["lost"]), crew_total(p), goods]
+
+
+def hurt(s: dict[str, Any], seat: int) -> bool:
+    """Did the card just flown cost ``seat``'s ship a tile, crew or goods?"""
+    seen = s["flight"].get("seen", {}).get(str(seat))
+    if seen is None:
+        return False
+    now = _stock(s["players"][seat])
+    return now[0] > seen[0] or now[1] < seen[1] or now[2] < seen[2]
+
+
+def _window(s: dict[str, Any]) -> bool:
+    """R26b: between two cards, each ship the card just flown has hurt (lost tiles, crew or
+    goods) is asked, in flight order, whether it flies on or gives up now. True when a
+    question is open."""
+    f = s["flight"]
+    if s.get("rules", 1) < 2:
+        return False
+    if "window" not in f:
+        f["window"] = [x for x in flying(s) if hurt(s, x)]
+    f["window"] = [x for x in f["window"] if f["pos"][x] is not None]
+    if not f["window"]:
+        return False
+    _ask(s, f["window"][0], "next")
+    return True
 
 
 def _win(s: dict[str, Any], seat: int, credits: int) -> None:
@@ -850,6 +896,20 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
         return [Decision(seat, f"{GAME}.prompt.crew", tuple(options), args, key=key, grid=grid)]
     if kind == "hazard":
         return [_hazard_decision(s, a, key)]
+    if kind == "next":  # R26b: fly on, or give up before the next card
+        p = s["players"][seat]
+        done = f["cards_done"]
+        seen = f.get("seen", {}).get(str(seat), _stock(p))
+        now = _stock(p)
+        args = {
+            "card": done,
+            "tiles": max(0, now[0] - seen[0]),
+            "crew": max(0, seen[1] - now[1]),
+            "goods": max(0, seen[2] - now[2]),
+            "left": len(f["deck"]),
+        }
+        options = [opt("go", "opt.go", "primary"), opt("retire", "opt.retire_now", "danger")]
+        return [Decision(seat, f"{GAME}.prompt.next", tuple(options), args, key=key)]
     if kind == "goods":
         return [_goods_decision(s, a, key)]
     if kind in ("engines", "cannons"):
@@ -867,13 +927,31 @@ def decisions(s: dict[str, Any]) -> list[Decision]:
     elif kind in ("take", "reward"):
         prompt = f"prompt.{card['type']}"
         args.update(_card_args(card))
-        options = [opt("take", "opt.take", "success"), opt("pass", "opt.pass")]
+        take = opt("take", "opt.take", "success")
+        goods = card.get("reward", {}).get("goods", [])
+        if goods:  # say before taking what the holds can carry (as for planets)
+            fit = _fit(s, seat, goods)
+            if fit < len(goods):
+                label = "opt.take_some" if fit else "opt.take_none"
+                take = opt("take", label, "success", fit=fit, n=len(goods))
+        options = [take, opt("pass", "opt.pass")]
     else:  # planet
         prompt = "prompt.planet"
         args["days"] = card["days_lost"]
         for i in a["free"]:
-            icons = "".join(GOODS_ICON[g] for g in card["planets"][i])
-            options.append(opt(f"planet.{i}", "opt.planet", planet=i + 1, goods=icons))
+            goods = card["planets"][i]
+            icons = "".join(GOODS_ICON[g] for g in goods)
+            fit = _fit(s, seat, goods)  # say before landing what the holds can take
+            label = (
+                "opt.planet"
+                if fit >= len(goods)
+                else "opt.planet_some"
+                if fit
+                else "opt.planet_none"
+            )
+            options.append(
+                opt(f"planet.{i}", label, planet=i + 1, goods=icons, fit=fit, n=len(goods))
+            )
         options.append(opt("pass", "opt.pass"))
     return [Decision(seat, f"{GAME}.{prompt}", tuple(options), args, key=key)]
 
@@ -982,13 +1060,28 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
         if head != "crew" or rest not in occupied(p):
             raise err("not_offered")
         _remove_one(p, rest)
-        events = [ev("crew_lost", seat, count=1)]
         left = a["left"] - 1
-        f["losses"].pop(0)
-        if left:
-            lose_crew(s, seat, left, events)  # asks again, or takes the rest
-            if f["losses"] and f["losses"][-1][0] == seat:  # keep the queue order
-                f["losses"].insert(0, f["losses"].pop())
+        entry = f["losses"].pop(0)
+        if s.get("rules", 1) < 2:
+            events = [ev("crew_lost", seat, count=1)]  # one line per member (rules 1)
+            if left:
+                lose_crew(s, seat, left, events)  # asks again, or takes the rest
+                if f["losses"] and f["losses"][-1][0] == seat:  # keep the queue order
+                    f["losses"].insert(0, f["losses"].pop())
+        else:  # one line for the whole loss: "loses 2 crew members"
+            taken = (entry[2] if len(entry) > 2 else 0) + 1
+            more: list[Event] = []
+            if left:
+                lose_crew(s, seat, left, more)  # asks again, or takes the rest
+                if f["losses"] and f["losses"][-1][0] == seat:  # keep the queue order
+                    f["losses"].insert(0, f["losses"].pop())
+                    f["losses"][0].append(taken)
+                    taken = 0
+            taken += sum(
+                int(e.args.get("count", 0)) for e in more if e.code.endswith(".crew_lost")
+            )
+            more = [e for e in more if not e.code.endswith(".crew_lost")]
+            events = ([ev("crew_lost", seat, count=taken)] if taken else []) + more
     elif kind == "hazard":
         p = s["players"][seat]
         if choice == "def":
@@ -1003,6 +1096,15 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     elif kind == "goods":
         f["loads"][0] = [seat, a["goods"], _check_goods(s, seat, a["goods"], choice)]
         events = []
+    elif kind == "next":  # R26b
+        if choice not in ("go", "retire"):
+            raise err("not_offered")
+        f["window"].remove(seat)
+        events = []
+        if choice == "retire":
+            f["pos"][seat] = None
+            f["retired"].append(seat)
+            events = [ev("gave_up", seat)]
     elif kind in ("engines", "cannons"):
         if head != "pow" or not rest.isdigit() or int(rest) > a["most"]:
             raise err("not_offered")

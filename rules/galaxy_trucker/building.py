@@ -84,8 +84,18 @@ def timer_of(s: dict[str, Any]) -> Timer | None:
 # --------------------------------------------------------------------------- decisions
 
 
+#: Words for a connector character (front, right, rear, left as the view's ``sides``).
+CONNECTOR_WORD = {"0": "smooth", "1": "single", "2": "double", "U": "universal"}
+
+
 def tile_args(tid: int, rot: int = 0) -> dict[str, Any]:
-    return {"tile": tid, "sides": sides_now(tid, rot)}
+    """A tile's number and, in words, what each side carries (``front_key`` …): a player
+    reads "front: universal connector", never a code such as ``U100``."""
+    sides = sides_now(tid, rot)
+    out: dict[str, Any] = {"tile": tid, "sides": sides}
+    for name, c in zip(("front", "right", "rear", "left"), sides, strict=True):
+        out[f"{name}_key"] = f"{GAME}.conn.{CONNECTOR_WORD.get(c, 'smooth')}"
+    return out
 
 
 def grid_options(
@@ -145,7 +155,10 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         if p["placed"]:
             for i in range(3):
                 options.append(opt(f"peek.{i}", "opt.peek", pile=i + 1))
-        options.append(opt("done", "opt.done", "success"))
+        # done: which start space it takes, and plainly when nothing was built yet
+        space = level(s["level"])["start_spaces"][len(s["order"])] + 1
+        label = "opt.done" if p["placed"] else "opt.done_empty"
+        options.append(opt("done", label, "success", space=space))
         for tid in s["faceup"]:
             options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
     if can_flip(s, seat):

@@ -30,13 +30,19 @@ from .tiles import (
 )
 
 SCHEMA = 1
+#: The rulings a state was created under: 1 = the first rulings (R11, R26 and pre-launch as
+#: first built: stored games keep them, so they replay bit for bit), 2 = R11b, R26b, R10b.
+#: A state without the key is a rules-1 state.
+RULES = 2
 LEVELS = ("learning", "I", "II", "III")
 #: The Intergalactic Trek: three flights in a row, one per level (R23).
 TREK = ("I", "II", "III")
 #: The lobby's values of the ``level`` option: a single flight, or the Trek.
 MODES = (*LEVELS, "trek")
-#: The flight questions that also offer ``retire`` (R26).
+#: The flight questions that also offer ``retire`` (R26; rules 1).
 RETIRE_KINDS = ("engines", "cannons", "take", "reward", "planet")
+#: ... and since R26b (rules 2), from the first card on, hazards too.
+RETIRE_KINDS_2 = (*RETIRE_KINDS, "hazard")
 #: Lobby hourglass lengths (seconds per run of the sand).
 HOURGLASS = {"90s": 90, "3m": 180, "10m": 600, "1h": 3600, "4h": 14400, "12h": 43200}
 ALIENS = ("brown", "purple")
@@ -57,6 +63,7 @@ def new_state(players: int, options: Mapping[str, str], seed: int) -> dict[str, 
     lv = TREK[0] if mode == "trek" else mode
     s: dict[str, Any] = {
         "schema": SCHEMA,
+        "rules": RULES,
         "game": GAME,
         "seed": seed,
         "rc": 0,
@@ -153,12 +160,28 @@ def can_retire(s: dict[str, Any], seat: int) -> bool:
     if s["phase"] != "flight" or f is None or f["ask"] is None:
         return False
     a = f["ask"]
+    if rules_of(s) >= 2:  # R26b: from the first card on, beside every single choice
+        return a["seat"] == seat and a["kind"] in RETIRE_KINDS_2 and seat not in f.get("quit", [])
     return (
         f["cards_done"] >= 1
         and a["seat"] == seat
         and a["kind"] in RETIRE_KINDS
         and seat not in f.get("quit", [])
     )
+
+
+def asked(s: dict[str, Any], seat: int) -> str | None:
+    """The kind of flight question ``seat`` is asked now (``"next"``: the window between
+    cards, R26b), else None."""
+    f = s.get("flight")
+    if s["phase"] != "flight" or not f or not f["ask"] or f["ask"]["seat"] != seat:
+        return None
+    return str(f["ask"]["kind"])
+
+
+def rules_of(s: Mapping[str, Any]) -> int:
+    """Which rulings the state follows (see :data:`RULES`)."""
+    return int(s.get("rules", 1))
 
 
 def _with_retire(s: dict[str, Any], d: Decision) -> Decision:
@@ -192,7 +215,9 @@ def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
     elif stage == "fix":
         probs = sh.problems(ship)
         bad = {c for _, cells in probs for c in cells}
-        grid, options = bd.grid_options(sorted(ship), "rm", "opt.rm", "secondary", bad)
+        # R10b: only a tile that breaks a rule may be removed (rules 1: any tile)
+        cells = sorted(bad) if rules_of(s) >= 2 else sorted(ship)
+        grid, options = bd.grid_options(cells, "rm", "opt.rm", "secondary", bad)
         options.append(opt("fix", "opt.fix", "success"))
         args = {"problems": len(probs)}
     else:  # alien.<colour>
@@ -308,7 +333,7 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     head, _, rest = choice.partition(".")
     events: list[Event]
     if choice == "fix" and stage in ("fix", "split"):
-        keep = sh.fix_plan(ship, start_cell(bd.board_of(s)))
+        keep = sh.fix_plan(ship, start_cell(bd.board_of(s)), cabin_first=rules_of(s) >= 2)
         lost = [v[0] for c, v in sorted(ship.items()) if c not in keep]
         p["ship"] = sh.dump({c: v for c, v in ship.items() if c in keep})
         p["lost"] += lost
@@ -317,6 +342,8 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
         cell = _cell(rest)
         if cell not in ship:
             raise err("bad_cell")
+        if rules_of(s) >= 2 and not any(cell in cells for _, cells in sh.problems(ship)):
+            raise err("legal_tile", row=cell[0], col=cell[1])  # R10b
         tid = ship.pop(cell)[0]
         p["ship"] = sh.dump(ship)
         p["lost"].append(tid)
@@ -395,7 +422,8 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
     elif phase == "flight":
-        if choice == "retire":
+        ask = new["flight"]["ask"]
+        if choice == "retire" and not (ask and ask["kind"] == "next"):
             return new, _retire(new, seat)
         events = adv.apply_flight(new, seat, choice)
     else:
@@ -599,6 +627,10 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "retiring": list(f.get("quit", [])),
         }
         v["round"] = f["cards_done"] + (1 if f["card"] else 0)
+        # One move may resolve several cards (those that ask nothing): a trail message
+        # headed by one card number would hold other cards' lines. Each card's first line
+        # names it ("Card 3 of 10: Meteor swarm"), so the trail needs no card headers.
+        v["trail_round"] = None
     if s["phase"] == "over":
         res = result_of(s)
         assert res is not None
@@ -658,6 +690,7 @@ def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
         for k, typ in _KEYS.items():
             check(isinstance(s[k], typ), f"{k} is not {typ.__name__}")
         check(s["schema"] == SCHEMA, "schema version")
+        check(s.get("rules", 1) in (1, RULES), "rules version")
         check(s["game"] == GAME, "game id")
         check(s["level"] in LEVELS, "level")
         check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")

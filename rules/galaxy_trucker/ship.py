@@ -130,24 +130,30 @@ def keep_part(ship: Ship, cell: Cell) -> tuple[Ship, list[int]]:
     raise KeyError(cell)
 
 
-def fix_plan(ship: Ship, prefer: Cell | None = None) -> set[Cell]:
+def fix_plan(ship: Ship, prefer: Cell | None = None, cabin_first: bool = False) -> set[Cell]:
     """The cells to keep so that the ship is valid with the fewest tiles lost (removed or
-    fallen off). Ties prefer keeping ``prefer`` (the starting cabin), then the smallest
-    cells. An exact branch and bound over the problems, within :data:`FIX_BUDGET` nodes;
-    past that, the best plan found so far (always a valid one) — ruling R11."""
-    best: list[Any] = [(-1, 0, ()), set()]  # [(size, has_prefer, order key), cells]
+    fallen off). With ``cabin_first`` (ruling R11b) the kept part must hold ``prefer`` (the
+    starting cabin, as a player would keep the part with the humans), when the ship has it;
+    without (R11, rules 1), ties prefer keeping ``prefer``. Then the smallest cells. An
+    exact branch and bound over the problems, within :data:`FIX_BUDGET` nodes; past that,
+    the best plan found so far (always a valid one)."""
+    first = cabin_first and prefer in ship
+    best: list[Any] = [(-1, -1, 0, ()), set()]  # [(has_prefer?, size, has_prefer, order), cells]
     nodes = [0]
 
-    def score(cells: set[Cell]) -> tuple[int, int, tuple[Cell, ...]]:
+    def score(cells: set[Cell]) -> tuple[int, int, int, tuple[Cell, ...]]:
         # Higher is better; among equals the lexicographically smaller cells win.
         neg = tuple((-r, -c) for r, c in sorted(cells))
-        return (len(cells), int(prefer in cells), neg)
+        has = int(prefer in cells)
+        return (has if first else 0, len(cells), has, neg)
 
     def search(sub: Ship) -> None:
         nodes[0] += 1
         for group in parts(sub):
-            if len(group) < best[0][0]:
-                return
+            # what this group (or any part of it) could score at best
+            bound = (int(prefer in group) if first else 0, len(group))
+            if bound < best[0][:2]:
+                continue
             part = {c: v for c, v in sub.items() if c in group}
             probs = problems(part)
             if not probs:
@@ -155,7 +161,7 @@ def fix_plan(ship: Ship, prefer: Cell | None = None) -> set[Cell]:
                 if s > best[0]:
                     best[0], best[1] = s, set(group)
                 continue
-            if nodes[0] > FIX_BUDGET and best[0][0] >= 0:
+            if nodes[0] > FIX_BUDGET and best[0][0] >= int(first):
                 return
             # Singles first (no choice), else the problem whose tiles are in most problems.
             count: dict[Cell, int] = {}

@@ -32,7 +32,10 @@ View
 hidden choice waiting, never what), ``revealed`` ([colour, character] this round),
 ``resolving``, ``card_count`` (missions and action cards held, face down alike: never how
 many of each), ``choosing_mission``, ``event_deck``,
-``event_discard``, ``waiting``; once over ``result`` and ``missions`` (revealed). ``private``
+``event_discard``, ``waiting``; once over ``result``, ``missions`` and ``reveal`` (lines for the
+final message: each mission held, met ✓ or not ✗ with its points; action cards never played).
+Every production says, zone by zone, who took which tokens (or why they wait); the final
+scoring names each player's missions, Ice Monopoly, discoveries and sum. ``private``
 holds ``hand``, ``chosen``, ``missions`` (with points if scored now), ``actions``,
 ``committed`` (the action cards this seat plays this round), ``dealt`` and ``discoveries``
 (face-down ones this seat knows, by zone). Zone names in event and option arguments are
@@ -110,6 +113,8 @@ R23. Missions and discoveries that say "most" need a strict sole maximum over ev
 R24. Ice Monopoly: among the players only; 9 points split equally (rounded down) between the
     tied holders of the most ice tokens; nobody scores it with no ice at all.
 R25. Final ranking by score, then by the number of point tokens; still tied, shared place.
+    The result names the tie-break ("the most point tokens held") only when it split
+    players equal on points.
 R26. Two players: the neutral flips the top card of its shuffled 9-card deck each round, and
     its Recruiter reshuffles all nine into a new deck. It places on the docked ship closest
     to full (leftmost on a tie), sends "?" ships to the first zone with a token, targets the

@@ -301,7 +301,9 @@ def _options(
         return (kind, {}, opts, False) if opts else None
     if kind == "assign":
         opts = [_opt(z, "opt.zone", zone=ZONE_NAMES[z]) for z in OUTER if z not in s["disc"]]
-        return ("assign", {"card": step[1]}, opts, True) if opts else None
+        card = {"card": step[1], "card_key": f"{PREFIX}card.{step[1]}"}
+        card["desc_key"] = f"{PREFIX}card.{step[1]}.desc"
+        return ("assign", card, opts, True) if opts else None
     if kind == "launch":
         opts = [_dock_opt(s, i) for i, sh in enumerate(docks) if sh is not None and _room(sh) > 0]
         return ("launch", {}, opts, False) if opts else None
@@ -860,6 +862,7 @@ def _end_round(s: S, ev: list[Event]) -> None:
         s["task"] = None
         res = result_of(s)
         assert res is not None
+        _final_scoring(s, res, ev)
         ev.append(_ev("game_over", scores=list(res.scores), winners=list(res.winners)))
         return
     s["round"] = rnd + 1
@@ -868,7 +871,7 @@ def _end_round(s: S, ev: list[Event]) -> None:
 
 def _production(s: S, k: int, ev: list[Event], final: bool = False) -> None:
     s["prod"] += 1
-    ev.append(_ev("production", n=s["prod"], tokens=k))
+    ev.append(_ev("production", n=s["prod"], tokens=k, round=s["round"]))
     for seat in range(s["n"]):
         if BLOCKS_OF_ICE in s["actions"][seat]:
             s["actions"][seat].remove(BLOCKS_OF_ICE)
@@ -882,9 +885,41 @@ def _production(s: S, k: int, ev: list[Event], final: bool = False) -> None:
             pile[rtype] += k + (2 if "extra" in mods else 0)
         if "lake" in mods:
             pile["ice"] += 2
-        if "storm" in mods:
+        if not any(pile.values()):
             continue
-        distribute(s["astros"][z], pile, s["tokens"])
+        zone = ZONE_NAMES[z]
+        if "storm" in mods:
+            ev.append(_ev("prod.storm", zone=zone, what=_pile_code(pile)))
+            continue
+        before = [dict(t) for t in s["tokens"]]
+        counts = s["astros"][z]
+        distribute(counts, pile, s["tokens"])
+        gains = [{r: s["tokens"][c][r] - before[c][r] for r in RES_TYPES} for c in range(s["nc"])]
+        takers = [c for c in range(s["nc"]) if any(gains[c].values())]
+        code = "prod.take" if len(takers) == 1 and not any(pile.values()) else "prod.share"
+        for c in takers:
+            ev.append(
+                _who(
+                    code,
+                    c,
+                    s,
+                    zone=zone,
+                    astronauts=counts[c],
+                    what=_pile_code(gains[c]),
+                    pts=sum(RES_VALUE[r] * v for r, v in gains[c].items()),
+                )
+            )
+        if any(pile.values()):
+            left = "prod.lost" if final else "prod.left"
+            if not takers:
+                why = "_tie" if max(counts) > 0 else "_empty"
+                left += why
+            ev.append(_ev(left, zone=zone, what=_pile_code(pile), n=sum(pile.values())))
+
+
+def _pile_code(pile: Mapping[str, int]) -> str:
+    """Point tokens as a code the strings spell out ("3ice+2syl", see core.i18n)."""
+    return "+".join(f"{pile[r]}{r}" for r in RES_TYPES if pile.get(r))
 
 
 def distribute(counts: list[int], pile: dict[str, int], tokens: list[dict[str, int]]) -> None:
@@ -922,17 +957,22 @@ def _reveal_discoveries(s: S, ev: list[Event]) -> None:
             continue
         kind = card["kind"]
         if kind == "kill":
+            killed = 0
             for c in range(s["nc"]):
                 k = min(card["n"], s["astros"][z][c])
                 s["astros"][z][c] -= k
                 s["memorial"][c] += k
-        elif kind == "become":
+                killed += k
+            ev.append(_ev("disc_kill", zone=ZONE_NAMES[z], killed=killed))
+            continue
+        if kind == "become":
             s["res"][z] = [card["res"], True]
         elif kind == "deposit":
             if not s["res"][z][1]:
                 s["res"][z][1] = True
             else:
                 s["res"][z][0], s["spare"] = s["spare"], s["res"][z][0]
+        ev.append(_ev(f"resource.{s['res'][z][0]}", zone=ZONE_NAMES[z]))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -977,18 +1017,7 @@ def mission_done(s: S, c: int, mid: str) -> int:
 
 
 def _discovery_points(s: S, c: int) -> int:
-    pts = 0
-    for z, d in s["disc"].items():
-        if not d["up"]:
-            continue
-        card = DISCOVERIES[d["id"]]
-        here = s["astros"][z]
-        ruins = card["kind"] == "ruins" and _sole_max(here) == c
-        if ruins or (card["kind"] == "fossils" and here[c] > 0):
-            pts += card["points"]
-        elif card["kind"] == "toxic":
-            pts -= min(card["max"], here[c])
-    return pts
+    return sum(pts for _, _, pts in _discovery_parts(s, c))
 
 
 def breakdown_of(s: S) -> list[dict[str, int]]:
@@ -1011,6 +1040,72 @@ def breakdown_of(s: S) -> list[dict[str, int]]:
     ]
 
 
+def _discovery_parts(s: S, c: int) -> list[tuple[str, str, int]]:
+    """(zone, discovery id, points) for each face-up discovery that scores colour ``c``."""
+    out: list[tuple[str, str, int]] = []
+    for z in OUTER:
+        d = s["disc"].get(z)
+        if d is None or not d["up"]:
+            continue
+        card = DISCOVERIES[d["id"]]
+        here = s["astros"][z]
+        pts = 0
+        ruins = card["kind"] == "ruins" and _sole_max(here) == c
+        if ruins or (card["kind"] == "fossils" and here[c] > 0):
+            pts = card["points"]
+        elif card["kind"] == "toxic":
+            pts = -min(card["max"], here[c])
+        if pts:
+            out.append((z, d["id"], int(pts)))
+    return out
+
+
+def _final_scoring(s: S, res: Result, ev: list[Event]) -> None:
+    """One event per final scoring step and player (what each part of the score is), then
+    each player's sum: the jump from the token values to the final scores, explained."""
+    n = s["n"]
+    ev.append(_ev("final.head"))
+    for seat in range(n):
+        for m in s["missions"][seat]:
+            pts = mission_done(s, seat, m)
+            code = "final.mission_met" if pts else "final.mission_missed"
+            ev.append(_ev(code, seat, mission_key=f"{PREFIX}card.{m}", pts=pts, reveals=True))
+    ice = [s["tokens"][seat]["ice"] for seat in range(n)]
+    if max(ice) <= 0:
+        ev.append(_ev("final.ice_none"))
+    else:
+        for seat in range(n):
+            pts = res.breakdown[seat]["ice_monopoly"]
+            if ice[seat] == max(ice):
+                shared = ice.count(max(ice)) > 1
+                code = "final.ice_shared" if shared else "final.ice"
+                ev.append(_ev(code, seat, ice=ice[seat], pts=pts))
+    for seat in range(n):
+        for z, cid, pts in _discovery_parts(s, seat):
+            ev.append(
+                _ev(
+                    "final.discovery",
+                    seat,
+                    card_key=f"{PREFIX}card.{cid}",
+                    zone=ZONE_NAMES[z],
+                    pts=pts,
+                )
+            )
+    for seat in range(n):
+        b = res.breakdown[seat]
+        ev.append(
+            _ev(
+                "final.total",
+                seat,
+                tokens=b["tokens"],
+                missions=b["missions"],
+                ice=b["ice_monopoly"],
+                discoveries=b["discoveries"],
+                total=res.scores[seat],
+            )
+        )
+
+
 def result_of(s: S) -> Result | None:
     if s["step"] != "over":
         return None
@@ -1019,7 +1114,14 @@ def result_of(s: S) -> Result | None:
     counts = [sum(s["tokens"][seat].values()) for seat in range(s["n"])]
     keys = [(scores[i], counts[i]) for i in range(s["n"])]
     ranks = tuple(1 + sum(1 for k in keys if k > keys[i]) for i in range(s["n"]))
-    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+    # R25: the tie-break named when players equal on points were split by their tokens.
+    split = any(
+        scores[i] == scores[j] and counts[i] != counts[j]
+        for i in range(s["n"])
+        for j in range(i + 1, s["n"])
+    )
+    tiebreak = PREFIX + "tiebreak.tokens" if split else ""
+    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts), tiebreak=tiebreak)
 
 
 def public_scores(s: S) -> list[int]:

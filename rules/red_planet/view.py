@@ -79,6 +79,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             [{"id": m, "points": mission_done(s, i, m)} for m in s["missions"][i]]
             for i in range(n)
         ]
+        v["reveal"] = _reveal(s)
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r}")
@@ -96,6 +97,22 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             },
         }
     return v
+
+
+def _reveal(s: dict[str, Any]) -> list[list[Any]]:
+    """What stayed hidden until the end: every mission held, met ✓ or not ✗, with its
+    points, and the action cards never played."""
+    out: list[list[Any]] = []
+    for i in range(s["n"]):
+        for m in s["missions"][i]:
+            pts = mission_done(s, i, m)
+            key = "red_planet.reveal.met" if pts else "red_planet.reveal.missed"
+            out.append([key, {"seat": i, "mission_key": f"red_planet.card.{m}", "points": pts}])
+        for a in s["actions"][i]:
+            out.append(
+                ["red_planet.reveal.action", {"seat": i, "card_key": f"red_planet.card.{a}"}]
+            )
+    return out
 
 
 def _disc_public(s: dict[str, Any], z: str) -> str | None:

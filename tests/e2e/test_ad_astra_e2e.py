@@ -86,7 +86,6 @@ PRIVATE_ONLY = phrases(
         "ad_astra.event.discarded_cards",
         "ad_astra.prompt.plan_card",
         "ad_astra.prompt.land",
-        "ad_astra.prompt.offer",
         "ad_astra.prompt.discard",
     ]
 )
@@ -137,6 +136,13 @@ async def pool_of(
     table = latest_table(h)
     mine = [d for d in GAME.pending(state) if d.seat == seat]
     pool = offers(table, seat)
+    # Too many public questions for the table (a trade window with an offer to answer):
+    # one "Your move" button per seat opens that seat's questions privately.
+    move = [b.custom_id for b in table.buttons if (b.custom_id or "").endswith(f":t:move.{seat}")]
+    if move:
+        opened = await h.click(user, table, move[0])
+        assert opened.message is not None and opened.message.ephemeral
+        pool += offers(opened.message, seat)
     if any(d.private for d in mine) or not pool:  # a secret question: DM or "My hand"
         seen = {o.option for o in pool}  # "My hand" repeats the table's questions too
         pool += [
@@ -169,7 +175,9 @@ def _trade_move(
         ids = [o.id for o in d.options]
         if d.prompt.endswith("prompt.compose"):
             give = next((i for i in ids if i.startswith("g.")), None)
-            want = next((i for i in ids if i.startswith("w.")), None)
+            gave = give.split(".")[1] if give else ""
+            # a different type (ruling 23: a card is never traded for its own type)
+            want = next((i for i in ids if i.startswith("w.") and i.split(".")[1] != gave), None)
             return owner, [i for i in (give, want) if i] or ["x"]
         if d.prompt.endswith("prompt.bank_get"):
             return owner, ["back"]

@@ -178,7 +178,7 @@ async def test_play_over_days_pings_only_after_a_wait(harness: Harness, clock: F
     h = harness
     ana, ben, cal = h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")
     seats = {ana: 0, ben: 1, cal: 2}
-    await open_game(h, ana, ben, cal, options={"h.pings": 1})
+    await open_game(h, ana, ben, cal, options={"h.pings": 2})
     assert (await snapshot(h)).row.host_options["pings"] == "days"
     rng = random.Random(6)
     # Everyone answers within the waiting time: nobody is ever pinged.

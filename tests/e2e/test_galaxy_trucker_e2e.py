@@ -176,6 +176,12 @@ async def finish(
         assert sum(result.breakdown[seat].values()) == score
         assert f"**{score}**" in text
     assert await host_of(h).replay(snap.id) == snap.row.state
+    # the trail has no card headers (one move may resolve several cards): each card's
+    # first line names it ("Card 3 of 12: Meteor swarm"), every card in turn
+    public = h.all_public_text()
+    assert not re.search(r"^\*\*(Card|Carta) \d+\*\*", public, re.M)
+    numbers = [int(k) for k in re.findall(r"🃏 (?:Card|Carta) (\d+) (?:of|de) \d+", public)]
+    assert numbers and set(numbers) == set(range(1, max(numbers) + 1))
     return snap
 
 

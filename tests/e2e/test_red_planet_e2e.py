@@ -81,6 +81,10 @@ PRIVATE_ONLY = phrases(
 )
 
 
+#: Each player's final sum ("Ann: 46 (tokens) + 3 (missions) + … = 49 points.").
+FINAL_TOTAL = phrases(["red_planet.event.final.total"])
+
+
 def mission_names() -> list[str]:
     return sorted(
         {
@@ -273,6 +277,13 @@ async def check_finished_game(
             assert any(m.attachments for m in h.dm_messages(u)), u.name
     assert {a.seat for a in actions if a.by_bot} == set(bots)
 
+    # The final scoring reached the channel whole, down to each player's sum (it is longer
+    # than one message: the trail splits it).
+    trail = "\n".join(m.content for m in h.messages()).splitlines()
+    totals = {line for line in trail if any(p.search(line) for p in FINAL_TOTAL)}
+    assert len(totals) == len(result.scores), totals
+    assert all(len(m.content) < 2000 for m in h.messages())  # none cut at Discord's limit
+
     # Nothing private reached a channel: no private picture, no private line, and while
     # the game ran no mission by name.
     assert not private_images(h, users) & set(h.all_public_images())
@@ -300,6 +311,8 @@ async def test_four_players_two_of_them_bots(harness: Harness, caplog: Any) -> N
     assert snap.state["n"] == 4 and snap.state["step"] == "missions"
     played = await play_game(h, seats, random.Random(21), closed={ben})
     await check_finished_game(h, played, seats, ben, caplog, bots=(2, 3))
+    # Ana's DMs say whose they are, then the game's name.
+    assert any("Solo para ti — Misión: Planeta Rojo" in m.text() for m in h.dm_messages(ana))
     # Ben was told in the channel, without anything secret, to use "My hand".
     assert any(str(ben.id) in m.content and "Mi mano" in m.content for m in h.messages())
     print(f"\n4p: {played.clicks} clicks, {played.seconds:.1f} s")

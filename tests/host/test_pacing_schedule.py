@@ -17,6 +17,27 @@ def test_live_play_nudges_at_the_reminders_only() -> None:
     assert times == [T0 + 12 * HOUR, T0 + 36 * HOUR, T0 + 60 * HOUR]
 
 
+def test_when_away_is_the_default_and_nudges_like_always() -> None:
+    assert pacing.defaults()["pings"] == "away"
+    away = pacing.nudge_times(T0, {"reminders": "12h", "pings": "away"})
+    assert away == pacing.nudge_times(T0, {"reminders": "12h", "pings": "live"})
+
+
+def test_which_new_table_pings() -> None:
+    now = T0 + 10 * HOUR
+    window = pacing.AWAY_AFTER
+    assert window == 300.0
+    # When away: a player who has not acted for the window, or never, is pinged.
+    assert pacing.table_pings("away", None, now)
+    assert pacing.table_pings("away", now - window, now)
+    assert not pacing.table_pings("away", now - window + 1, now)
+    # Always: every time; over days: never (the tick pings later).
+    assert pacing.table_pings("live", now, now)
+    assert not pacing.table_pings("days", None, now)
+    # A game stored before the option existed plays as it did then: always.
+    assert pacing.table_pings(None, now, now)
+
+
 def test_play_over_days_pings_first_after_a_wait() -> None:
     times = pacing.nudge_times(T0, {"reminders": "12h", "pings": "days"})
     assert times[0] == T0 + PING_AFTER and times[1] == T0 + 12 * HOUR

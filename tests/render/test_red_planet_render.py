@@ -73,7 +73,7 @@ def test_table_and_private_pictures_of_random_games(n: int) -> None:
             t0 = time.process_time()
             img = _png(R.render_table(public, NAMES[:n], lang))
             spent.append(time.process_time() - t0)
-            assert img.width == R.W and 900 <= img.height <= 1320
+            assert img.width == R.W and 900 <= img.height <= R.W
             for seat in range(n):
                 view = {**GAME.view(s, seat), "seat": seat}
                 t0 = time.process_time()
@@ -248,6 +248,34 @@ def test_map_zones_do_not_overlap() -> None:
         for b in names[i + 1 :]:
             bx0, by0, bx1, by1 = boxes[b]
             assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b)
+
+
+def test_every_mark_drawn_on_the_table_is_explained_in_its_legend() -> None:
+    """Shapes and badges (the ring of a sole majority, tokens waiting in a zone, a face-down
+    resource or discovery, the first player's badge, a ship in flight…) are invisible to the
+    generic text check: the renderer records each mark it draws and each legend entry, and
+    every mark drawn on a picture has its entry on that picture."""
+    seen: set[str] = set()
+    for n in (2, 3, 6):
+        for s in sample(n, 100 + n, 6):
+            for lang in LANGS:
+                R.render_table(GAME.view(s, None), NAMES[:n], lang)
+                drawn, explained = R.marks()
+                assert drawn - explained == set(), (n, lang, drawn - explained)
+                seen |= drawn
+    # the marks the issue named are among those drawn and explained
+    assert {"ring", "pile", "hidden_res", "disc_hidden", "first", "flight"} <= seen
+    # and the check bites: a mark with no entry is caught
+    R._mark("unexplained")
+    drawn, explained = R.marks()
+    assert "unexplained" in drawn - explained
+
+
+def test_the_final_picture_ranks_in_the_reader_s_language() -> None:
+    s = game_states(3, 5)[-1]
+    assert s["step"] == "over"
+    words = {lang: i18n.t("red_planet.render.place.1", lang) for lang in LANGS}
+    assert words == {"en": "1st", "es": "1.º"}
 
 
 @pytest.mark.parametrize("name", ["red_planet_table.png", "red_planet_private.png"])

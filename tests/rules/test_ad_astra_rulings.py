@@ -1,4 +1,4 @@
-"""Ad Astra: one test per ruling R1…R22 of ``rules/ad_astra/__init__.py``."""
+"""Ad Astra: one test per ruling R1…R24 of ``rules/ad_astra/__init__.py``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from core.contract import Event, IllegalMove
+from core.i18n import t
 from rules.ad_astra import GAME, engine
 from rules.ad_astra.data import PLANET_COUNTS, SOL, STARS
 from tests.rules.test_ad_astra_example import build, conserved, hand, layout, planet, play
@@ -281,7 +282,7 @@ def test_r14_any_ore_is_chosen_when_there_is_a_choice() -> None:
     assert "ship" in ids(s, 0) and hand(s, 0)["Y"] == 3
     s, _ = play(s, 0, "ship")
     s, ev = play(s, 0, "ore.Z")
-    built = next(e for e in ev if e.code.endswith("built"))
+    built = next(e for e in ev if e.code.endswith(("built", "built_ship")))
     assert built.args["cards"] == "1X+1Y+2Z"
     assert hand(s, 0) == {"W": 1, "F": 1, "Y": 2}
     # A bot pays as before: the ore held most (X, Y, Z order on a tie).
@@ -290,7 +291,8 @@ def test_r14_any_ore_is_chosen_when_there_is_a_choice() -> None:
     s, _ = actions(s, (0, "b"))
     s, _ = play(s, 0, "ship")
     s, ev = play(s, 0, GAME.bot_choice(s, 0, random.Random(1)))
-    assert next(e for e in ev if e.code.endswith("built")).args["cards"] == "1X+2Y+1Z"
+    built = next(e for e in ev if e.code.endswith(("built", "built_ship")))
+    assert built.args["cards"] == "1X+2Y+1Z"
     # Only one ore possible: paid at once, no question.
     s = layout(first=0)
     give(s, 0, W=1, F=1, Y=2)
@@ -726,3 +728,121 @@ def test_r16_a_stale_answer_is_explained() -> None:
     s, _ = play(s, 1, "ref.1")
     assert GAME.gone_reason(s, 1, "acc.1") == ("ad_astra.gone.deal", {})
     assert GAME.gone_reason(s, 1, "mv.0.LY") is None
+
+
+# ----------------------------------------------------------------------------- R23 / R24
+
+
+def test_r23_no_offer_of_a_resource_for_the_same_resource() -> None:
+    s = trade_start()
+    give(s, 0, W=3, X=1, Z=1)
+    give(s, 1, W=1, F=2, E=1)
+    before = [dict(h) for h in s["res"]]
+    s, _ = play(s, 0, "offer.1")
+    s, ev = play(s, 0, "g.W.1,w.W.1")
+    assert codes(ev) == ["same_both"] and ev[0].args["res"] == "W"
+    assert s["task"]["offers"] == [] and s["task"]["noff"] == 0  # nothing sent, none used
+    assert [dict(h) for h in s["res"]] == before
+    assert "offer.1" in ids(s, 0)  # the trader may compose a proper one
+    s, ev = play(s, 0, "offer.1")
+    s, ev = play(s, 0, "g.W.1,g.X.1,w.F.1")  # different types: sent
+    assert codes(ev) == ["offer"]
+    # a proposal to the trader follows the same rule
+    s, _ = play(s, 2, "prop")
+    s, ev = play(s, 2, "g.Z.1,w.Z.1")
+    assert codes(ev) == ["same_both"] and not any(o["prop"] for o in s["task"]["offers"])
+
+
+def test_r24_ships_at_one_place_are_one_button_named_by_that_place() -> None:
+    s = layout(first=0)
+    s["ships"][0] = [-1, -1, planet(s, "LY", 0)]
+    s["planets"][planet(s, "LY", 0)]["up"] = True
+    give(s, 0, E=9)
+    s, _ = actions(s, (0, "m0"))  # red TY/LY
+    d = GAME.pending(s)[0]
+    moves = [o for o in d.options if o.id.startswith("mv.")]
+    assert sorted(o.id for o in moves) == ["mv.0.LY", "mv.0.TY", "mv.2.LY", "mv.2.TY", "mv.2.deep"]
+    shown = {o.id: t(o.label, "en", **dict(o.args)) for o in moves}
+    pid = planet(s, "LY", 0)
+    assert shown["mv.0.TY"] == "Ship in deep space → Twin Yellow (0 energy)"
+    assert shown["mv.2.deep"] == f"Ship on planet {pid + 1} → deep space (1 energy)"
+    # the other ship in deep space still moves when asked for (stored games replay)
+    s, ev = GAME.apply(s, 0, "mv.1.TY")
+    assert s["task"]["moved"][0] == [1] and codes(ev)[0] == "move_from_deep"
+
+
+def test_planets_are_named_by_the_number_drawn_on_them() -> None:
+    s = layout(first=0)
+    pid = planet(s, "LY", 1)
+    s["ships"][0] = [-1]
+    give(s, 0, E=2)
+    s, _ = actions(s, (0, "m0"))
+    s, _ = play(s, 0, "mv.0.LY")
+    land = GAME.pending(s)[0]
+    opt = next(o for o in land.options if o.id == f"l.{pid}")
+    assert opt.args["planet"] == pid + 1  # 1-based, as the table numbers them
+    s, ev = play(s, 0, f"l.{pid}")
+    assert next(e for e in ev if e.code.endswith(".land")).args["planet"] == pid + 1
+
+
+def test_an_offer_is_answered_in_public() -> None:
+    s = trade_start()
+    s, _ = play(s, 0, "offer.1")
+    s, _ = play(s, 0, "g.W.1,w.F.1")
+    answer = next(d for d in GAME.pending(s) if d.seat == 1 and d.prompt.endswith("offer"))
+    assert not answer.private  # the offer was made on the table: so is its answer
+
+
+def test_the_end_reveals_every_secret() -> None:
+    s = layout(first=0)
+    s["arts"][1] = ["ianua"]
+    give(s, 2, W=2, Z=1)
+    give(s, 0)
+    s["step"] = "over"
+    v = GAME.view(s, None)
+    keys = [k for k, _ in v["reveal"]]
+    s["arts"][2] = ["cornu", "tropaeum"]
+    give(s, 1)
+    v = GAME.view(s, None)
+    keys = [k for k, _ in v["reveal"]]
+    assert keys[:3] == [
+        "ad_astra.reveal.none",
+        "ad_astra.reveal.arts",
+        "ad_astra.reveal.hand_arts",
+    ]
+    line = t(v["reveal"][2][0], "en", ["Ana", "Ben", "Cal"], **v["reveal"][2][1])
+    assert line == (
+        "Cal still held 2 water + 1 zozodium; artifacts: Cornu Copiae + Tropaeum Antiquum."
+    )
+    assert "Stellarum Ianua" in t(v["reveal"][1][0], "es", ["A", "B", "C"], **v["reveal"][1][1])
+    hidden = {p["sys"] for p in s["planets"] if not p["up"]}
+    assert keys.count("ad_astra.reveal.hidden") == len(hidden) > 0  # one line per system
+    counted = sum(
+        int(part[:-1])
+        for k, a in v["reveal"]
+        if k.endswith("hidden")
+        for part in a["planets"].split("+")
+    )
+    assert counted == sum(1 for p in s["planets"] if not p["up"])
+    for key, args in v["reveal"]:
+        for lang in ("en", "es"):
+            assert t(key, lang, ["A", "B", "C", "D"], **args) != key
+    res = GAME.result(s)
+    assert res is not None and res.tiebreak == ""  # no tie-break in the rulebook: shared places
+
+
+def test_a_build_button_shows_the_points_it_scores() -> None:
+    s = layout(first=0)
+    pid = planet(s, "LY", 0)
+    s["planets"][pid].update(up=True, t="A")
+    s["ships"][0] = [pid]
+    give(s, 0, W=1, F=1, X=1)
+    s, _ = actions(s, (0, "b"))
+    opt = next(o for d in GAME.pending(s) for o in d.options if o.id == f"col.{pid}")
+    assert opt.args["vp"] == 3
+    assert (
+        t(opt.label, "en", **dict(opt.args))
+        == f"Colony on planet {pid + 1} (Large Yellow): +3 points"
+    )
+    s, ev = play(s, 0, f"col.{pid}")
+    assert next(e for e in ev if e.code.endswith(".built")).args["vp"] == 3

@@ -134,7 +134,7 @@ def test_r30_a_shield_that_could_stop_a_meteor_is_the_players_choice(flying):
     assert d.seat == 0 and not d.private
     assert d.prompt == "galaxy_trucker.prompt.hazard_shield_col"
     assert d.args["line"] == 7 and (d.args["row"], d.args["col"]) == (7, 7)
-    assert [o.id for o in d.options] == ["def", "def.8.8", "hit"]
+    assert [o.id for o in d.options] == ["def", "def.8.8", "hit", "retire"]
     assert d.options[0].label.endswith("opt.def_shield_from")
     hit = d.options[2]
     assert hit.label.endswith("opt.hit_split")  # the starting cabin holds the ship together
@@ -142,7 +142,7 @@ def test_r30_a_shield_that_could_stop_a_meteor_is_the_players_choice(flying):
     text = t(d.prompt, "en", ["Ana", "Bea"], **dict(d.args))
     assert text.startswith("Small meteor from the front, column 7: it hits your tile at 7·7")
     es = t(hit.label, "es", ["Ana", "Bea"], **dict(hit.args))
-    assert es == ("Encajar el golpe: pierdes la loseta 7·7 (cabina inicial) y la nave se parte")
+    assert es == "Encajar el golpe: pierdes 7·7 (cabina inicial) y la nave se parte"
     s, events = apply_checked(GAME, s, 0, "def.8.8")  # the battery below the shield pays
     assert s["players"][0]["batteries"] == {"7.6": 2, "8.8": 1}
     assert s["players"][0]["lost"] == []
@@ -165,7 +165,11 @@ def test_r30_bad_answers_change_nothing(flying):
     s, _ = flying([SHIELDED, {(8, 7): (ENGINE_B, 0)}], ["T-small"])
     s["players"][0]["batteries"]["8.8"] = 0
     (d,) = GAME.pending(s)
-    assert [o.id for o in d.options] == ["def", "hit"]  # one charged tile: no tile to pick
+    assert [o.id for o in d.options] == [
+        "def",
+        "hit",
+        "retire",
+    ]  # one charged tile: no tile to pick
     assert d.options[0].label.endswith("opt.def_shield")
     for bad in ("def.8.8", "def.9.9", "pow.0", "take", "keep.7.7"):
         refused(s, 0, bad)
@@ -211,7 +215,7 @@ def test_r30_large_meteor_double_cannon_asked_single_cannon_free(flying):
     assert "shot_down" not in codes(events)
     (d,) = GAME.pending(s)
     assert d.seat == 0 and d.prompt == "galaxy_trucker.prompt.hazard_cannon_col"
-    assert [o.id for o in d.options] == ["def", "hit"]
+    assert [o.id for o in d.options] == ["def", "hit", "retire"]
     assert d.options[0].label.endswith("opt.def_cannon")
     assert d.options[1].args["part_key"] == "galaxy_trucker.tile.cannon2"
     s, events = GAME.apply(s, 0, "def")

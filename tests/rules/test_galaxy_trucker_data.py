@@ -8,6 +8,7 @@ import random
 import string
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from rules.galaxy_trucker import GAME, engine
 from rules.galaxy_trucker.tiles import START_CABINS, board_cells, cards, data, start_cell, tiles
@@ -212,3 +213,81 @@ def test_every_event_and_prompt_family_is_translated():
     for f in src:
         for code in re.findall(r'\bev\(\s*"([a-z_]+)"', f.read_text()):
             assert f"{p}event.{code}" in en, code
+
+
+def test_the_learning_flight_lobby_lists_no_hourglass() -> None:
+    """The learning flight has no hourglass: its lobby does not offer one."""
+    from types import SimpleNamespace
+
+    from cogs.present import lobby_embed
+    from core import i18n
+
+    for level, listed in (("learning", False), ("II", True)):
+        row = SimpleNamespace(options={"level": level}, host_options={}, status="lobby")
+        snap = SimpleNamespace(game=GAME, seats=[], row=row)
+        for lang in ("en", "es"):
+            embed = lobby_embed(snap, lang)  # type: ignore[arg-type]
+            text = " ".join(str(f.value) for f in embed.fields)
+            hourglass = i18n.t("galaxy_trucker.opt.hourglass", lang)
+            assert (hourglass in text) is listed, (level, lang)
+
+
+def _labels_fit(state: Any, names: list[str]) -> list[tuple[int, str]]:
+    from cogs.ui import option_label
+
+    bad = []
+    for d in GAME.pending(state):
+        limit = 100 if d.multi else 80  # a select option, else a button
+        for o in d.options:
+            for lang in ("en", "es"):
+                text = option_label(GAME.id, o, lang, names)
+                if len(text) > limit:
+                    bad.append((len(text), text))
+    return bad
+
+
+def test_every_button_and_select_label_fits_discord() -> None:
+    """Over random play-outs (every level, 2-4 players, the bot's moves mixed with random
+    ones) in English and Spanish, no label has to be cut: buttons hold 80 characters,
+    select options 100."""
+    from tests.kit import random_pick
+
+    names = ["N" * 32, "M" * 32, "O" * 32, "P" * 32]  # Discord's longest display names
+    for i, level in enumerate(("learning", "I", "II", "III")):
+        for players in (2, 4):
+            seed = 10 * i + players
+            s = GAME.new(players, {"level": level}, seed)
+            rng = random.Random(seed)
+            for _ in range(5000):
+                pending = GAME.pending(s)
+                if not pending:
+                    break
+                assert not _labels_fit(s, names[:players])
+                d = rng.choice(pending)
+                pick = (
+                    GAME.bot_choice(s, d.seat, rng) if rng.random() < 0.7 else random_pick(d, rng)
+                )
+                s, _ = GAME.apply(s, d.seat, pick)
+
+
+def test_the_longest_labels_fit_discord() -> None:
+    """The labels with the longest arguments (a tile part's name, two-digit cells, five
+    goods) fit a button too."""
+    parts = [k for k in i18n_keys() if k.startswith("galaxy_trucker.tile.")]
+    from core import i18n
+
+    for lang in ("en", "es"):
+        for key in [k for k in i18n_keys() if k.startswith("galaxy_trucker.opt.")]:
+            for part in parts:
+                args: dict[str, Any] = dict(row=10, col=10, part_key=part, left=3, planet=4)
+                args.update(count=3, power="12½")
+                args.update(goods="🟥🟥🟥🟥🟥", fit=4, n=5, space=10, tile=152, run=4, pile=3)
+                args.update(who="👤👤", good="🟥", front_key=part, right_key=part)
+                args.update(rear_key=part, left_key=part)
+                text = i18n.t(key, lang, **args)
+                assert len(text) <= 80, (key, lang, text)
+
+
+def i18n_keys() -> list[str]:
+    with open(Path(__file__).resolve().parents[2] / "data/galaxy_trucker/strings.json") as f:
+        return list(json.load(f)["en"])

@@ -121,6 +121,14 @@ HOLD = 26  # normal hold, 2 spaces, U00U
 CABIN = 47  # cabin 020U
 
 TEST_CARDS = {
+    "T-station": {
+        "id": "T-station",
+        "level": 1,
+        "type": "abandoned_station",
+        "crew_required": 2,
+        "reward": {"goods": ["yellow", "green"]},
+        "days_lost": 1,
+    },
     "T-slavers": {
         "id": "T-slavers",
         "level": 1,
@@ -213,7 +221,9 @@ def test_open_space_asks_for_double_engines_and_moves(flying):
     s, _ = flying([{(8, 7): (ENGINE2, 0), (7, 8): (BATT, 0)}, {(8, 7): (ENGINE, 0)}], ["2E-I-05"])
     d = GAME.pending(s)
     assert [x.seat for x in d] == [0]
-    assert [(o.id, o.args["power"]) for o in d[0].options] == [("pow.0", "0"), ("pow.1", "2")]
+    powers = [(o.id, o.args["power"]) for o in d[0].options if o.id != "retire"]
+    assert powers == [("pow.0", "0"), ("pow.1", "2")]
+    assert d[0].options[-1].id == "retire"  # R26b: from the first card on
     with pytest.raises(IllegalMove):
         GAME.apply(s, 1, "pow.0")
     s, _events = apply_checked(GAME, s, 0, "pow.1")
@@ -243,6 +253,7 @@ def test_planets_load_goods_and_lose_days_rearmost_first(flying):
         "planet.1",
         "planet.2",
         "pass",
+        "retire",
     ]
     s, _ = GAME.apply(s, 0, "planet.1")
     assert s["players"][0]["goods"] == {"7.8": ["red"], "7.6": ["blue", "blue"]}
@@ -259,7 +270,7 @@ def test_planets_load_goods_and_lose_days_rearmost_first(flying):
 def test_enemies_beaten_pay_the_reward_for_days(flying):
     s, _ = flying([{(6, 7): (CANNON, 0)}, {}], ["T-slavers"])
     d = GAME.pending(s)[0]
-    assert d.seat == 0 and [o.id for o in d.options] == ["take", "pass"]
+    assert d.seat == 0 and [o.id for o in d.options] == ["take", "pass", "retire"]
     s, events = GAME.apply(s, 0, "take")
     assert "credits_won" in codes(events) and s["flight"]["pos"][0] == 3
     assert s["players"][1]["crew"] == {"7.7": 2}  # the enemy stopped at seat 0
@@ -308,6 +319,12 @@ def test_stardust_and_epidemic(flying):
         [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
         ["2E-II-05", "2E-I-04"],  # epidemic, then stardust
     )
+    # the epidemic cost seat 0 crew: it may give up before the stardust (R26b)
+    assert [(d.seat, [o.id for o in d.options]) for d in GAME.pending(s)] == [
+        (0, ["go", "retire"])
+    ]
+    s, more = GAME.apply(s, 0, "go")
+    events = [*events, *more]
     assert s["players"][0]["crew"] == {"7.7": 1, "7.8": 1}
     assert s["players"][1]["crew"] == {"7.7": 2}
     moved = [e.args["seat"] for e in events if e.code.endswith(".move_back")]
@@ -335,7 +352,8 @@ def test_crew_losses_are_picked_cabin_by_cabin(flying):
     d = GAME.pending(s)[0]
     assert d.seat == 0 and d.args == {"count": 3}
     assert {o.id: o.args["who"] for o in d.options} == {"crew.7.7": "👤👤", "crew.7.8": "👤👤"}
-    s, _ = GAME.apply(s, 0, "crew.7.8")
+    s, events = GAME.apply(s, 0, "crew.7.8")
+    assert not [e for e in events if e.code.endswith(".crew_lost")]  # said once, at the end
     d = GAME.pending(s)[0]
     assert d.args == {"count": 2} and {o.id: o.args["who"] for o in d.options} == {
         "crew.7.7": "👤👤",
@@ -345,6 +363,9 @@ def test_crew_losses_are_picked_cabin_by_cabin(flying):
         GAME.apply(s, 0, "crew.9.9")
     s, events = GAME.apply(s, 0, "crew.7.8")  # the last one: only one cabin is left
     assert s["players"][0]["crew"] == {"7.7": 1, "7.8": 0}
+    # one line for the whole loss ("loses 3 crew members"), not one per member
+    lost = [e.args for e in events if e.code.endswith(".crew_lost")]
+    assert lost == [{"seat": 0, "count": 3}]
     assert "retired" in codes(events)  # seat 1 has no humans left
     assert s["flight"]["retired"] == [1]
 
@@ -393,3 +414,57 @@ def test_r21_sabotage_hits_the_smallest_crew(flying, monkeypatch):
     )
     destroyed = [e.args for e in events if e.code.endswith(".destroyed")]
     assert destroyed == [{"seat": 1, "row": 7, "col": 7, "tile": 34}]
+
+
+def test_planet_buttons_say_what_the_holds_can_take(flying):
+    """A player sees before landing that the ship has no hold for a planet's goods (a
+    landing costs days even when nothing is loaded)."""
+    s, _ = flying([{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["2E-I-13"])  # no hold
+    d = GAME.pending(s)[0]
+    labels = {o.id: o.label.rsplit(".", 1)[1] for o in d.options if o.id.startswith("planet.")}
+    assert labels == {
+        "planet.0": "planet_none",
+        "planet.1": "planet_none",
+        "planet.2": "planet_none",
+    }
+    # one red hold of 1 space: RR -> 1 of 2; RBB -> 1 of 3; Y -> 1 of 1
+    s, _ = flying(
+        [{(7, 8): (RED_HOLD, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["2E-I-13"]
+    )
+    d = GAME.pending(s)[0]
+    got = {o.id: (o.label.rsplit(".", 1)[1], o.args["fit"]) for o in d.options if o.args}
+    assert got == {
+        "planet.0": ("planet_some", 1),
+        "planet.1": ("planet_some", 1),
+        "planet.2": ("planet", 1),
+    }
+    from core import i18n
+
+    text = i18n.t(d.options[0].label, "en", **d.options[0].args)
+    assert text == "Planet 1: 🟥🟥 (your holds take 1 of 2)"
+
+
+def test_done_says_which_start_space_and_when_nothing_was_built():
+    s = GAME.new(2, {"level": "I"}, 3)
+    done = next(o for o in GAME.pending(s)[0].options if o.id == "done")
+    assert done.label == "galaxy_trucker.opt.done_empty" and done.args["space"] == 5
+    from core import i18n
+
+    assert i18n.t(done.label, "en", **done.args) == (
+        "Done with only the starting cabin: start space 5"
+    )
+
+
+def test_a_station_says_when_the_holds_cannot_take_its_goods(flying):
+    s, _ = flying([{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-station"])  # no hold
+    d = GAME.pending(s)[0]
+    assert [o.id for o in d.options][:2] == ["take", "pass"]
+    assert d.options[0].label == "galaxy_trucker.opt.take_none"
+    s, _ = flying(
+        [{(7, 8): (RED_HOLD, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["T-station"]
+    )
+    take = GAME.pending(s)[0].options[0]
+    assert take.label == "galaxy_trucker.opt.take_some" and (take.args["fit"], take.args["n"]) == (
+        1,
+        2,
+    )

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -176,14 +175,11 @@ def test_bot_builds_legal_sensible_ships_quickly():
     for seed, level in ((1, "I"), (2, "II"), (3, "III"), (4, "II")):
         s = GAME.new(4, {"level": level}, seed)
         r = random.Random(seed)
-        slowest = 0.0
+        # (the decision-time budget, 2 s, is measured by bench/gt_bot.py)
         while s["phase"] == "build":
             d = r.choice(GAME.pending(s))
-            t = time.perf_counter()
             c = GAME.bot_choice(s, d.seat, r)
-            slowest = max(slowest, time.perf_counter() - t)
             s, _ = GAME.apply(s, d.seat, c)
-        assert slowest < 2.0
         for p in s["players"]:
             ship = sh.load(p["ship"])
             assert sh.is_valid(ship)  # nothing to remove at pre-launch

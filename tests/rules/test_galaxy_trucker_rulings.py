@@ -11,6 +11,7 @@ from rules.galaxy_trucker import ship as sh
 from rules.galaxy_trucker.building import HG_OUT
 
 STRUCT_UU01 = 53
+HOLD_U00U = 26
 BATT_000U = 8
 ENGINE_1000 = 73
 CANNON_0010 = 101
@@ -275,6 +276,69 @@ def test_r11_fix_it_for_me():
     assert s["players"][0]["lost"] == [9]
 
 
+def _cabin_cut_off(s):
+    """Seat 0: the starting cabin (7.7), then a hold (7.8, smooth side to the cabin: an
+    illegal joint) and a structural module (7.9) joined to the hold: the larger part has no
+    humans."""
+    p = s["players"][0]
+    for tid in (HOLD_U00U, STRUCT_UU01):
+        s["facedown"].remove(tid)
+    p["ship"]["7.8"] = [HOLD_U00U, 2]  # 0UU0: smooth to the cabin, U to the right
+    p["ship"]["7.9"] = [STRUCT_UU01, 0]  # single on the left, to the hold's U
+    return s
+
+
+def test_r11b_fix_it_for_me_keeps_the_part_with_the_starting_cabin():
+    s = _launch(_cabin_cut_off(new()))
+    assert s["players"][0]["stage"] == "split"
+    s["piles"] = [["2E-I-04"]] * 4  # stardust only: nothing is destroyed
+    s = play(s, 0, "fix")
+    ship = sh.load(s["players"][0]["ship"])
+    assert set(ship) == {(7, 7)}  # the humans stay aboard, two tiles lost
+    assert sorted(s["players"][0]["lost"]) == sorted([HOLD_U00U, STRUCT_UU01])
+    # the largest part alone, as the first ruling kept it (games stored before R11b)
+    old = sh.fix_plan(sh.load(_cabin_cut_off(new())["players"][0]["ship"]), (7, 7))
+    assert old == {(7, 8), (7, 9)}
+
+
+def test_r11b_absent_players_get_the_same_fix():
+    s = _launch(_cabin_cut_off(new()))
+    assert "fix" in GAME.skip_options and "fix" in ids(s, 0)
+
+
+def test_r10b_only_a_tile_that_breaks_a_rule_may_be_removed():
+    s = new()
+    for tid in (STRUCT_UU01, ENGINE_1000):
+        s["facedown"].remove(tid)
+    p = s["players"][0]
+    p["ship"]["7.8"] = [STRUCT_UU01, 0]  # legal
+    p["ship"]["7.6"] = [ENGINE_1000, 1]  # exhaust to the left: must go
+    s = _launch(s)
+    assert s["players"][0]["stage"] == "fix"
+    assert ids(s, 0) == ["rm.7.6", "fix"]  # the legal tiles are not offered
+    before = GAME.dump(s)
+    for cell in ("7.8", "7.7"):
+        with pytest.raises(IllegalMove) as exc:
+            GAME.apply(s, 0, f"rm.{cell}")  # a forged click on a legal tile
+        assert exc.value.code == "galaxy_trucker.error.legal_tile"
+    assert GAME.dump(s) == before
+    s = play(s, 0, "rm.7.6")
+    assert s["players"][0]["stage"] == "ready"
+
+
+def test_r10b_rules_1_states_may_still_remove_any_tile():
+    s = new()
+    del s["rules"]
+    for tid in (STRUCT_UU01, ENGINE_1000):
+        s["facedown"].remove(tid)
+    s["players"][0]["ship"]["7.8"] = [STRUCT_UU01, 0]
+    s["players"][0]["ship"]["7.6"] = [ENGINE_1000, 1]
+    s = _launch(s)
+    assert "rm.7.8" in ids(s, 0)
+    s = play(s, 0, "rm.7.8")
+    assert s["players"][0]["stage"] == "fix"
+
+
 def test_r12_aliens_next_to_life_support_and_not_in_the_learning_flight():
     for level, expect in (("I", True), ("learning", False)):
         s = new(level=level)
@@ -334,3 +398,16 @@ def test_dump_load_round_trip_and_refuses_lost_tiles():
     broken["facedown"].pop()
     with pytest.raises(ValueError):
         GAME.load(broken)
+
+
+def test_states_stored_before_the_new_rulings_still_load():
+    """A state without ``rules`` (stored before R10b, R11b, R26b) loads and keeps the first
+    rulings; an unknown rules version is refused."""
+    s = new()
+    assert s["rules"] == engine.RULES == 2
+    old = GAME.dump(s)
+    del old["rules"]
+    assert engine.rules_of(GAME.load(old)) == 1
+    bad = {**GAME.dump(s), "rules": 9}
+    with pytest.raises(ValueError):
+        GAME.load(bad)

@@ -45,6 +45,8 @@ TEST_CARDS = {
     },
 }
 STARDUST = "2E-I-04"
+EPIDEMIC = "2E-II-05"
+CABIN = 47  # cabin 020U: joined to the starting cabin from 7.8
 OPEN_SPACE = "2E-I-05"
 PLANETS = "2E-I-13"  # RR / RBB / Y, 2 days
 
@@ -88,9 +90,14 @@ def flying(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(adv, "cards", lambda: merged)
 
     def make(
-        ships: list[dict[tuple[int, int], tuple[int, int]]], deck: list[str], mode: str = "I"
+        ships: list[dict[tuple[int, int], tuple[int, int]]],
+        deck: list[str],
+        mode: str = "I",
+        rules: int = engine.RULES,
     ) -> tuple[dict[str, Any], list[Any]]:
         s = GAME.new(len(ships), {"level": mode}, 5)
+        if rules == 1:
+            del s["rules"]  # a game stored before the rulings R10b, R11b, R26b
         for seat, extra in enumerate(ships):
             for cell, (tid, rot) in extra.items():
                 s["facedown"].remove(tid)
@@ -224,15 +231,17 @@ def test_r25_every_flight_of_the_trek_has_its_own_keys_and_hourglass():
 # --------------------------------------------------------------------------- R26
 
 
-def test_r26_retire_is_offered_beside_the_questions_from_the_second_card(flying):
+def test_r26_rules_1_retire_is_offered_beside_the_questions_from_the_second_card(flying):
+    """A game stored under the first ruling keeps it (it replays bit for bit)."""
     ships = [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}]
-    s, _ = flying(ships, [PLANETS])
+    s, _ = flying(ships, [PLANETS], rules=1)
     assert option_ids(s, 0) == ["planet.0", "planet.1", "planet.2", "pass"]  # first card
     with pytest.raises(IllegalMove):
         GAME.apply(s, 0, "retire")
     s, _ = flying(
         [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}],
         [STARDUST, PLANETS, OPEN_SPACE],
+        rules=1,
     )
     assert s["flight"]["cards_done"] == 1
     assert option_ids(s, 0) == ["planet.0", "planet.1", "planet.2", "pass", "retire"]
@@ -256,6 +265,68 @@ def test_r26_retire_is_offered_beside_the_questions_from_the_second_card(flying)
     assert c.index("retired") < c.index("card_open_space")
     assert s["flight"]["retired"] == [0] and s["flight"]["pos"][0] is None
     assert GAME.view(s, None)["flight"]["retiring"] == []
+
+
+def test_r26b_retire_is_offered_beside_every_question_from_the_first_card(flying):
+    ships = [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}]
+    s, _ = flying(ships, [PLANETS])
+    assert option_ids(s, 0) == ["planet.0", "planet.1", "planet.2", "pass", "retire"]
+    s, events = apply_checked(GAME, s, 0, "retire")
+    assert codes(events) == ["will_retire"]
+    s, _ = GAME.apply(s, 0, "pass")
+    s, _ = GAME.apply(s, 1, "pass")
+    assert s["phase"] == "over" and s["flight"]["retired"] == [0]
+
+
+def test_r26b_a_ship_the_card_hurt_may_give_up_before_the_next_card(flying):
+    # seat 0: two joined cabins (the epidemic takes one human from each); seat 1 alone
+    s, events = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        [EPIDEMIC, STARDUST, OPEN_SPACE],
+    )
+    assert "card_stardust" not in codes(events)  # not revealed yet
+    (d,) = GAME.pending(s)
+    assert d.seat == 0 and [o.id for o in d.options] == ["go", "retire"]
+    assert d.args["crew"] == 2 and d.args["tiles"] == 0 and not d.private
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, 1, "retire")  # not hurt: nothing asked, nothing to answer
+    before = s
+    s, events = apply_checked(GAME, s, 0, "retire")
+    c = codes(events)
+    assert c.index("gave_up") < c.index("card_stardust")  # out before the next card
+    assert s["flight"]["retired"] == [0] and s["flight"]["pos"][0] is None
+    res = GAME.result(s)
+    assert res is not None and res.breakdown[0]["reward"] == 0
+    # flying on instead: the next card is revealed at once
+    s2, events = apply_checked(GAME, before, 0, "go")
+    assert "card_stardust" in codes(events) and s2["flight"]["pos"][0] is not None
+
+
+def test_r26b_no_window_for_a_ship_the_card_did_not_hurt(flying):
+    _s, events = flying(
+        [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        [STARDUST, OPEN_SPACE],
+    )
+    assert "card_open_space" in codes(events)  # stardust costs days, not the ship
+
+
+def test_r26b_bots_and_absent_players_fly_on(flying):
+    s, _ = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        [EPIDEMIC, STARDUST],
+    )
+    assert engine.asked(s, 0) == "next"
+    assert GAME.bot_choice(s, 0, random.Random(1)) == "go"
+    assert "go" in GAME.skip_options and "retire" not in GAME.skip_options
+
+
+def test_r26b_rules_1_states_open_no_window(flying):
+    s, events = flying(
+        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
+        [EPIDEMIC, STARDUST],
+        rules=1,
+    )
+    assert "card_stardust" in codes(events) and s["phase"] == "over"
 
 
 def test_r26_retiring_during_the_last_card_counts(flying):

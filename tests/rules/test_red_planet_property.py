@@ -77,11 +77,9 @@ def play(n: int, seed: int, views: bool = False) -> S:
 
 
 def test_a_thousand_random_games_finish_with_every_invariant() -> None:
-    start = time.perf_counter()
     for i in range(1000):
         play(2 + i % 5, 10_000 + i)
-    # Budget: a random play-out well under 200 ms on average.
-    assert (time.perf_counter() - start) / 1000 < 0.2
+    # The play-out time budget (200 ms) is measured by bench/playout.py, not here.
 
 
 def test_views_hide_what_they_must_along_random_games() -> None:

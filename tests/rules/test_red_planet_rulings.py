@@ -556,8 +556,10 @@ def _seen(s: S) -> tuple[Any, Any]:
     view = GAME.view(s, None)
     if view["over"]:
         # The final reveal shows every mission held and scores them, the stand-in card too
-        # (see below); so the final scores are left out here and in "game_over".
-        view = {k: v for k, v in view.items() if k not in ("missions", "result", "scores")}
+        # (see below); so the final scores and reveal are left out here, and the final
+        # scoring's events in the trace.
+        hidden = ("missions", "result", "scores", "reveal")
+        view = {k: v for k, v in view.items() if k not in hidden}
     return view, [(d.seat, d.private) for d in GAME.pending(s)]
 
 
@@ -588,7 +590,7 @@ def _traced(s: S, seed: int) -> tuple[list[Any], int]:
         public = [
             (e.code, {} if e.code.endswith(".game_over") else dict(e.args), e.seat)
             for e in events
-            if e.private_to is None
+            if e.private_to is None and ".final." not in e.code
         ]
         trace.append((before, public))
     return trace, asked

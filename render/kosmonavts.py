@@ -116,6 +116,25 @@ EVENTS_H = 196  # the events panel, in its own units
 PLAYER_MIN_H = 176  # a player's panel needs this height (units) to hold every row
 
 
+#: No text smaller than 6 px once a picture is shown 400 px wide (a phone): the table is
+#: W px wide, a private picture PRIVATE_W (the close-up map is pasted into it as drawn).
+SHOWN_W, SHOWN_MIN = 400, 6
+PRIVATE_W = 1100
+
+
+def _least(d: ImageDraw.ImageDraw) -> int:
+    """The smallest font size, in ``d``'s units, that reads at 400 px wide."""
+    k = float(getattr(d, "k", 1.0))
+    px = math.ceil(max(d.im.size[0], PRIVATE_W) * SHOWN_MIN / SHOWN_W)
+    return max(1, math.ceil((px - 0.5) / k))
+
+
+def _sizes(d: ImageDraw.ImageDraw, *sizes: int) -> tuple[int, ...]:
+    """``sizes`` (descending) without those too small to read at 400 px wide."""
+    least = _least(d)
+    return tuple(z for z in sizes if z >= least) or (least,)
+
+
 @dataclass(frozen=True)
 class Geo:
     """Axial hex -> pixel for pointy-top hexes of "radius" ``s``, Sun centre at (ox, oy)."""
@@ -386,7 +405,8 @@ def body_disc(
     hx, hy = cx - r * 0.38, cy - r * 0.38
     d.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=kit.blend(col, INK, 0.45))
     if label:
-        text(d, (cx, cy + 1), label, font(max(10, round(r * 1.15))), fill=kit.DARK, anchor="mm")
+        f = font(max(_least(d), round(r * 1.15)))
+        text(d, (cx, cy + 1), label, f, fill=kit.DARK, anchor="mm", outline=2, outline_fill=col)
 
 
 def comet_tail(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, sun: tuple[float, float]):
@@ -422,7 +442,12 @@ def ship_token(
 def instructor_badge(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float) -> None:
     cx, cy = c
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=(0, 0, 0), width=2)
-    text(d, (cx, cy + 1), "★", font(max(10, round(r * 1.35))), fill=kit.DARK, anchor="mm")
+    pts = []
+    for k in range(10):  # a five-pointed star, drawn (not a glyph)
+        rr = r * (0.72 if k % 2 == 0 else 0.3)
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + 1 + rr * math.sin(a)))
+    d.polygon(pts, fill=kit.DARK)
 
 
 def arrow(
@@ -494,7 +519,7 @@ def rose(
                 d,
                 (px, py + 1),
                 str(n),
-                font(max(10, round(pr * 1.3)), "cond"),
+                font(max(_least(d), round(pr * 1.3)), "cond"),
                 fill=kit.DARK,
                 anchor="mm",
             )
@@ -678,11 +703,22 @@ def _draw_bodies_and_ships(
                 width=max(2, round(s / 9)),
             )
 
-    # bodies
+    # bodies (those on the picture: a close-up shows only part of the board)
     rb = s * 0.9
+
+    def shown(c: tuple[float, float]) -> bool:
+        return (
+            c[0] + rb >= bounds[0]
+            and c[0] - rb <= bounds[2]
+            and c[1] + rb >= bounds[1]
+            and c[1] - rb <= bounds[3]
+        )
+
     for b, pos in placed.items():
         info = bodies[b]
         c = geo.px(pos)
+        if not shown(c):
+            continue
         if BODY_KIND.get(b) == "comet":
             comet_tail(d, c, rb * 0.8, sun)
         marks = info.get("markers") or []
@@ -728,12 +764,12 @@ def _draw_bodies_and_ships(
                 taken.add((p[0] - r_ship, p[1] - r_ship, p[0] + r_ship, p[1] + r_ship))
 
     # body names, placed where they collide least
-    fsize = max(14, round(s * 0.95))
+    fsize = max(_least(d), round(s * 0.95))
     f = font(fsize)
     order = sorted(placed, key=lambda b: dist(placed[b]))
     for b in order:
         c = geo.px(placed[b])
-        if not (bounds[0] <= c[0] <= bounds[2] and bounds[1] <= c[1] <= bounds[3]):
+        if not shown(c):
             continue  # the body is outside the picture (a close-up)
         name = _body_name(b, lang)
         r0 = rb * (0.8 if b == "halley" else 1.0) + 3
@@ -833,7 +869,7 @@ def _draw_compass(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, lang
     cx, cy = c
     g = Geo(r * 0.3, cx, cy)
     d.polygon(g.corners((0, 0)), fill=PANEL, outline=PANEL_EDGE, width=2)
-    f = font(17)
+    f = font(_least(d))
     for dname in DIR_IDS:
         ang = _dir_angle(dname)
         a = (cx + math.cos(ang) * r * 0.3, cy + math.sin(ang) * r * 0.3)
@@ -855,8 +891,15 @@ def _draw_compass(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, lang
 
 def _build_base(lang: str) -> Image.Image:
     img = _TABLE_LAYER.copy()
-    d = ImageDraw.Draw(img)
-    # legend, bottom-left corner of the board
+    _draw_legend(ImageDraw.Draw(img), lang)
+    return img
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, lang: str) -> None:
+    """The legend (bottom-left, under the board) and the compass (top-left), big enough to
+    read at 400 px wide: drawn once per language, in the static table."""
+    f = font(_least(d), "cond")
+    pitch = _least(d) + 4
     items = [
         (_legend_icon_danger, t("kosmonavts.render.legend.danger", lang)),
         (_legend_icon_orbit, t("kosmonavts.render.legend.orbit", lang)),
@@ -865,28 +908,23 @@ def _build_base(lang: str) -> Image.Image:
         (_legend_icon_marker, t("kosmonavts.render.legend.marker", lang)),
         (_legend_icon_instructor, t("kosmonavts.render.legend.instructor", lang)),
     ]
-    f = font(15, "cond")
-    y = H - 14 - 24 * len(items)
+    cubes = [(FUEL_RGB, "fuel"), (HYPER_RGB, "hyper"), (None, "shield")]
+    y = H - 10 - pitch * (len(items) + len(cubes))
     for ico, label in items:
-        ico(d, (16, y), 20)
-        text(d, (42, y + 10), label, f, fill=MUTED, anchor="lm", outline=2, outline_fill=BG)
-        y += 24
-    # cube legend, left of the events panel
-    xr = EVENTS_BOX[0] - 12
-    y = H - 14 - 24 * 3
-    for col, key in ((FUEL_RGB, "fuel"), (HYPER_RGB, "hyper"), (None, "shield")):
+        ico(d, (14, y + (pitch - 22) / 2), 22)
+        text(d, (44, y + pitch / 2), label, f, fill=MUTED, anchor="lm", outline=2, outline_fill=BG)
+        y += pitch
+    for col, key in cubes:
         label = t(f"kosmonavts.render.legend.{key}", lang)
-        wlab = f.getlength(label)
-        text(d, (xr, y + 10), label, f, fill=MUTED, anchor="rm", outline=2, outline_fill=BG)
         if col is None:
-            shield_icon(d, xr - wlab - 24, y + 1, 19, True)
+            shield_icon(d, 15, y + (pitch - 20) / 2, 20, True)
         else:
-            cube(d, xr - wlab - 26, y + 2, 17, col)
-        y += 24
+            cube(d, 16, y + (pitch - 18) / 2, 18, col)
+        text(d, (44, y + pitch / 2), label, f, fill=MUTED, anchor="lm", outline=2, outline_fill=BG)
+        y += pitch
     # direction compass, top-left corner of the board
-    text(d, (22, BOARD_Y0 + 8), t("kosmonavts.render.directions", lang), font(16), fill=MUTED)
-    _draw_compass(d, (82, BOARD_Y0 + 100), 58, lang)
-    return img
+    text(d, (16, BOARD_Y0 + 4), t("kosmonavts.render.directions", lang), f, fill=MUTED)
+    _draw_compass(d, (84, BOARD_Y0 + 108), 56, lang)
 
 
 _TABLE_LAYER = _board_layer((W, H), TABLE_GEO, seed=7)
@@ -1000,15 +1038,44 @@ def _draw_header(
                 names=", ".join(_name(names, k, lang) for k in win),
             )
         end = view.get("end")
+        lines = [s]
         if end in ("return", "limit"):
-            s += "  ·  " + t(f"kosmonavts.render.end.{end}", lang)
-        s, sf = kit.fit_font(s, right - x, (22, 20, 18, 16))
-        text(d, (x, cy), s, sf, fill=GOLD, anchor="lm", shadow=2)
+            lines.append(t(f"kosmonavts.render.end.{end}", lang))
+        _header_note(d, x, right, width, cy, lines, GOLD, "bold")
         return
     step = view.get("step")
     if isinstance(step, str) and step:
-        s, sf = kit.fit_font(t(step, lang), right - x, (18, 17, 16, 15), "book")
-        text(d, (x, cy), s, sf, fill=MUTED, anchor="lm")
+        _header_note(d, x, right, width, cy, [t(step, lang)], MUTED, "book")
+
+
+def _header_note(
+    d: ImageDraw.ImageDraw,
+    x: float,
+    right: float,
+    width: float,
+    cy: float,
+    parts: list[str],
+    col: RGB,
+    style: str,
+) -> None:
+    """What is happening, after the phase: on one line if it fits (over the rules' name if
+    need be), else on two, condensed; cut only as a last resort."""
+    one = "  ·  ".join(parts)
+    for r in (right, width - 24):
+        s, f = kit.fit_font(one, r - x, _sizes(d, 20, 18, 17, 16), style)
+        if s == one:
+            if r != right:  # the rules' name gives way
+                d.rounded_rectangle((x - 4, 10, width - 12, HEADER_H - 4), radius=8, fill=kit.BG2)
+            text(d, (x, cy), s, f, fill=col, anchor="lm")
+            return
+    f = font(_least(d), "cond")
+    lines = (parts if len(parts) == 2 else kit.wrap(one, f, width - 24 - x, 2))[:2]
+    if any(f.getlength(line) > width - 24 - x or line.endswith("…") for line in lines):
+        return  # no room even on two lines: the phase and the panels say enough
+    d.rounded_rectangle((x - 4, 10, width - 12, HEADER_H - 4), radius=8, fill=kit.BG2)
+    for j, line in enumerate(lines):
+        dy = (j - (len(lines) - 1) / 2) * (_least(d) + 1)
+        text(d, (x, cy + dy), line, f, fill=col, anchor="lm")
 
 
 def _scores(view: dict, n: int) -> list[int]:
@@ -1065,7 +1132,7 @@ def _chip(d: ImageDraw.ImageDraw, x: float, y: float, s: str, col: RGB, maxw: fl
     first that fits is used."""
     alts = s.split("\n")
     for alt in alts:
-        s, f = kit.fit_font(alt, maxw - 14, (17, 16, 15, 14, 13), "bold")
+        s, f = kit.fit_font(alt, maxw - 14, _sizes(d, 17, 16, 15, 14, 13), "bold")
         if s == alt:
             break
     w = f.getlength(s) + 14
@@ -1084,7 +1151,12 @@ def _marker_chip(
     if _is_int(value) and value > 0:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col, outline=(0, 0, 0), width=2)
         text(
-            d, (cx, cy + 1), str(value), font(max(10, round(r * 1.25))), fill=kit.DARK, anchor="mm"
+            d,
+            (cx, cy + 1),
+            str(value),
+            font(max(_least(d), round(r * 1.25))),
+            fill=kit.DARK,
+            anchor="mm",
         )
     else:
         edge = kit.blend(col, BG, 0.4)
@@ -1122,8 +1194,9 @@ def _draw_player(
     sw = sf.getlength(score)
     text(d, (x1 - 14, y0 + 26), score, sf, fill=INK, anchor="rm", shadow=2)
     vp = t("kosmonavts.render.vp", lang)
-    text(d, (x1 - 20 - sw, y0 + 32), vp, font(14), fill=MUTED, anchor="rm")
-    right = x1 - 28 - sw - font(14).getlength(vp)
+    vf = font(_least(d))
+    text(d, (x1 - 20 - sw, y0 + 32), vp, vf, fill=MUTED, anchor="rm")
+    right = x1 - 28 - sw - vf.getlength(vp)
     is_instr = view.get("instructor") == seat
     if ranks is not None and over:
         badge = (
@@ -1131,7 +1204,7 @@ def _draw_player(
             if winner
             else t("kosmonavts.render.place", lang, n=ranks[seat])
         )
-        bf = font(15)
+        bf = font(max(15, _least(d)))
         bw = bf.getlength(badge) + 14
         kit.rounded_box(
             d,
@@ -1190,8 +1263,9 @@ def _draw_player(
     if isinstance(hands, list) and seat < len(hands) and isinstance(hands[seat], list):
         hand = [b for b in hands[seat] if b in BODY_RGB]
         label = t("kosmonavts.render.to_place", lang)
-        text(d, (cx0, my), label, font(15, "cond"), fill=MUTED, anchor="lm")
-        hx = cx0 + font(15, "cond").getlength(label) + 6 + r
+        lf = font(max(15, _least(d)), "cond")
+        text(d, (cx0, my), label, lf, fill=MUTED, anchor="lm")
+        hx = cx0 + lf.getlength(label) + 6 + r
         for b in hand:
             body_disc(d, (hx, my), r, b)
             hx += 2 * r + 3
@@ -1207,30 +1281,36 @@ def _draw_player(
     )
     got = sum(1 for b in NON_EARTH if kit.int_of(marks.get(b)) > 0)
     count = t("kosmonavts.render.markers", lang, n=got, need=total)
-    cf = font(15, "cond")
+    cf = font(max(15, _least(d)), "cond")
     text(d, (x1 - 14, row_status), count, cf, fill=GOLD if got else MUTED, anchor="rm")
     sw = cw - cf.getlength(count) - 10
-    status, scol = _ship_status(view, ship, lang)
     sy = row_status
-    if landed in BODY_RGB and _hex(ship.get("pos")) is not None and not ship.get("evacuated"):
+    disc = landed in BODY_RGB and _hex(ship.get("pos")) is not None and not ship.get("evacuated")
+    room = sw - 18 if disc else sw
+    for short in (False, True):  # the long status, else its short form
+        status, scol = _ship_status(view, ship, lang, short)
+        s2, f2 = kit.fit_font(status, room, _sizes(d, 16, 15, 14), "cond")
+        if s2 == status:
+            break
+    if disc and isinstance(landed, str):
         d.ellipse((cx0, sy - 6, cx0 + 12, sy + 6), fill=BODY_RGB[landed], outline=(0, 0, 0))
-        s2, f2 = kit.fit_font(status, sw - 18, (16, 15, 14), "cond")
-        text(d, (cx0 + 18, sy), s2, f2, fill=scol, anchor="lm")
-    else:
-        s2, f2 = kit.fit_font(status, sw, (16, 15, 14), "cond")
-        text(d, (cx0, sy), s2, f2, fill=scol, anchor="lm")
+    text(d, (cx0 + 18 if disc else cx0, sy), s2, f2, fill=scol, anchor="lm")
 
 
-def _ship_status(view: dict, ship: dict, lang: str) -> tuple[str, RGB]:
+def _ship_status(view: dict, ship: dict, lang: str, short: bool = False) -> tuple[str, RGB]:
     if not ship or _hex(ship.get("pos")) is None:
         return t("kosmonavts.render.not_placed", lang), FAINT
     landed = ship.get("landed")
     if ship.get("evacuated") and landed in BODY_RGB:
-        return t("kosmonavts.render.evacuated", lang, body=_body_name(landed, lang)), RED
+        body = t("kosmonavts.render.halley_short", lang) if landed == "halley" else None
+        key = "kosmonavts.render.evacuated" + ("_short" if short else "")
+        return t(key, lang, body=body or _body_name(landed, lang)), RED
     if ship.get("returned") and landed == "earth":
         return t("kosmonavts.render.returned", lang), GOLD
     if landed in BODY_RGB:
-        return t("kosmonavts.render.landed", lang, body=_body_name(landed, lang)), INK
+        body = t("kosmonavts.render.halley_short", lang) if landed == "halley" else None
+        key = "kosmonavts.render.landed" + ("_short" if short else "")
+        return t(key, lang, body=body or _body_name(landed, lang)), INK
     return t("kosmonavts.render.flying", lang, n=_speed(ship.get("velocity"))), MUTED
 
 
@@ -1251,7 +1331,7 @@ def _draw_events(
     deck = kit.int_of(ev.get("deck"))
     disc = kit.int_of(ev.get("discard"))
     s = t("kosmonavts.render.deck", lang, n=deck, m=disc)
-    text(d, (x1 - 14, y0 + 18), s, font(15, "cond"), fill=MUTED, anchor="rm")
+    text(d, (x1 - 14, y0 + 18), s, font(max(15, _least(d)), "cond"), fill=MUTED, anchor="rm")
     rows: list[tuple[str, bool]] = []
     active = ev.get("active")
     if isinstance(active, str) and active:
@@ -1264,7 +1344,7 @@ def _draw_events(
             d,
             (x0 + 14, y + 14),
             t("kosmonavts.render.no_events", lang),
-            font(16),
+            font(max(16, _least(d))),
             fill=FAINT,
             anchor="lm",
         )
@@ -1285,14 +1365,21 @@ def _draw_events(
         lx = rb[0] + 38
         if is_active:
             tag = t("kosmonavts.render.now", lang)
-            tf = font(14)
+            tf = font(_least(d))
             tw = tf.getlength(tag) + 12
             kit.rounded_box(d, (lx, cy - 10, lx + tw, cy + 10), radius=8, fill=GOLD)
             text(d, (lx + tw / 2, cy), tag, tf, fill=kit.DARK, anchor="mm")
             lx += tw + 8
         name = t(f"kosmonavts.card.{cid}", lang)
-        s, f = kit.fit_font(name, rb[2] - 8 - lx, (18, 17, 16, 15), "bold")
-        text(d, (lx, cy), s, f, fill=INK, anchor="lm")
+        s, f = kit.fit_font(name, rb[2] - 8 - lx, _sizes(d, 18, 17, 16, 15), "bold")
+        if s == name:
+            text(d, (lx, cy), s, f, fill=INK, anchor="lm")
+        else:  # too long for one line: two, condensed, rather than cut
+            f = font(_least(d), "cond")
+            lines = kit.wrap(name, f, rb[2] - 8 - lx, 2)
+            for j, line in enumerate(lines):
+                dy = (j - (len(lines) - 1) / 2) * (_least(d) + 1)
+                text(d, (lx, cy + dy), line, f, fill=INK, anchor="lm")
         y += rh
 
 
@@ -1300,19 +1387,21 @@ def _event_icon(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, cid: s
     cx, cy = c
     col = KIND_RGB.get(kind, MUTED)
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col, outline=(0, 0, 0), width=2)
-    glyph = {
-        "refuel": "+",
-        "energy": "⚡",
-        "gravity": "◉",
-        "thrust": "4",
-        "asteroids": "☄",
-        "flares": "☀",
-    }.get(kind, "")
+    # the card's name is written beside its icon: the icon only adds its colour, a "+" for a
+    # refuel, the 4 of a thrust and the wind's arrow (which the card's name also shows)
+    glyph = {"refuel": "+", "thrust": "4"}.get(kind, "")
     if kind == "wind":
         dname = cid.split("-")[-1]
         glyph = ARROW.get(dname, "→")
     if glyph:
-        text(d, (cx, cy + 1), glyph, font(round(r * 1.4)), fill=kit.DARK, anchor="mm")
+        text(
+            d,
+            (cx, cy + 1),
+            glyph,
+            font(max(_least(d), round(r * 1.4))),
+            fill=kit.DARK,
+            anchor="mm",
+        )
 
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
@@ -1375,7 +1464,7 @@ def render_private(view: dict, names: list[str], lang: str) -> bytes | None:
 
 PW = 1100
 MAP_W, MAP_H = 640, 620
-TILE_H = 50
+TILE_H = 66  # a mission tile: its name on one or two lines, and whether it is met
 
 
 def _crop(layer: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:
@@ -1459,6 +1548,29 @@ def _close_up(view: dict, prev: dict, seat: int, n: int, lang: str) -> Image.Ima
     return img
 
 
+def _close_up_legend(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, lang: str
+) -> None:
+    """What the close-up's marks mean, on one line under it."""
+    pc = kit.seat_color(seat) if seat >= 0 else INK
+
+    def path(dr: ImageDraw.ImageDraw, p: tuple[float, float], sz: float) -> None:
+        arrow(dr, (p[0], p[1] + sz / 2), (p[0] + sz, p[1] + sz / 2), pc, 3, sz * 0.45)
+
+    def end(dr: ImageDraw.ImageDraw, p: tuple[float, float], sz: float) -> None:
+        g = Geo(sz * 0.5, p[0] + sz / 2, p[1] + sz / 2)
+        dr.polygon(g.corners((0, 0), 0.98), outline=DANGER_RGB["none"], width=3)
+
+    items = [
+        (path, t("kosmonavts.render.private.legend_path", lang)),
+        (end, t("kosmonavts.render.private.end", lang)),
+        (_legend_icon_next, t("kosmonavts.render.legend.next", lang)),
+        (_legend_icon_danger, t("kosmonavts.render.legend.danger", lang)),
+    ]
+    f = font(_least(d), "cond")
+    kit.legend(d, xy, items, f, max_width=PW - 32, icon=20, gap=26)
+
+
 def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Image.Image:
     n = _players(view, names)
     seat = kit.int_of(priv.get("seat"), -1)
@@ -1470,7 +1582,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     tiles = dealt or missions
     top_h = 74
     if prev:
-        ph = top_h + MAP_H + 16
+        ph = top_h + MAP_H + 16 + 34  # the close-up, and its legend under it
     else:
         rows = (len(tiles) + 1) // 2 if tiles else 1
         ph = top_h + 56 + rows * (TILE_H + 8) + 16
@@ -1500,6 +1612,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
         _draw_missions(d, (16, y, PW - 16, ph - 16), tiles, kept, bool(dealt), lang, 2)
         return img
     img.paste(_close_up(view, prev, seat if has_seat else -1, n, lang), (16, y))
+    _close_up_legend(d, (16, y + MAP_H + 8), seat if has_seat else -1, lang)
     x0 = 16 + MAP_W + 16
     mis_h = 52 + max(1, len(tiles)) * (TILE_H + 6)
     _draw_order_panel(
@@ -1534,15 +1647,18 @@ def _draw_order_panel(
     x = x0 + 18
     w = x1 - x0 - 36
     y = y0 + 12
-    text(d, (x, y), t("kosmonavts.render.private.order", lang), font(20), fill=GOLD)
     final = priv.get("final")
     if final:
         chip, ccol = t("kosmonavts.render.private.confirmed", lang), GREEN
     else:
         chip, ccol = t("kosmonavts.render.private.draft", lang), GOLD
-    cf = font(15)
+    cf = font(max(15, _least(d)))
     cw = cf.getlength(chip) + 18
     _chip(d, x + w - cw, y - 2, chip, ccol, cw)
+    head, hf = kit.fit_font(
+        t("kosmonavts.render.private.order", lang), w - cw - 10, _sizes(d, 20, 19, 18, 17)
+    )
+    text(d, (x, y), head, hf, fill=GOLD)
     y += 36
     order = [o for o in priv.get("order") or [] if isinstance(o, dict) and o.get("dir") in DIRS]
     limit = ship.get("cube_limit") if _is_int(ship.get("cube_limit")) else 3
@@ -1558,6 +1674,16 @@ def _draw_order_panel(
             cx += sz + 6
         s = t("kosmonavts.render.private.cubes", lang, n=len(order), limit=limit)
         text(d, (x + w, y + sz / 2), s, font(17), fill=MUTED, anchor="rm")
+        glyphs = dict.fromkeys(
+            HYPER_ARROW[o["dir"]] if o.get("hyper") else ARROW[o["dir"]] for o in order[:8]
+        )
+        key = "arrows_hyper" if any(o.get("hyper") for o in order[:8]) else "arrows"
+        s = t(f"kosmonavts.render.private.{key}", lang, arrows=" ".join(glyphs))
+        y += sz + 6
+        for line in kit.wrap(s, font(_least(d), "cond"), w, 2):
+            text(d, (x, y), line, font(_least(d), "cond"), fill=MUTED)
+            y += _least(d) + 4
+        y -= sz + 6
     else:
         text(
             d,
@@ -1570,7 +1696,7 @@ def _draw_order_panel(
     y += 44
     if priv.get("converted"):
         text(
-            d, (x, y), "✓ " + t("kosmonavts.render.private.converted", lang), font(16), fill=GREEN
+            d, (x, y), "✓ " + t("kosmonavts.render.private.converted", lang), font(17), fill=GREEN
         )
         y += 26
 
@@ -1613,7 +1739,7 @@ def _draw_order_panel(
     hyper = kit.int_of(prev.get("hyper"))
     text(d, (x, y), t("kosmonavts.render.private.after", lang), font(18), fill=MUTED)
     s = t("kosmonavts.render.private.tank", lang, fuel=fuel, hyper=hyper)
-    text(d, (x + w, y + 2), s, font(16, "cond"), fill=INK, anchor="ra")
+    text(d, (x + w, y + 2), s, font(max(16, _least(d)), "cond"), fill=INK, anchor="ra")
     y += 30
     tank(d, x, y, w, 28, fuel, hyper)
     y += 40
@@ -1624,7 +1750,7 @@ def _draw_order_panel(
         d,
         (x + 96, y + 14),
         t("kosmonavts.render.private.shields", lang),
-        font(16),
+        font(max(16, _least(d))),
         fill=INK,
         anchor="lm",
     )
@@ -1684,9 +1810,57 @@ def _draw_missions(
         else:
             status = t(f"kosmonavts.render.private.{'done' if done else 'todo'}", lang)
             scol = GREEN if done else MUTED
-        s, f = kit.fit_font(label, tw - 58, (18, 17, 16, 15), "bold")
+        least = _least(d)
+        f = font(max(18, least))
+        lines = kit.wrap(label, f, tw - 58, 1)
+        if lines != [label]:  # too long for one line: two, condensed (the points stay)
+            f = font(least, "cond")
+            lines = kit.wrap(label, f, tw - 58, 2)
+        rows = [(line, f, INK) for line in lines]
         if status:
-            text(d, (tx + 48, ty + 17), s, f, fill=INK, anchor="lm")
-            text(d, (tx + 48, ty + 37), status, font(14, "cond"), fill=scol, anchor="lm")
-        else:
-            text(d, (tx + 48, ty + TILE_H / 2), s, f, fill=INK, anchor="lm")
+            rows.append((status, font(least, "cond"), scol))
+        pitch = least + 3
+        ly = ty + TILE_H / 2 - pitch * (len(rows) - 1) / 2
+        for line, lf, lcol in rows:
+            text(d, (tx + 48, ly), line, lf, fill=lcol, anchor="lm")
+            ly += pitch
+
+
+#: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
+#: the words that explain it on the same picture (any one will do; ``{name}`` fields are
+#: the helper's arguments). tests/render/test_kosmonavts_marks.py draws pictures and checks
+#: it. A ship (``ship_token``) is its player's shape and colour, named in that player's panel.
+MARKS: dict[str, tuple[str, ...]] = {
+    "shield_icon": ("kosmonavts.render.legend.shield", "kosmonavts.render.private.shields"),
+    "cube": (
+        "kosmonavts.render.legend.fuel",
+        "kosmonavts.render.private.arrows",
+        "kosmonavts.render.private.arrows_hyper",
+    ),
+    "tank": ("kosmonavts.render.legend.fuel", "kosmonavts.render.private.tank"),
+    "body_disc": ("kosmonavts.body.{body}", "kosmonavts.render.to_place"),
+    "comet_tail": ("kosmonavts.body.halley",),
+    "instructor_badge": ("kosmonavts.render.legend.instructor",),
+    "arrow": (
+        "kosmonavts.render.legend.drift",
+        "kosmonavts.render.directions",
+        "kosmonavts.render.private.legend_path",
+    ),
+    "rose": (
+        "kosmonavts.render.flying",
+        "kosmonavts.render.landed",
+        "kosmonavts.render.returned",
+        "kosmonavts.render.evacuated",
+        "kosmonavts.render.landed_short",
+        "kosmonavts.render.evacuated_short",
+        "kosmonavts.render.not_placed",
+    ),
+    "_marker_chip": ("kosmonavts.render.legend.marker",),
+    "_event_icon": ("kosmonavts.card.{cid}",),
+    "_legend_icon_danger": ("kosmonavts.render.legend.danger",),
+    "_legend_icon_orbit": ("kosmonavts.render.legend.orbit",),
+    "_legend_icon_next": ("kosmonavts.render.legend.next",),
+    "_legend_icon_drift": ("kosmonavts.render.legend.drift",),
+    "_legend_icon_marker": ("kosmonavts.render.legend.marker",),
+    "_legend_icon_instructor": ("kosmonavts.render.legend.instructor",),
+}

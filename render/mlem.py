@@ -56,6 +56,38 @@ ROW_Y = (92, 360, 628)
 COLS = 9
 PX0, PX1 = 1030, 1388  # right panel
 
+# The picture is seen ~400 px wide on a phone (and in a Discord embed on a desktop), in a box
+# of about 4:3: the board is drawn as laid out above, then shrunk to BOARD_K, and the panels
+# beside it and below it are drawn PANEL_K times bigger (sharp, through kit.ScaledDraw).
+OUT_W, OUT_H = W, 1050
+HEAD_K = 1.25  # the header, drawn bigger too
+OUT_HEADER_H = round(HEADER_H * HEAD_K)
+BOARD_X1 = 1014  # the board's right edge in its own layout
+PANEL_K = 1.5
+PANEL_X0 = OUT_W - 12 - round((PX1 - PX0) * PANEL_K)  # the side column in the picture
+BOARD_K = (PANEL_X0 - 14) / BOARD_X1
+BOARD_H = round((H - HEADER_H) * BOARD_K)
+assert OUT_HEADER_H + BOARD_H + 230 <= OUT_H  # room below the board for the variants panel
+# No text smaller than 6 px once the picture is shown 400 px wide: the smallest font on the
+# picture, and the smallest in the units of the header, the board and the panels.
+SMALLEST = math.ceil(OUT_W * 6 / 400)
+
+
+def least(k: float) -> int:
+    """The smallest font size, in the units of a drawer ``k`` times bigger, that shows
+    SMALLEST px on the picture (fonts are scaled by ``k`` and rounded)."""
+    return math.ceil(SMALLEST / k - 1e-9)
+
+
+HEAD_MIN = least(HEAD_K)
+BOARD_MIN = least(BOARD_K)
+PANEL_MIN = least(PANEL_K)
+
+
+def _least(d: ImageDraw.ImageDraw) -> int:
+    return least(float(getattr(d, "k", 1.0)))
+
+
 PLANET_RGB: dict[str, RGB] = {
     "P1": (222, 92, 104),
     "P2": (64, 172, 214),
@@ -234,31 +266,6 @@ def cat(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> No
         d.ellipse((cx + ex * r - e, cy - e, cx + ex * r + e, cy + e), fill=BG)
 
 
-def comet(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    for k, frac in enumerate((1.0, 0.7, 0.45)):
-        a = math.radians(-35 + 12 * (k - 1))
-        tip = (cx + r * 3.2 * frac * math.cos(a), cy + r * 3.2 * frac * math.sin(a))
-        nrm = (-math.sin(a) * r * 0.8, math.cos(a) * r * 0.8)
-        d.polygon(
-            [(cx + nrm[0], cy + nrm[1]), tip, (cx - nrm[0], cy - nrm[1])],
-            fill=kit.blend(GOLD, DEEP_RGB, 0.3 + 0.2 * k),
-        )
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=(0, 0, 0), width=2)
-
-
-def galaxy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    col = (200, 180, 255)
-    for k in range(2):
-        rot = k * math.pi
-        pts = []
-        for j in range(18):
-            a = rot + j * 0.3
-            rr = r * (0.15 + j / 18)
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a) * 0.7))
-        d.line(pts, fill=col, width=max(2, round(r / 5)))
-    d.ellipse((cx - r * 0.25, cy - r * 0.2, cx + r * 0.25, cy + r * 0.2), fill=(255, 255, 255))
-
-
 def satellite(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     pw, ph = s * 0.34, s * 0.22
     blue = (80, 150, 240)
@@ -281,7 +288,7 @@ def star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = GOL
 def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: str) -> None:
     """A small icon for an astronaut ability in the square (x, y, s)."""
     cx, cy = x + s / 2, y + s / 2
-    f = font(max(10, round(s * 0.42)))
+    f = font(max(PANEL_MIN, round(s * 0.42)))
     if ability == "satellite":
         satellite(d, cx, cy, s * 0.95)
     elif ability == "shifter":
@@ -308,7 +315,12 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
     elif ability == "deep_doubler":
         star(d, cx, cy, s * 0.52, fill=(200, 170, 255))
         text(
-            d, (cx, cy + s * 0.04), "×2", font(max(9, round(s * 0.34))), fill=kit.DARK, anchor="mm"
+            d,
+            (cx, cy + s * 0.04),
+            "×2",
+            font(max(PANEL_MIN, round(s * 0.34))),
+            fill=kit.DARK,
+            anchor="mm",
         )
     elif ability == "saboteur":
         kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 6, crossed=True)
@@ -318,7 +330,7 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
             d,
             (x + s * 0.95, y + s * 0.2),
             "+",
-            font(max(10, round(s * 0.5))),
+            font(max(PANEL_MIN, round(s * 0.5))),
             fill=GOLD,
             anchor="mm",
             outline=2,
@@ -328,8 +340,11 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
         d.ellipse((x, y, x + s, y + s), outline=MUTED, width=2)
 
 
-def recon_tile(d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict | None) -> None:
-    """A reconnaissance tile (or its empty slot) in the square (x, y, s)."""
+def recon_tile(
+    d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict | None, plain: bool = False
+) -> None:
+    """A reconnaissance tile (or its empty slot) in the square (x, y, s); ``plain`` leaves
+    out its text (a legend swatch, whose label says it)."""
     if not tile:
         d.rounded_rectangle((x, y, x + s, y + s), radius=6, outline=FAINT, width=2)
         return
@@ -337,27 +352,27 @@ def recon_tile(d: ImageDraw.ImageDraw, x: float, y: float, s: float, tile: dict 
     col = RECON_RGB.get(kind, MUTED)
     d.rounded_rectangle((x, y, x + s, y + s), radius=6, fill=col, outline=(0, 0, 0), width=2)
     cx, cy = x + s / 2, y + s / 2
+    big = font(max(_least(d), round(s * 0.5)))
+    if plain:
+        if kind == "recover":
+            kit.die(d, (x + s * 0.18, y + s * 0.18), s * 0.6, 1)
+        elif kind == "wormhole":
+            for k in range(3):
+                rr = s * (0.38 - 0.11 * k)
+                d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=kit.DARK, width=2)
+        return
     if kind == "points":
-        text(
-            d,
-            (cx, cy + 1),
-            f"+{tile.get('value', '?')}",
-            font(round(s * 0.5)),
-            fill=kit.DARK,
-            anchor="mm",
-        )
+        text(d, (cx, cy + 1), f"+{tile.get('value', '?')}", big, fill=kit.DARK, anchor="mm")
     elif kind == "recover":
         kit.die(d, (x + s * 0.18, y + s * 0.18), s * 0.5, 1)
-        text(
-            d, (x + s * 0.78, y + s * 0.74), "+", font(round(s * 0.5)), fill=kit.DARK, anchor="mm"
-        )
+        text(d, (x + s * 0.78, y + s * 0.74), "+", big, fill=kit.DARK, anchor="mm")
     elif kind == "wormhole":
         for k in range(3):
             rr = s * (0.38 - 0.11 * k)
             d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=kit.DARK, width=2)
-        text(d, (cx, cy), "4", font(round(s * 0.36)), fill=kit.DARK, anchor="mm")
+        text(d, (cx, cy), "4", font(max(_least(d), round(s * 0.36))), fill=kit.DARK, anchor="mm")
     else:
-        text(d, (cx, cy), "?", font(round(s * 0.5)), fill=kit.DARK, anchor="mm")
+        text(d, (cx, cy), "?", big, fill=kit.DARK, anchor="mm")
 
 
 # ----------------------------------------------------------------------------- static base
@@ -372,7 +387,18 @@ def _faces_row(d: ImageDraw.ImageDraw, i: int) -> None:
     total = len(faces) * s + (len(faces) - 1) * gap
     x = (x0 + x1) / 2 - total / 2
     for face in faces:
-        kit.die(d, (x, y1 - s - 8), s, face, value=info.get("ab") if face == "A" else None)
+        kit.die(d, (x, y1 - s - 8), s, face)
+        if face == "A":  # the afterburner's number, as big as any text on the picture
+            text(
+                d,
+                (x + s / 2, y1 - 8 - s * 0.4),
+                str(info.get("ab", "?")),
+                font(BOARD_MIN),
+                fill=(120, 20, 0),
+                anchor="mm",
+                outline=2,
+                outline_fill=(255, 214, 150),
+            )
         x += s + gap
 
 
@@ -432,32 +458,19 @@ def _build_base(lang: str) -> Image.Image:
     kit.rounded_box(
         d, (x0, y0, x1, y1), radius=14, fill=DEEP_RGB, outline=(170, 130, 240), width=3
     )
-    title, tf = kit.fit_font(
-        t("mlem.render.deep_space", lang), DEEP_W - 12, (20, 18, 17, 16, 15, 14)
-    )
-    text(d, ((x0 + x1) / 2, y0 + 18), title, tf, fill=INK, anchor="mm", shadow=2)
-    comet(d, x0 + 20, y0 + 96, 10)
-    text(d, (x0 + 56, y0 + 96), str(COMET), font(26), fill=GOLD, anchor="lm", shadow=2)
-    text(
-        d,
-        (x0 + 76, y0 + 98),
-        t("mlem.render.comet", lang),
-        font(14, "cond"),
-        fill=MUTED,
-        anchor="lm",
-    )
-    galaxy(d, x0 + 22, y0 + 160, 15)
-    text(
-        d, (x0 + 56, y0 + 160), str(GALAXY), font(26), fill=(210, 190, 255), anchor="lm", shadow=2
-    )
-    text(
-        d,
-        (x0 + 76, y0 + 162),
-        t("mlem.render.galaxy", lang),
-        font(14, "cond"),
-        fill=MUTED,
-        anchor="lm",
-    )
+    tf = font(BOARD_MIN, "cond")
+    for j, line in enumerate(kit.wrap(t("mlem.render.deep_space", lang), tf, DEEP_W - 12, 2)):
+        text(d, ((x0 + x1) / 2, y0 + 18 + 26 * j), line, tf, fill=INK, anchor="mm", shadow=2)
+    lf = font(BOARD_MIN, "cond")
+    for cy, value, key, col in (
+        (y0 + 86, COMET, "mlem.render.comet", GOLD),
+        (y0 + 152, GALAXY, "mlem.render.galaxy", (210, 190, 255)),
+    ):
+        vf = font(BOARD_MIN)  # the points, then the word (no room for the icon too)
+        text(d, (x0 + 8, cy), str(value), vf, fill=col, anchor="lm", shadow=2)
+        lx = x0 + 14 + vf.getlength(str(value))
+        label, _ = kit.fit_font(t(key, lang), x1 - lx - 4, (BOARD_MIN,), "cond")
+        text(d, (lx, cy + 1), label, lf, fill=INK, anchor="lm")
 
     # moons
     for mid, pos in MOON_POS.items():
@@ -469,7 +482,7 @@ def _build_base(lang: str) -> Image.Image:
             d.line((pos[0][0], pos[0][1], pos[-1][0], pos[-1][1]), fill=MOON_RGB, width=3)
         for (mx, my, r), value in zip(pos, MOONS[mid], strict=False):
             d.ellipse((mx - r, my - r, mx + r, my + r), fill=MOON_RGB, outline=(0, 0, 0), width=2)
-            text(d, (mx, my), str(value), font(20), fill=kit.DARK, anchor="mm")
+            text(d, (mx, my + 1), str(value), font(BOARD_MIN), fill=kit.DARK, anchor="mm")
 
     # planets
     for pid, geo in PLANET_GEO.items():
@@ -502,51 +515,51 @@ def _build_base(lang: str) -> Image.Image:
         text(
             d,
             (cx, cy + 22),
-            f"{second} · {rest}",
-            font(17),
+            f"{second}·{rest}",
+            font(BOARD_MIN, "cond"),
             fill=INK,
             anchor="mm",
             outline=2,
             outline_fill=(0, 0, 0),
         )
-        name, nf = kit.fit_font(_planet_name(pid, lang), rx1 - rx0 - 8, (18, 17, 16, 15))
-        text(d, (rx0 + 4, ry0 + 2), name, nf, fill=kit.blend(col, INK, 0.45), shadow=2)
+        nx = max(TX0 - 12, rx0 - 30)
+        name, nf = kit.fit_font(_planet_name(pid, lang), rx1 - nx - 4, (BOARD_MIN,))
+        text(d, (nx, ry0 - 4), name, nf, fill=kit.blend(col, INK, 0.45), shadow=2)
 
     # objectives (cards; claimers are drawn per render)
-    ox0, oy0 = TX0, ROW_Y[0] + CELL + 12
-    text(d, (ox0, oy0), t("mlem.render.objectives", lang), font(16), fill=MUTED)
+    ox0, oy0 = OBJ_XY
+    tf = font(BOARD_MIN, "cond")
+    text(d, (ox0, oy0), t("mlem.render.objectives", lang), tf, fill=MUTED)
     for k, obj in enumerate(OBJECTIVES):
-        bx = ox0 + k * 156
-        by = oy0 + 24
-        kit.rounded_box(d, (bx, by, bx + 148, by + 62), radius=10, fill=PANEL, outline=PANEL_EDGE)
-        _objective_icon(d, bx + 8, by + 8, 26, obj)
-        label = t(f"mlem.render.objective.{obj}", lang)
-        for size in (16, 15, 14, 13):
-            lines = kit.wrap(label, font(size, "cond"), 100)
-            if not any(line.endswith("…") for line in lines):
-                break
+        bx, by, bx1, by1 = _objective_box(k)
+        kit.rounded_box(d, (bx, by, bx1, by1), radius=10, fill=PANEL, outline=PANEL_EDGE)
+        _objective_icon(d, bx + 8, by + 8, 30, obj)
+        text(
+            d,
+            (bx + 46, by + 23),
+            f"+{OBJ_POINTS.get(obj, 5)}",
+            font(BOARD_MIN),
+            fill=GOLD,
+            anchor="lm",
+        )
+        lines = kit.wrap(t(f"mlem.render.objective.{obj}", lang), tf, bx1 - bx - 14, 2)
         for j, line in enumerate(lines):
-            text(d, (bx + 42, by + 6 + 19 * j), line, font(size, "cond"), fill=INK)
-        text(d, (bx + 10, by + 50), f"+{OBJ_POINTS.get(obj, 5)}", font(15), fill=GOLD, anchor="lm")
-
-    # legend
-    lf = font(15, "cond")
-    items = [
-        (
-            lambda dr, xy, s: kit.die(dr, xy, s, "A", value=2),
-            t("mlem.render.legend.afterburner", lang),
-        ),
-        (lambda dr, xy, s: _moon_icon(dr, xy, s), t("mlem.render.legend.moon", lang)),
-        (lambda dr, xy, s: _planet_icon(dr, xy, s), t("mlem.render.legend.planet", lang)),
-    ]
-    kit.legend(d, (ox0, oy0 + 94), items, lf, max_width=6 * COL_W - 10, icon=22, gap=16)
+            text(d, (bx + 8, by + 44 + 25 * j), line, tf, fill=INK)
     return img
+
+
+OBJ_XY = (TX0, ROW_Y[0] + CELL + 4)  # the objectives' title, under the first row
+
+
+def _objective_box(k: int) -> tuple[float, float, float, float]:
+    x = OBJ_XY[0] + k * 154
+    y = OBJ_XY[1] + 30
+    return (x, y, x + 148, y + 100)
 
 
 def _moon_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: float) -> None:
     x, y = xy
     d.ellipse((x, y, x + s, y + s), fill=MOON_RGB, outline=(0, 0, 0))
-    text(d, (x + s / 2, y + s / 2), "4", font(round(s * 0.6)), fill=kit.DARK, anchor="mm")
 
 
 def _planet_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: float) -> None:
@@ -642,7 +655,11 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
     bw = min(bw, int(min(360, width * 0.3) - (top + 1) * gap) // (top + 1))
     bx0 = bx1 - (top + 1) * (bw + gap) + gap
     label = t("mlem.render.disasters", lang)
-    text(d, (bx0 - 12, HEADER_H / 2), label, font(18), fill=MUTED, anchor="rm")
+    text(d, (bx0 - 12, HEADER_H / 2 - 10), label, font(18), fill=MUTED, anchor="rm")
+    ends = t("mlem.render.disasters_end", lang, n=top)
+    text(
+        d, (bx0 - 12, HEADER_H / 2 + 11), ends, font(HEAD_MIN, "cond"), fill=RED_SOFT, anchor="rm"
+    )
     for k in range(top + 1):
         x0 = bx0 + k * (bw + gap)
         box = (x0, 16, x0 + bw, HEADER_H - 14)
@@ -658,7 +675,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
                 d,
                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
                 str(k),
-                font(16),
+                font(HEAD_MIN),
                 fill=kit.DARK,
                 anchor="mm",
             )
@@ -667,7 +684,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
                 d,
                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
                 "✕",
-                font(14),
+                font(HEAD_MIN),
                 fill=RED_SOFT,
                 anchor="mm",
             )
@@ -686,7 +703,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             if s not in TRACK:
                 continue
             x0, y0, x1, _ = cell_box(s)
-            recon_tile(d, x1 - 40, y0 + 6, 34, tile if isinstance(tile, dict) else None)
+            recon_tile(d, x1 - 44, y0 + 4, 40, tile if isinstance(tile, dict) else None)
 
     rk = view.get("rocket") or {}
     sp = rk.get("space")
@@ -711,7 +728,17 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             continue
         for (mx, my, r), seat, value in zip(pos, occ or [], MOONS[mid], strict=False):
             if _seat_ok(seat, n):
-                kit.seat_token(d, (mx, my), r + 1, seat, label=str(value))
+                kit.seat_token(d, (mx, my), r + 1, seat)
+                text(
+                    d,
+                    (mx, my + 1),
+                    str(value),
+                    font(BOARD_MIN),
+                    fill=INK,
+                    anchor="mm",
+                    outline=3,
+                    outline_fill=(0, 0, 0),
+                )
 
     # planets: rows in arrival order
     for pid, rows in (view.get("planets") or {}).items():
@@ -720,11 +747,20 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             continue
         x, y = geo["rows"]
         ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
-        pitch = 21 if len(ok) <= 4 else 19
+        pitch = 25 if len(ok) <= 4 else 22
         for k, (seat, count) in enumerate(ok[:5]):
-            cy = y + 10 + k * pitch
-            kit.seat_token(d, (x + 10, cy), 9, seat)
-            text(d, (x + 24, cy), f"×{count}", font(17), fill=INK, anchor="lm", shadow=1)
+            cy = y + 8 + k * pitch
+            kit.seat_token(d, (x + 10, cy), 10, seat)
+            text(
+                d,
+                (x + 23, cy + 1),
+                f"×{count}",
+                font(BOARD_MIN, "cond"),
+                fill=INK,
+                anchor="lm",
+                outline=2,
+                outline_fill=(0, 0, 0),
+            )
 
     # deep space occupants
     ds = view.get("deep_space") or {}
@@ -732,15 +768,15 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
     for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
         occ = _counts(ds.get(key) or [], n)
         for k, (seat, count) in enumerate(occ[:8]):
-            cx: float = x0 + 18 + (k % 4) * 34
-            cy = top + (k // 4) * 23
+            cx: float = x0 + 18 + (k % 3) * 44
+            cy = top + (k // 3) * 25
             kit.seat_token(d, (cx, cy), 10, seat)
             if count > 1:
                 text(
                     d,
-                    (cx + 12, cy + 2),
+                    (cx + 11, cy + 2),
                     str(count),
-                    font(13),
+                    font(BOARD_MIN, "cond"),
                     fill=INK,
                     anchor="lm",
                     outline=2,
@@ -766,41 +802,54 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
 
 def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
     objs = view.get("objectives") or {}
-    ox0, oy0 = TX0, ROW_Y[0] + CELL + 12
     for k, obj in enumerate(OBJECTIVES):
         seat = objs.get(obj)
-        bx, by = ox0 + k * 156, oy0 + 24
+        box = _objective_box(k)
         if _seat_ok(seat, n):
-            d.rounded_rectangle(
-                (bx, by, bx + 148, by + 62), radius=10, outline=kit.seat_color(seat), width=4
-            )
-            kit.seat_token(d, (bx + 130, by + 46), 12, seat)
+            d.rounded_rectangle(box, radius=10, outline=kit.seat_color(seat), width=4)
+            kit.seat_token(d, (box[2] - 20, box[1] + 22), 13, seat)
 
 
-def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
-    """The second legend line (variant symbols); returns the y below it."""
+def _draw_legend(
+    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], view: dict, lang: str
+) -> tuple[float, float]:
+    """What every mark on the table means, drawn in ``box`` (picture pixels) with each
+    table: the board's marks, then those of the variants in play. Returns the legend's
+    bottom and the right end of its widest entry."""
     t = i18n.t
-    items: list[tuple[Any, str]] = []
-    if isinstance(view.get("recon"), dict):
-        items += [
+    items: list[tuple[Any, str]] = [
+        (lambda dr, xy, s: kit.die(dr, xy, s, "A"), t("mlem.render.legend.afterburner", lang)),
+        (_moon_icon, t("mlem.render.legend.moon", lang)),
+        (_planet_icon, t("mlem.render.legend.planet", lang)),
+        (
+            lambda dr, xy, s: satellite(dr, xy[0] + s / 2, xy[1] + s / 2, s),
+            t("mlem.render.legend.satellite", lang),
+        ),
+        (
+            lambda dr, xy, s: star(dr, xy[0] + s / 2, xy[1] + s / 2, s * 0.45),
+            t("mlem.render.legend.commander", lang),
+        ),
+    ]
+    if not view.get("over"):
+        items.append(
             (
-                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "points", "value": 2}),
-                t("mlem.render.legend.recon_points", lang),
-            ),
-            (
-                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "recover"}),
-                t("mlem.render.legend.recon_recover", lang),
-            ),
-            (
-                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, {"kind": "wormhole"}),
-                t("mlem.render.legend.recon_wormhole", lang),
-            ),
-        ]
+                lambda dr, xy, s: rocket(dr, xy[0] + s / 2, xy[1] - 1, s + 2),
+                t("mlem.render.legend.first", lang),
+            )
+        )
     if isinstance(view.get("ufo"), dict):
         items.append(
             (
-                lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 3, s * 1.2),
+                lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 2, s * 1.2),
                 t("mlem.render.legend.ufo", lang),
+            )
+        )
+    recon = view.get("recon")
+    if isinstance(recon, dict) and not all((recon.get("slots") or {}).values()):
+        items.append(
+            (
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, None),
+                t("mlem.render.legend.recon_slot", lang),
             )
         )
     if isinstance(view.get("missions"), dict):
@@ -810,12 +859,10 @@ def _legend_variants(d: ImageDraw.ImageDraw, view: dict, lang: str) -> float:
                 t("mlem.render.legend.missions", lang),
             )
         )
-    y: float = ROW_Y[0] + CELL + 134
-    if items:
-        y = kit.legend(
-            d, (TX0, y), items, font(15, "cond"), max_width=6 * COL_W - 10, icon=22, gap=13
-        )
-    return y
+    x0, y0, x1, _ = box
+    f = font(_least(d), "cond")
+    bottom = kit.legend(d, (x0, y0), items, f, max_width=x1 - x0, icon=22, gap=22)
+    return bottom, x0 + max(22 + 6 + f.getlength(label) for _, label in items)
 
 
 def _draw_players(
@@ -910,10 +957,44 @@ def _draw_players(
                 d,
                 (PX1 - 16, sy + 1),
                 t("mlem.render.winner", lang),
-                font(13),
+                font(PANEL_MIN),
                 fill=GOLD,
                 anchor="rm",
             )
+    return y + h + 10
+
+
+def _draw_final(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str, n: int) -> float:
+    """At the end: every player's points by scoring category (a column per seat)."""
+    res = kit.dict_of(view.get("result"))
+    parts = [b if isinstance(b, dict) else {} for b in (res.get("breakdown") or [])[:n]]
+    if len(parts) != n:
+        return y
+    keys = [k for k in dict.fromkeys(k for b in parts for k in b) if any(b.get(k) for b in parts)]
+    row_h = 27
+    h = 36 + 30 + (len(keys) + 1) * row_h + 6
+    top = _section(d, y, h, i18n.t("mlem.render.final", lang))
+    col_w = 44 if n <= 4 else 35
+    x_first = PX1 - 14 - n * col_w  # the seat columns, right-aligned
+    for seat in range(n):
+        kit.seat_token(d, (x_first + (seat + 0.5) * col_w, top + 12), 11, seat)
+    f = font(max(16, PANEL_MIN))
+    ry = top + 30
+    for key in [*keys, "total"]:
+        cy = ry + row_h / 2
+        if key == "total":
+            d.line((PX0 + 14, ry + 1, PX1 - 14, ry + 1), fill=PANEL_EDGE, width=2)
+            label = i18n.t("mlem.render.final_total", lang)
+        else:
+            label = i18n.t(f"mlem.score.{key}", lang)
+        label, lf = kit.fit_font(label, x_first - PX0 - 20, (16, 15, PANEL_MIN), "cond")
+        text(d, (PX0 + 14, cy), label, lf, fill=INK if key == "total" else MUTED, anchor="lm")
+        for seat, b in enumerate(parts):
+            v = sum(int(x) for x in b.values()) if key == "total" else int(b.get(key) or 0)
+            fill = GOLD if key == "total" else (INK if v else FAINT)
+            cx = x_first + (seat + 0.5) * col_w
+            text(d, (cx, cy), str(v), f, fill=fill, anchor="mm")
+        ry += row_h
     return y + h + 10
 
 
@@ -1064,6 +1145,8 @@ def _draw_variants(
         lines.append(("recon", t("mlem.render.recon.left", lang, n=rc.get("left", 0))))
     if ex is None and not lines:
         return y
+    if rc is not None:
+        lines.append(("kinds", ""))
     h = 14 + (78 if ex is not None else 0) + 28 * len(lines)
     kit.rounded_box(d, (PX0, y, PX1, y + h), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     cy = y + 8
@@ -1125,6 +1208,16 @@ def _draw_variants(
             )
         cy = ty + 52
     for kind, s in lines:
+        if kind == "kinds":  # what each reconnaissance tile does
+            kx: float = PX0 + 50
+            kf = font(PANEL_MIN, "cond")
+            for k, key in (("points", "points"), ("recover", "recover"), ("wormhole", "wormhole")):
+                recon_tile(d, kx, cy + 2, 20, {"kind": k}, plain=True)
+                label = t(f"mlem.render.legend.recon_{key}", lang)
+                text(d, (kx + 26, cy + 12), label, kf, fill=MUTED, anchor="lm")
+                kx += 26 + kf.getlength(label) + 14
+            cy += 28
+            continue
         if kind == "ufo":
             ufo(d, PX0 + 28, cy + 12, 30)
         else:
@@ -1133,20 +1226,6 @@ def _draw_variants(
         text(d, (PX0 + 50, cy + 12), s2, sf, fill=INK, anchor="lm")
         cy += 28
     return y + h + 10
-
-
-# The picture is seen ~400 px wide on a phone (and in a Discord embed on a desktop), in a box
-# of about 4:3: the board is drawn as laid out above, then shrunk to BOARD_K, and the panels
-# beside it and below it are drawn PANEL_K times bigger (sharp, through kit.ScaledDraw).
-OUT_W, OUT_H = W, 1050
-HEAD_K = 1.25  # the header, drawn bigger too
-OUT_HEADER_H = round(HEADER_H * HEAD_K)
-BOARD_X1 = 1014  # the board's right edge in its own layout
-PANEL_K = 1.5
-PANEL_X0 = OUT_W - 12 - round((PX1 - PX0) * PANEL_K)  # the side column in the picture
-BOARD_K = (PANEL_X0 - 14) / BOARD_X1
-BOARD_H = round((H - HEADER_H) * BOARD_K)
-assert OUT_HEADER_H + BOARD_H + 230 <= OUT_H  # room below the board for the variants panel
 
 
 def _panels(out: Image.Image, x: float, y: float) -> ImageDraw.ImageDraw:
@@ -1175,7 +1254,6 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     _draw_header(kit.ScaledDraw(out, HEAD_K), view, lang, OUT_W / HEAD_K)
     d = kit.ScaledDraw(out, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
     _objective_claims(d, view, n)
-    _legend_variants(d, view, lang)
     _draw_track_tokens(out, d, view, n)
     top = OUT_HEADER_H + 8
     side = _panels(out, PANEL_X0, top)
@@ -1184,8 +1262,13 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     if not view.get("over"):
         y = _draw_crew(side, y, view, names, lang, n)
         y = _draw_dice(side, y, view, lang)
+    else:
+        y = _draw_final(side, y, view, lang, n)
     below = OUT_HEADER_H + BOARD_H + 6
-    _draw_variants(_panels(out, 14, below), below, view, names, lang)
+    lx = 14.0
+    if _draw_variants(_panels(out, 14, below), below, view, names, lang) > below:
+        lx += (PX1 - PX0) * PANEL_K + 8  # the legend goes right of the variants panel
+    _draw_legend(ImageDraw.Draw(out), (lx, below + 4, PANEL_X0 - 12, OUT_H - 6), view, lang)
     return out
 
 
@@ -1294,7 +1377,7 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
 
     pw = 1000
     tile_w, tile_h = 228, 150
-    ph = 72 + (tile_h + 84 if tiles else 40) + 58 + (106 if hp is not None else 0)
+    ph = 72 + (tile_h + 84 if tiles else 40) + 58 + 28 + (106 if hp is not None else 0)
     img = kit.star_field((pw, ph), seed=9)
     d = ImageDraw.Draw(img)
 
@@ -1382,11 +1465,13 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
             d,
             ((box[0] + box[2]) / 2, y + 20),
             label,
-            font(16 if i < 10 else 14),
+            font(16 if i < 10 else 15),
             fill=ink,
             anchor="mm",
         )
-    y += 58
+    y += 48
+    text(d, (24, y), t("mlem.render.private.track", lang), font(16, "cond"), fill=MUTED)
+    y += 38
 
     if hp is None:
         return img
@@ -1404,6 +1489,38 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     recon_tile(d, x, iy - 14, 28, {"kind": "points", "value": ""})
     line = f"{t('mlem.render.private.recon', lang)}: {rec_p}"
     text(d, (x + 38, iy), line, font(22), fill=INK, anchor="lm")
+    x += 38 + font(22).getlength(line) + 24
     line = f"{t('mlem.render.private.total', lang)}: {ufo_p + rec_p}"
-    text(d, (pw - 44, iy), line, font(26), fill=GOLD, anchor="rm", shadow=2)
+    tf = font(26)
+    if x + tf.getlength(line) > pw - 44:  # no room on the line: beside the title
+        iy = y + 22
+    text(d, (pw - 44, iy), line, tf, fill=GOLD, anchor="rm", shadow=2)
     return img
+
+
+#: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
+#: the words that explain it on the same picture (any one will do; ``{name}`` fields are
+#: the helper's arguments). tests/render/test_mlem_marks.py draws pictures and checks it.
+MARKS: dict[str, tuple[str, ...]] = {
+    "rocket": ("mlem.render.legend.first",),
+    "ufo": ("mlem.render.legend.ufo", "mlem.render.ufo.where", "mlem.render.private.ufo"),
+    "cat": (
+        "mlem.render.legend.astronauts",
+        "mlem.render.private.missions",
+        "mlem.render.private.choose",
+    ),
+    "satellite": ("mlem.render.legend.satellite",),
+    "star": ("mlem.render.legend.commander",),
+    "ability_icon": ("mlem.render.ability.{ability}",),
+    "recon_tile": (
+        "mlem.render.legend.recon_{tile[kind]}",
+        "mlem.render.legend.recon_slot",
+        "mlem.render.recon.left",
+        "mlem.render.private.recon",
+    ),
+    "_faces_row": ("mlem.render.legend.afterburner",),
+    "_moon_icon": ("mlem.render.legend.moon",),
+    "_planet_icon": ("mlem.render.legend.planet",),
+    "_objective_icon": ("mlem.render.objective.{obj}",),
+    "_mission_icon": ("mlem.render.legend.missions",),
+}

@@ -137,7 +137,9 @@ R18 Advanced end: 4 markers, or "no puede obtener más": every body still missin
 R19 Missions: M1 = holding the body's top marker; M2 = holding its second marker, or being the
     only player who ever landed there (marker-less landings count).
 R20 Ties, basic: VP, then return phase (1/3 before 4 before none), then value-4 markers, then
-    shared. Advanced: VP, then shields left, then the basic tie-breaks, then shared.
+    shared. Advanced: VP, then shields left, then the basic tie-breaks, then shared. When a
+    tie-break split players equal on VP, ``result().tiebreak`` names the ones used, down to
+    the deepest needed (the final message says "Tie broken by …").
 R21 The basic game uses four markers per body for any player count; no bodies are removed.
 R22 Secret: orders (until all are confirmed) and missions. Public: marker values, event
     answers, landing choices.

@@ -9,9 +9,10 @@ and the rulings.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
@@ -1064,7 +1065,23 @@ def result(s: Mapping[str, Any]) -> Result | None:
 
     keys = [key(k) for k in range(s["n"])]
     ranks = tuple(1 + sum(1 for other in keys if other > keys[k]) for k in range(s["n"]))
-    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+    return Result(
+        scores=scores, ranks=ranks, breakdown=tuple(parts), tiebreak=tiebreak_key(s, keys)
+    )
+
+
+def tiebreak_key(s: Mapping[str, Any], keys: Sequence[tuple[int, ...]]) -> str:
+    """The i18n key naming the tie-breaks (R20) that split players equal on points, the
+    deepest one needed included; "" when no tie-break decided a place."""
+    levels = (
+        ["shields", "returned", "fours"] if s["rules"] == "advanced" else ["returned", "fours"]
+    )
+    deepest = 0
+    for a, b in itertools.combinations(keys, 2):
+        if a[0] != b[0] or a == b:
+            continue
+        deepest = max(deepest, next(i for i in range(1, len(a)) if a[i] != b[i]))
+    return "kosmonavts.tiebreak." + "_".join(levels[:deepest]) if deepest else ""
 
 
 # ---------------------------------------------------------------------- pending / apply

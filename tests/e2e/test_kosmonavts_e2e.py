@@ -309,6 +309,20 @@ async def check_finished_game(
     for seat, score in enumerate(result.scores):
         assert f"**{score}**" in text
         assert sum(result.breakdown[seat].values()) == score
+    # The end explains the score in the game's language: each player's points by category,
+    # every secret mission (met or not, with its points), the tie-break when one decided.
+    lang = "es" if "Puntuación final" in text else "en"
+    names = [u.name for u in sorted(seats, key=seats.__getitem__)]
+    for seat, parts in enumerate(result.breakdown):
+        line = next(x for x in text.splitlines() if names[seat] in x and "**" in x)
+        for key, pts in parts.items():
+            if pts:
+                assert f"{t(f'kosmonavts.score.{key}', lang)} {pts}" in line, line
+        held = snap.state["missions"][seat]
+        shown = [x for x in text.splitlines() if x.startswith(f"{names[seat]}:")]
+        assert len(shown) == len(held) and all(("✓" in x) != ("✗" in x) for x in shown)
+    tie = t("host.table.tiebreak", lang, what=t(result.tiebreak, lang)) if result.tiebreak else ""
+    assert (tie in text) if tie else ("Tie broken" not in text and "Empate deshecho" not in text)
     assert await game_of(h).replay(snap.id) == snap.row.state
     # A table pings only whom the game did not wait for already: those still composing
     # their orders are not pinged again each time another player confirms.

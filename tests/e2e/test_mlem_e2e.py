@@ -7,6 +7,8 @@ import json
 import random
 import re
 
+from core.i18n import t
+from rules.mlem import GAME
 from tests.e2e.driver import (
     is_final,
     latest_table,
@@ -51,6 +53,26 @@ def check_tables_have_pictures(h: Harness) -> None:
         footers = [e.get("footer", {}).get("text", "") for e in m.embeds]
         if any("Partida n.º" in f or "Game #" in f for f in footers):
             assert any(a.name == "table.png" and a.is_image for a in m.attachments), m.text()
+
+
+def check_final_explains_the_score(text: str, snap, names: list[str]) -> None:
+    """The final message (in the game's language, Spanish here) gives each player's points
+    by category, every hidden tile and secret mission (met ✓ or not ✗) with its points, and
+    no tie-break: MLEM's ties share the place (R30)."""
+    result = snap.result()
+    assert result is not None and result.tiebreak == ""
+    lines = text.splitlines()
+    for seat, parts in enumerate(result.breakdown):
+        line = next(x for x in lines if names[seat] in x and "**" in x)
+        for key, pts in parts.items():
+            if pts:
+                assert f"{t(f'mlem.score.{key}', 'es')} {pts}" in line, line
+        for item in GAME.view(snap.state, None)["reveal"]:
+            if item[1]["seat"] == seat:
+                assert t(item[0], "es", names, **item[1]) in lines
+    missions = [x for x in lines if x.split(": ", 1)[-1].startswith("misiones secretas ")]
+    assert len(missions) == 3 and all("✓" in x or "✗" in x for x in missions)
+    assert "Empate deshecho" not in text
 
 
 async def check_replay(h: Harness) -> None:
@@ -101,6 +123,7 @@ async def test_all_variants_with_closed_dms_and_no_leaks(harness: Harness) -> No
     assert any("Mi mano" in m.content and str(cal.id) in m.content for m in h.messages())
     final = await play_to_end(h, {ana: 0, ben: 1, cal: 2}, random.Random(3), closed={cal})
     assert "🏆" in final.text()
+    check_final_explains_the_score(final.text(), (await snapshot(h)), ["Ana", "Ben", "Cal"])
 
     # Cal chose the secret missions through "My hand", ephemerally.
     actions = await game_of(h).store.actions(snap.id)

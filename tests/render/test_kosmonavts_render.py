@@ -6,6 +6,7 @@ import copy
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -270,3 +271,25 @@ def test_reference_images_are_committed(name: str) -> None:
     path = ROOT / "docs" / name
     assert path.exists()
     png_ok(path.read_bytes())
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_static_table_reads_at_400_px(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legend and the compass are drawn once per language into the static table: their
+    words too show at least 6 px once the table is seen 400 px wide, and none is cut."""
+    from PIL import ImageDraw
+
+    seen: list[tuple[float, str]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *a: Any, **kw: Any) -> Any:
+        f = kw.get("font", a[1] if len(a) > 1 else None)
+        if str(text).strip():
+            seen.append((float(getattr(f, "size", 0)) * 400 / kosmonavts.W, str(text)))
+        return real(self, xy, text, *a, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    kosmonavts._build_base(lang)
+    assert len(seen) >= 15
+    assert min(seen)[0] >= 6.0, min(seen)
+    assert not [s for _, s in seen if s.endswith("…")]

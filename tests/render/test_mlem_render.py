@@ -7,6 +7,7 @@ import copy
 import io
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -197,12 +198,18 @@ def test_reference_image_is_committed() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_variant_legend_fits_above_the_second_row(lang: str) -> None:
+@pytest.mark.parametrize("name", sorted(F.PUBLIC))
+def test_the_legend_fits_under_the_board(name: str, lang: str) -> None:
+    """Below the board, right of the variants panel (when there is one), left of the side
+    column and above the picture's bottom edge."""
     from PIL import ImageDraw
 
-    view, _ = F.five_all_variants()
-    d = ImageDraw.Draw(Image.new("RGB", (mlem.W, mlem.H)))
-    assert mlem._legend_variants(d, view, lang) <= mlem.ROW_Y[1]
+    view, _ = F.PUBLIC[name]()
+    d = ImageDraw.Draw(Image.new("RGB", (mlem.OUT_W, mlem.OUT_H)))
+    below = mlem.OUT_HEADER_H + mlem.BOARD_H + 6
+    x0 = 14 + (mlem.PX1 - mlem.PX0) * mlem.PANEL_K + 8
+    bottom, right = mlem._draw_legend(d, (x0, below + 4, mlem.PANEL_X0 - 12, 0), view, lang)
+    assert bottom <= mlem.OUT_H - 4 and right <= mlem.PANEL_X0 - 8
 
 
 def test_tables_share_one_fixed_palette_with_exact_seat_colours() -> None:
@@ -216,3 +223,28 @@ def test_tables_share_one_fixed_palette_with_exact_seat_colours() -> None:
         im = Image.open(io.BytesIO(mlem.render_table(view, names, "en")))
         got = im.getpalette() or []
         assert im.mode == "P" and got == palette[: len(got)], name
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_static_board_reads_at_400_px(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board drawn once per language (numbers, moons, planets, objectives) is shrunk
+    to BOARD_K into the picture: its text too must show at least 6 px at 400 px wide (the
+    check over whole pictures only sees what is drawn per table)."""
+    from PIL import ImageDraw
+
+    seen: list[tuple[float, str]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *a: Any, **kw: Any) -> Any:
+        f = kw.get("font", a[1] if len(a) > 1 else None)
+        if str(text).strip():
+            seen.append((float(getattr(f, "size", 0)), str(text)))
+        return real(self, xy, text, *a, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    mlem._build_base(lang)
+    board = [(size * mlem.BOARD_K * 400 / mlem.OUT_W, s) for size, s in seen]
+    assert len(board) > 80
+    small = min(board)
+    assert small[0] >= 6.0, small
+    assert not [s for _, s in board if s.endswith("…")]  # and nothing is cut

@@ -18,7 +18,7 @@ from tests.render import fixtures_mlem as FM
 
 SHOWN_W = 400  # how wide Discord shows a table on a phone
 KEY_PX = 9.0  # player names, round and phase: at least this size, seen 400 px wide
-TEXT_PX = 4.5  # any word in the header and the side panels (was ~3.7 before the phones work)
+TEXT_PX = 6.0  # any word in the header and the side panels (was ~3.7, then 4.5; 6 since issue 19)
 SHORT = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
 
 

@@ -9,8 +9,7 @@
   points").
 
 The states come from seeded random play-outs of each game at its smallest and largest
-table, in English and Spanish. A game still being brought up to this is listed in
-:data:`PENDING` (a strict xfail: remove it once its pictures pass).
+table, in English and Spanish. A new game gets this test by being registered.
 """
 
 from __future__ import annotations
@@ -31,10 +30,6 @@ SHOWN_W = 400  # how wide Discord shows a picture on a phone
 MIN_PX = 6.0  # the smallest text, seen SHOWN_W px wide
 NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
 SAMPLES = 6  # pictures per play-out, spread over the game (the last one is the end)
-
-#: Games whose pictures do not pass yet (strict xfail).
-PENDING: set[str] = set()
-
 
 def states(game: Game, players: int, seed: int) -> Iterator[Any]:
     """``SAMPLES`` states of one seeded random play-out, the final one included."""
@@ -111,8 +106,6 @@ CASES = [
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize(("gid", "players"), CASES, ids=[f"{g}-{n}p" for g, n in CASES])
 def test_pictures_read_at_400_px(drawn: Drawn, gid: str, players: int, lang: str) -> None:
-    if gid in PENDING:
-        pytest.xfail(f"{gid}: pictures not yet readable at {SHOWN_W} px")
     game = registry.get(gid)
     render = registry.renderer(gid)
     names = NAMES[:players]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from core.i18n import t
-from tests.test_decision_symbols import playouts
+from host import registry
+from tests.kit import every_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["mlem", "kosmonavts"]
@@ -32,7 +33,7 @@ SPANISH_MARKS = re.compile(r"\d\s?\.?\s?[ºª]|[¿¡ñáéíóú]", re.IGNORECAS
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_label_fits_uncut_and_english_has_no_spanish_marks(game_id: str) -> None:
     seen = 0
-    for d in playouts(game_id, games=8, cap=1200):
+    for _, d in every_decision(registry.get(game_id), "symbols", games=8, cap=1200):
         limit = OPTION if d.multi else BUTTON  # a single pick may be a button
         for lang in ("en", "es"):
             for o in d.options:

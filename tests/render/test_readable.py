@@ -31,6 +31,7 @@ MIN_PX = 6.0  # the smallest text, seen SHOWN_W px wide
 NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
 SAMPLES = 6  # pictures per play-out, spread over the game (the last one is the end)
 
+
 def states(game: Game, players: int, seed: int) -> Iterator[Any]:
     """``SAMPLES`` states of one seeded random play-out, the final one included."""
     state = game.new(players, {}, seed)

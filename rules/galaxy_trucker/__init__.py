@@ -190,6 +190,7 @@ from core.contract import Decision, IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "GalaxyTruckerGame"]
@@ -212,6 +213,11 @@ class GalaxyTruckerGame(EngineGame):
     #: passing and powering nothing, but defending against a hazard when a battery can
     #: (``def``) and loading goods the automatic way (``auto``) — R34.
     skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto")
+    #: The search engine's hooks (:mod:`rules.galaxy_trucker.search`): the flight is searched.
+    sample = staticmethod(_search.sample)
+    rollout = staticmethod(_search.rollout)
+    prune = staticmethod(_search.prune)
+    search_levels = _search.LEVELS
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",

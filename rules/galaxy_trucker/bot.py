@@ -107,6 +107,19 @@ STUCK = 5.0
 #: engine's), times how far the ship is from its target of cannons or engines.
 SPOT = 3.0
 
+#: The flight questions :func:`_flight` knows (any other: the first option but "retire").
+FLIGHT_KINDS = (
+    "hazard",
+    "goods",
+    "engines",
+    "cannons",
+    "crew",
+    "keep",
+    "take",
+    "reward",
+    "planet",
+)
+
 Key = tuple[str | None, str | None, str | None, str | None]
 
 
@@ -506,7 +519,9 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     """Full power, every reward except a crew trade that would leave fewer than 3 aboard,
     the richest free planet, and the biggest part of a broken ship."""
     f = s["flight"]
-    kind = f["ask"]["kind"]
+    kind = (f.get("ask") or {}).get("kind")
+    if kind not in FLIGHT_KINDS:  # a question this bot does not know: never retire
+        return next((i for i in ids if i != "retire"), ids[0])
     if kind == "hazard":  # a battery spent beats a lost tile (R14's tile pays)
         return "def"
     if kind == "goods":  # the most valuable goods that fit (R16)

@@ -1,0 +1,157 @@
+"""Galaxy Trucker's hooks for the search engine (:mod:`rules.search`).
+
+Only the flight is searched: building is a long private sequence of moves (about 200 a
+ship) whose worth shows only cards later, so building and pre-launch keep the building
+heuristic of :mod:`rules.galaxy_trucker.bot` (:func:`prune` offers its move alone), while
+every flight question — how many double engines or cannons to power, take or pass a
+reward or an abandoned ship, which planet, defend against a hazard or let it hit, which
+goods to carry, which crew leaves, which part of a broken ship to keep, and whether to
+retire — is searched by play-outs to the end of the flight.
+
+* :func:`sample` redraws what ``seat`` cannot see: the generator seed (every future roll
+  of the dice), the cards still in the adventure deck (their order and which cards they
+  are: drawn again from the cards of the same levels not revealed this flight, in the
+  same number per level), and while building the face-down tile pool together with the
+  tiles other builders drew face down and hold in hand, and the card piles other than the
+  one the seat is looking at. (Which piles a seat looked at earlier is not kept in the
+  state, so the sampled piles forget them: the search never knows more than the seat.)
+  In the Trek, a world sampled during a flight ends with that flight: its play-outs are
+  judged by the running credits once the flight is over (the next flights start afresh
+  for everyone, with new ships), rather than by playing the building of the next flight.
+* :func:`rollout` is the bot's own policy (building heuristic, full power, every reward,
+  defend, load the automatic way, never retire).
+* :func:`prune`: the heuristic's answer alone outside the flight; in flight every option
+  (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+from core.contract import Decision
+from rules.kit import clone
+from rules.search import Budget
+
+from . import bot
+from .tiles import cards, level
+
+#: Budgets per level. Easy: the heuristic with one answer in five at random (also while
+#: building: it makes real mistakes). Normal: the heuristic, a few play-outs on flight
+#: questions, one answer in twenty at random. Hard: play-outs to the end of the flight on
+#: every flight question, no slips. A flight play-out costs ~5-20 ms (2-4 ships, level I-III).
+LEVELS = {
+    "easy": Budget(playouts=0, noise=0.2),
+    "normal": Budget(playouts=8, noise=0.05),
+    "hard": Budget(playouts=48),
+}
+
+
+# --------------------------------------------------------------------------- sample
+
+
+@cache
+def _groups() -> dict[str, tuple[str, ...]]:
+    """The card ids of each dealing group (``learning``, ``1``, ``2``, ``3``), sorted."""
+    out: dict[str, list[str]] = {}
+    for cid, c in sorted(cards().items()):
+        if c["level"] == 1 and c["learning_flight"]:
+            out.setdefault("learning", []).append(cid)
+        out.setdefault(str(c["level"]), []).append(cid)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _group_of(spec: dict[str, int], cid: str) -> str:
+    return "learning" if "learning" in spec else str(cards()[cid]["level"])
+
+
+def _redraw(
+    hidden: list[str], seen: set[str], spec: dict[str, int], rng: random.Random
+) -> dict[str, str]:
+    """New card ids for the ``hidden`` ones: as many per dealing group, drawn from the cards
+    of that group that are not ``seen``. Returns old id -> new id."""
+    need: dict[str, list[str]] = {}
+    for cid in hidden:
+        need.setdefault(_group_of(spec, cid), []).append(cid)
+    out: dict[str, str] = {}
+    for g in sorted(need):
+        olds = need[g]
+        pool = [c for c in _groups()[g] if c not in seen]
+        rng.shuffle(pool)
+        # (the hidden cards themselves are unseen: the pool always holds enough)
+        for old, new in zip(sorted(olds), pool, strict=False):
+            out[old] = new
+    return out
+
+
+def sample(s: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """A state ``seat`` cannot tell from ``s``: everything hidden from it redrawn."""
+    w = clone(s)
+    w["seed"] = rng.getrandbits(48)
+    w["rc"] = 0
+    spec = dict(level(w["level"])["piles"])
+    f = w.get("flight")
+    if w["phase"] == "build":
+        _sample_build(w, seat, spec, rng)
+    elif f is not None and w["phase"] == "flight":
+        deck = list(f["deck"])
+        seen = {c for pile in w["piles"] for c in pile} - set(deck)
+        new = _redraw(deck, seen, spec, rng)
+        fresh = [new.get(c, c) for c in deck]
+        rng.shuffle(fresh)
+        f["deck"] = fresh
+        w["piles"] = [[new.get(c, c) for c in pile] for pile in w["piles"]]
+    tr = w.get("trek")
+    if tr is not None and w["phase"] in ("prelaunch", "flight"):
+        tr["flight"] = 3  # the world ends with this flight (see the module docstring)
+    return w
+
+
+def _sample_build(w: dict[str, Any], seat: int, spec: dict[str, int], rng: random.Random) -> None:
+    hidden = list(w["facedown"])
+    holders = []
+    for k, p in enumerate(w["players"]):
+        if k != seat and p["hand"] is not None and p["src"] == "down":
+            holders.append(k)
+            hidden.append(p["hand"])
+    rng.shuffle(hidden)
+    for k in holders:
+        w["players"][k]["hand"] = hidden.pop()
+    w["facedown"] = hidden
+    mine = w["players"][seat]["peek"]
+    known = set(w["piles"][mine]) if mine is not None else set()
+    others = [c for i, pile in enumerate(w["piles"]) if i != mine for c in pile]
+    new = _redraw(others, known, spec, rng)
+    w["piles"] = [
+        list(pile) if i == mine else [new.get(c, c) for c in pile]
+        for i, pile in enumerate(w["piles"])
+    ]
+    for i, pile in enumerate(w["piles"]):
+        if i != mine:
+            rng.shuffle(pile)
+
+
+# --------------------------------------------------------------------------- policy
+
+#: The last heuristic answer (state, seat, answer): :func:`prune` and :func:`rollout` ask
+#: for the same position in a row (the state is held, so its id cannot be reused).
+_last: list[Any] = [None, -1, ""]
+
+
+def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
+    if _last[0] is s and _last[1] == seat:
+        return str(_last[2])
+    answer = bot.choose(s, seat, rng)
+    _last[:] = [s, seat, answer]
+    return answer
+
+
+def prune(s: dict[str, Any], decision: Decision) -> list[str]:
+    ids = [o.id for o in decision.options]
+    if s["phase"] != "flight":
+        return [rollout(s, decision.seat, random.Random(0))]
+    f = s["flight"]
+    if f.get("ask") and f["ask"].get("kind") == "hazard":
+        return [i for i in ids if i in ("def", "hit")] or ids
+    return ids

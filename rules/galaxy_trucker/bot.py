@@ -66,7 +66,7 @@ TAKE_MIN = 2.0
 #: waits in the reserve (when there is room) for a place on the edge.
 PATIENT = 0.7
 #: A tile that fits nowhere is kept in the reserve when it is worth at least this.
-RESERVE_MIN = 2.5
+RESERVE_MIN = 4.0
 #: Done once a drawn tile would fit somewhere with less than this chance (ship ready) ...
 FIT_DONE = 0.3
 #: ... or, ready or not, with less than this chance.
@@ -82,6 +82,9 @@ SPARE_STEPS = 16
 #: than this share of its target of cabins: it keeps drawing for them. (0 = not for cabins:
 #: 0.45 left twice as many tiles face up and no more ships finishing the flight.)
 MUST_CABINS = 0.0
+#: An abandoned ship is taken only when at least this many humans stay aboard (the crew
+#: still has to face slavers, combat zones and epidemics; no humans = out of the flight).
+KEEP_HUMANS = 4
 #: At pre-launch an alien comes aboard when at least this many humans stay aboard.
 ALIEN_HUMANS = 4
 #: Points per unit of what a kind adds, while the ship has less than its target of it.
@@ -446,7 +449,7 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
         return "unpeek"
     y = yard_of(s, sh.load(p["ship"]))
     if p["hand"] is not None:
-        return _with_hand(y, p, ids)
+        return _with_hand(s, y, p, ids)
     if p["step"] >= MAX_STEPS:
         return "done"
     for opt_id in ids:
@@ -456,6 +459,10 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
             if found is not None and found[0] >= place_min(y) and not _wait(y, tid, found):
                 return opt_id
     if finished(s, p, y):
+        # a tile left in the reserve is lost (-1 credit): anywhere legal beats that
+        for opt_id in ids:
+            if opt_id.startswith("use.") and best_placement(y, int(opt_id[4:])) is not None:
+                return opt_id
         return "done"
     floor = max(TAKE_MIN, place_min(y)) if "draw" in ids else place_min(y)
     best_take: tuple[float, str] | None = None
@@ -481,9 +488,12 @@ def _wait(y: Yard, tid: int, found: tuple[float, sh.Cell, int]) -> bool:
     )
 
 
-def _with_hand(y: Yard, p: dict[str, Any], ids: list[str]) -> str:
+def _with_hand(s: dict[str, Any], y: Yard, p: dict[str, Any], ids: list[str]) -> str:
     tid = p["hand"]
     found = best_placement(y, tid)
+    if found is not None and p["src"] == "reserve" and finished(s, p, y):
+        _, cell, rot = found  # building is over for this bot: the reserve tile goes aboard
+        return "rot" if rot != p["rot"] else f"place.{cell[0]}.{cell[1]}"
     if found is not None and found[0] >= place_min(y):
         if _wait(y, tid, found) and ("reserve" in ids or "back" in ids):
             return "reserve" if "reserve" in ids else "back"
@@ -494,7 +504,8 @@ def _with_hand(y: Yard, p: dict[str, Any], ids: list[str]) -> str:
     if "back" in ids:
         return "back"
     kind, u = units(tid, 0)
-    if "reserve" in ids and worth(y, kind, max(u, 1.0)) >= RESERVE_MIN:
+    first_engine = kind == "engine" and not tile(tid).double and y.singles == 0
+    if "reserve" in ids and (first_engine or worth(y, kind, max(u, 1.0)) >= RESERVE_MIN):
         return "reserve"
     return "return" if "return" in ids else "reserve"
 
@@ -535,15 +546,23 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
         humans = [k for k in cells if k not in aliens]
         pick = max(humans, key=lambda k: p["crew"].get(k, 0)) if humans else cells[0]
         return f"crew.{pick}"
-    if kind == "keep":
-        biggest = sh.parts(sh.load(s["players"][seat]["ship"]))[0]
-        cell = min(biggest)
+    if kind == "keep":  # the part with the most crew aboard, then the biggest
+        p = s["players"][seat]
+        alien_cells = {v for v in p["aliens"].values() if v}
+
+        def crew_in(part: set[sh.Cell]) -> int:
+            keys = {sh.key(c) for c in part}
+            return sum(v for k, v in p["crew"].items() if k in keys) + len(keys & alien_cells)
+
+        parts = sh.parts(sh.load(p["ship"]))
+        best = max(parts, key=lambda part: (crew_in(part), len(part)))
+        cell = min(best)
         return f"keep.{cell[0]}.{cell[1]}"
     card = cards()[f["card"]]
     if kind == "take":
         p = s["players"][seat]
-        crew = sum(p["crew"].values()) + sum(1 for v in p["aliens"].values() if v)
-        if card["type"] == "abandoned_ship" and crew - card["crew_lost"] < 3:
+        humans = sum(p["crew"].values())
+        if card["type"] == "abandoned_ship" and humans - card["crew_lost"] < KEEP_HUMANS:
             return "pass"
         return "take"
     if kind == "reward":

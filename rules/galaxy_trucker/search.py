@@ -66,22 +66,15 @@ def _group_of(spec: dict[str, int], cid: str) -> str:
     return "learning" if "learning" in spec else str(cards()[cid]["level"])
 
 
-def _redraw(
-    hidden: list[str], seen: set[str], spec: dict[str, int], rng: random.Random
-) -> dict[str, str]:
-    """New card ids for the ``hidden`` ones: as many per dealing group, drawn from the cards
-    of that group that are not ``seen``. Returns old id -> new id."""
-    need: dict[str, list[str]] = {}
-    for cid in hidden:
-        need.setdefault(_group_of(spec, cid), []).append(cid)
-    out: dict[str, str] = {}
-    for g in sorted(need):
-        olds = need[g]
+def _draw(counts: dict[str, int], seen: set[str], rng: random.Random) -> list[str]:
+    """``counts[g]`` cards of each dealing group ``g``, drawn from the cards of that group
+    that are not ``seen`` (in a random order)."""
+    out: list[str] = []
+    for g in sorted(counts):
         pool = [c for c in _groups()[g] if c not in seen]
         rng.shuffle(pool)
-        # (the hidden cards themselves are unseen: the pool always holds enough)
-        for old, new in zip(sorted(olds), pool, strict=False):
-            out[old] = new
+        out += pool[: counts[g]]
+    rng.shuffle(out)
     return out
 
 
@@ -95,13 +88,14 @@ def sample(s: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
     if w["phase"] == "build":
         _sample_build(w, seat, spec, rng)
     elif f is not None and w["phase"] == "flight":
-        deck = list(f["deck"])
-        seen = {c for pile in w["piles"] for c in pile} - set(deck)
-        new = _redraw(deck, seen, spec, rng)
-        fresh = [new.get(c, c) for c in deck]
-        rng.shuffle(fresh)
-        f["deck"] = fresh
-        w["piles"] = [[new.get(c, c) for c in pile] for pile in w["piles"]]
+        sizes = [len(pile) for pile in w["piles"]]
+        seen = {c for pile in w["piles"] for c in pile} - set(f["deck"])
+        counts: dict[str, int] = {}
+        for c in f["deck"]:  # (how many of each level are left is known)
+            counts[_group_of(spec, c)] = counts.get(_group_of(spec, c), 0) + 1
+        f["deck"] = _draw(counts, seen, rng)
+        every = sorted(seen) + sorted(f["deck"])  # (the piles are not used in flight)
+        w["piles"] = [every[sum(sizes[:i]) : sum(sizes[: i + 1])] for i in range(len(sizes))]
     tr = w.get("trek")
     if tr is not None and w["phase"] in ("prelaunch", "flight"):
         tr["flight"] = 3  # the world ends with this flight (see the module docstring)
@@ -109,27 +103,25 @@ def sample(s: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
 
 
 def _sample_build(w: dict[str, Any], seat: int, spec: dict[str, int], rng: random.Random) -> None:
-    hidden = list(w["facedown"])
+    hidden = sorted(w["facedown"])
     holders = []
     for k, p in enumerate(w["players"]):
         if k != seat and p["hand"] is not None and p["src"] == "down":
             holders.append(k)
             hidden.append(p["hand"])
+    hidden.sort()
     rng.shuffle(hidden)
     for k in holders:
         w["players"][k]["hand"] = hidden.pop()
     w["facedown"] = hidden
     mine = w["players"][seat]["peek"]
     known = set(w["piles"][mine]) if mine is not None else set()
-    others = [c for i, pile in enumerate(w["piles"]) if i != mine for c in pile]
-    new = _redraw(others, known, spec, rng)
-    w["piles"] = [
-        list(pile) if i == mine else [new.get(c, c) for c in pile]
-        for i, pile in enumerate(w["piles"])
-    ]
-    for i, pile in enumerate(w["piles"]):
-        if i != mine:
-            rng.shuffle(pile)
+    others = [i for i in range(len(w["piles"])) if i != mine]
+    fresh = _draw({g: n * len(others) for g, n in spec.items()}, known, rng)
+    for i in others:
+        w["piles"][i] = sorted(fresh[: len(w["piles"][i])])
+        del fresh[: len(w["piles"][i])]
+        rng.shuffle(w["piles"][i])
 
 
 # --------------------------------------------------------------------------- policy

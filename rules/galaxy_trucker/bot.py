@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from . import flight as fl
 from . import ship as sh
 from .building import board_of
 from .engine import pending_of
@@ -538,7 +539,11 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     if kind == "goods":  # the most valuable goods that fit (R16)
         return "auto"
     if kind in ("engines", "cannons"):
-        return max((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+        powers = sorted((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+        enemy = f["ask"].get("enemy")
+        if kind == "cannons" and enemy is not None and powers:
+            return _against(s, seat, powers, enemy)
+        return powers[-1]
     if kind == "crew":  # humans from the fullest cabin; aliens last
         p = s["players"][seat]
         aliens = {v for v in p["aliens"].values() if v}
@@ -572,3 +577,19 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
         return "pass"
     values = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
     return max(planets, key=lambda i: sum(values[g] for g in card["planets"][int(i[7:])]))
+
+
+def _against(s: dict[str, Any], seat: int, powers: list[str], enemy: int) -> str:
+    """Against an enemy: the fewest double cannons that beat it, else that tie with it,
+    else none (a battery spent on a lost fight is wasted)."""
+    p = s["players"][seat]
+    ship = sh.load(p["ship"])
+    aliens = {c: (sh.unkey(v) if v else None) for c, v in p["aliens"].items()}
+    tie = None
+    for opt_id in powers:
+        fp = fl.firepower(ship, aliens, int(opt_id[4:]))
+        if fp > enemy:
+            return opt_id
+        if fp == enemy and tie is None:
+            tie = opt_id
+    return tie or powers[0]

@@ -21,7 +21,8 @@ retire — is searched by play-outs to the end of the flight.
 * :func:`rollout` is the bot's own policy (building heuristic, full power, every reward,
   defend, load the automatic way, never retire).
 * :func:`prune`: the heuristic's answer alone outside the flight; in flight every option
-  (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business).
+  (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business; a broken
+  ship: one cell per part).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from rules.kit import clone
 from rules.search import Budget
 
 from . import bot
+from . import ship as sh
 from .tiles import cards, level
 
 #: Budgets per level. Easy: the heuristic with one answer in five at random (also while
@@ -144,6 +146,11 @@ def prune(s: dict[str, Any], decision: Decision) -> list[str]:
     if s["phase"] != "flight":
         return [rollout(s, decision.seat, random.Random(0))]
     f = s["flight"]
-    if f.get("ask") and f["ask"].get("kind") == "hazard":
+    kind = (f.get("ask") or {}).get("kind")
+    if kind == "hazard":
         return [i for i in ids if i in ("def", "hit")] or ids
+    if kind == "keep":  # one cell per part of the broken ship (any cell keeps its part)
+        parts = sh.parts(sh.load(s["players"][decision.seat]["ship"]))
+        firsts = {f"keep.{r}.{c}" for r, c in (min(part) for part in parts)}
+        return [i for i in ids if i in firsts] or ids
     return ids

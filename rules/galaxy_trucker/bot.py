@@ -13,9 +13,12 @@ where every joint is legal and no engine or cannon is blocked
 (:func:`rules.galaxy_trucker.ship.fits`), so pre-launch finds nothing to remove.
 
 It takes a useful face-up tile before drawing, places what it draws whenever it fits
-sensibly, keeps a needed tile it cannot place yet in the reserve (at most 2; an engine or
-cannon whose only places would wall in a cell waits there for the ship to reach the edge)
-and returns a tile face up only when it has no sensible place for it. It is done when the
+sensibly, keeps a needed tile it cannot place yet in the reserve (at most 2, only a tile
+worth RESERVE_MIN or its first single engine: a tile still in the reserve when building
+ends is a lost component, -1 credit; an engine or cannon whose only places would wall in a
+cell waits there for the ship to reach the edge), puts what its reserve holds aboard
+wherever it fits before finishing, and returns a tile face up only when it has no sensible
+place for it. It is done when the
 ship has what it needs and is nearly full, when few tiles could still fit it (a draw would
 most likely go back face up), when it has spent its moves (about 4 per tile aboard, plus a
 few: this bounds what one bot returns), or when the last run of the sand is on and the ship
@@ -28,7 +31,15 @@ up (at most 45), 76 % of the ships finish the flight. The weights below were tun
 such games (seeds 0-39, checked on 40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
-alien when enough humans stay aboard. The flight part is :func:`_flight`.
+alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,
+except against an enemy (the fewest double cannons that win, else tie, else none); every
+reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; a broken ship keeps
+the part with the most crew; it defends and loads the automatic way, never retires, and
+answers a flight question it does not know with its first option other than "retire".
+
+This heuristic is the easy level (with slips) and the play-out policy of the search
+(:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
+question, retiring included, and keep this building.
 """
 
 from __future__ import annotations

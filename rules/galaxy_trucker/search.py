@@ -42,7 +42,12 @@ from .tiles import cards, level
 #: Budgets per level. Easy: the heuristic with one answer in five at random (also while
 #: building: it makes real mistakes). Normal: the heuristic, a few play-outs on flight
 #: questions, one answer in twenty at random. Hard: play-outs to the end of the flight on
-#: every flight question, no slips. A flight play-out costs ~5-20 ms (2-4 ships, level I-III).
+#: every flight question, no slips. A flight play-out costs ~5-20 ms (2-4 ships, level I-III):
+#: 128 play-outs took 2.2 s a decision with 4 ships at level III, 48 about 1 s.
+#: League, 2 players, seats rotated (bench/league.py, 2026-11-26), level II: hard beats
+#: random in 94.8 % (232 games; the heuristic alone 85.8 % of 60), normal 79 % (104 games);
+#: normal beats easy in 75.5 % (400 games). Level I (the lobby's): hard beats random 94.8 %
+#: (400 games). Nearly every game not won is a tie at 0 credits (random play ends at 0).
 LEVELS = {
     "easy": Budget(playouts=0, noise=0.2),
     "normal": Budget(playouts=8, noise=0.05),

@@ -45,9 +45,12 @@ from .tiles import cards, level
 #: every flight question, no slips. A flight play-out costs ~5-20 ms (2-4 ships, level I-III):
 #: 128 play-outs took 2.2 s a decision with 4 ships at level III, 48 about 1 s.
 #: League, 2 players, seats rotated (bench/league.py, 2026-11-26), level II: hard beats
-#: random in 94.8 % (232 games; the heuristic alone 85.8 % of 60), normal 79 % (104 games);
-#: normal beats easy in 75.5 % (400 games). Level I (the lobby's): hard beats random 94.8 %
-#: (400 games). Nearly every game not won is a tie at 0 credits (random play ends at 0).
+#: random in 93.8 % [90.9, 95.7] (400 games; the heuristic alone 85.8 % of 60), normal in
+#: 78.0 % [72.5, 82.8] (246 games); normal beats easy in 75.5 % [71.1, 79.5] (400 games).
+#: Level I (the lobby's): hard beats random in 94.8 % [92.1, 96.5] (400 games). Nearly every
+#: game not won is a tie at 0 credits (random play ends at 0). Slowest decision: 0.5 s with
+#: 2 ships, 0.8 s with 4 at level II (CPU time); 4 hard bots finish 72 % of level II flights
+#: (30 games; the heuristic 75 %: the search also retires to keep its credits).
 LEVELS = {
     "easy": Budget(playouts=0, noise=0.2),
     "normal": Budget(playouts=8, noise=0.05),

@@ -1,7 +1,12 @@
-"""Galaxy Trucker bots, engine only: the time a bot takes per building step, and whole
-4-bot level II games (building, pre-launch and flight, every move a bot's).
+"""Galaxy Trucker bots, engine only: the time a bot takes per decision (building and
+flight), and whole bot-only games (building, pre-launch and flight, every move a bot's):
+how many ships finish the flight, and their credits.
 
-python -m bench.gt_bot [--games N] [--level II] [--players 4]
+python -m bench.gt_bot [--games N] [--level II] [--players 4] [--bot today|easy|normal|hard]
+
+``--bot today`` is the heuristic alone (``GAME.bot_choice``); a level name plays the search
+engine at that level (:mod:`rules.search`, the game's own budgets). Times are CPU time of
+this process (a loaded machine does not inflate them).
 """
 
 from __future__ import annotations
@@ -10,34 +15,46 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bench.common import pct
 from rules.galaxy_trucker import GAME
+from rules.search import bot_for
 
 
-def play(seed: int, players: int, level: str) -> dict[str, Any]:
+def chooser(name: str) -> Callable[[Any, int, random.Random], str]:
+    return GAME.bot_choice if name == "today" else bot_for(GAME, name)  # type: ignore[return-value]
+
+
+def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
     """One bot-only game; the seats move in a seeded random order (simultaneous building)."""
     s = GAME.new(players, {"rules": "2", "level": level}, seed)
     r = random.Random(seed)
+    pick = chooser(bot)
     steps: list[float] = []
+    flight: list[float] = []
     faceup = 0
-    t0 = time.perf_counter()
+    retired = 0
+    t0 = time.process_time()
     while GAME.pending(s):
         d = r.choice(GAME.pending(s))
         building = s["phase"] == "build"
-        t = time.perf_counter()
-        choice = GAME.bot_choice(s, d.seat, r)
-        if building:
-            steps.append(time.perf_counter() - t)
+        t = time.process_time()
+        choice = pick(s, d.seat, r)
+        (steps if building else flight).append(time.process_time() - t)
         s, _ = GAME.apply(s, d.seat, choice)
         if building and s["phase"] != "build":
             faceup = len(s["faceup"])
+    if s.get("flight") is not None:
+        retired = len(s["flight"]["retired"])
     return {
-        "game_s": time.perf_counter() - t0,
+        "game_s": time.process_time() - t0,
         "steps": steps,
+        "flight": flight,
         "faceup": faceup,
-        "retired": len(s["flight"]["retired"]),
+        "retired": retired,
+        "credits": [p["credits"] for p in s["players"]],
     }
 
 
@@ -46,16 +63,20 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--level", default="II")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--bot", default="today", help="today, easy, normal or hard")
     args = ap.parse_args()
-    games = [play(seed, args.players, args.level) for seed in range(args.games)]
+    games = [play(seed, args.players, args.level, args.bot) for seed in range(args.games)]
     steps_ms = [x * 1000 for g in games for x in g["steps"]]
+    flight_ms = [x * 1000 for g in games for x in g["flight"]] or [0.0]
     game_s = [g["game_s"] for g in games]
     seats = args.players * args.games
     finished = seats - sum(g["retired"] for g in games)
+    credits = [c for g in games for c in g["credits"]]
     print(
-        f"bot building step: median {statistics.median(steps_ms):.1f} ms, "
-        f"p99 {pct(steps_ms, 99):.1f} ms, max {max(steps_ms):.1f} ms "
-        f"({len(steps_ms)} steps)"
+        f"{args.bot}: building step median {statistics.median(steps_ms):.1f} ms, "
+        f"p99 {pct(steps_ms, 99):.1f} ms, max {max(steps_ms):.1f} ms ({len(steps_ms)} steps); "
+        f"flight/pre-launch decision median {statistics.median(flight_ms):.1f} ms, "
+        f"max {max(flight_ms):.0f} ms ({len(flight_ms)})"
     )
     print(
         f"whole {args.players}-bot level {args.level} game: median "
@@ -65,7 +86,8 @@ def main() -> None:
         f"face-up tiles when building ends: mean "
         f"{statistics.fmean(g['faceup'] for g in games):.1f}, "
         f"max {max(g['faceup'] for g in games)}; ships finishing the flight: "
-        f"{finished}/{seats} ({100 * finished / seats:.0f} %)"
+        f"{finished}/{seats} ({100 * finished / seats:.0f} %); mean credits "
+        f"{statistics.fmean(credits):.1f}, at 0: {sum(c == 0 for c in credits)}/{seats}"
     )
 
 

@@ -39,6 +39,7 @@ LINES: dict[str, tuple[str, ...]] = {
         "easy,random",
     ),
     "kosmonavts": ("hard,today", "hard,normal", "normal,easy", "hard,random"),
+    "galaxy_trucker": ("hard,random", "hard,normal", "normal,easy", "hard,today"),
 }
 
 

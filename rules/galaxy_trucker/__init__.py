@@ -170,8 +170,11 @@ R26. Voluntary retirement: the rules allow it after any adventure, before the ne
 R27. A retired ship (forced or voluntary) keeps its credits won on cards, sells its goods at
     half price (rounded up, R22), still pays its lost tiles, and gets no arrival reward and
     no best-looking ship bonus. Retiring during the last card counts as retiring.
-R28. Bots never retire voluntarily (they answer ``go`` between cards); they leave a flight
-    only when the rules force them (lapped, no humans, no engine power in open space).
+R28. The heuristic (the easy level, the absent players' stand-in and the search's play-out
+    policy) never retires voluntarily (it answers ``go`` between cards) and leaves a flight
+    only when the rules force it (lapped, no humans, no engine power in open space). The
+    normal and hard levels search the flight's questions, ``retire`` included (see
+    :mod:`rules.galaxy_trucker.search`): they may give up to keep their credits.
 R29. The table and the trail say which flight of the Trek is being played and the running
     credits: the phase reads "Trek flight k/3 (level …)", the scores are the running totals,
     each flight ends with a line per seat (credits of the flight and in all), and the final
@@ -198,8 +201,9 @@ R32. Stowing what the player picked: red goods in red holds, goods kept stay in 
 R33. Loads keep their order: a load that needs a question waits until no other question is
     open, and the loads after it wait behind it (planets: the landings are chosen in
     flight order and the goods loaded in that order, as the rules say).
-R34. Bots always defend (``def``) and load with ``auto``. An absent player is skipped with
-    the same answers (``skip_options``): letting a hazard hit would punish the absence.
+R34. The heuristic always defends (``def``) and loads with ``auto``; the searching levels
+    (normal, hard) weigh each answer. An absent player is skipped with the heuristic's
+    answers (``skip_options``): letting a hazard hit would punish the absence.
 """
 
 from __future__ import annotations
@@ -212,6 +216,7 @@ from core.contract import Decision, IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "GalaxyTruckerGame"]
@@ -237,6 +242,11 @@ class GalaxyTruckerGame(EngineGame):
     #: passing and powering nothing, but defending against a hazard when a battery can
     #: (``def``) and loading goods the automatic way (``auto``) — R34.
     skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto", "go")
+    #: The search engine's hooks (:mod:`rules.galaxy_trucker.search`): the flight is searched.
+    sample = staticmethod(_search.sample)
+    rollout = staticmethod(_search.rollout)
+    prune = staticmethod(_search.prune)
+    search_levels = _search.LEVELS
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",

@@ -13,9 +13,12 @@ where every joint is legal and no engine or cannon is blocked
 (:func:`rules.galaxy_trucker.ship.fits`), so pre-launch finds nothing to remove.
 
 It takes a useful face-up tile before drawing, places what it draws whenever it fits
-sensibly, keeps a needed tile it cannot place yet in the reserve (at most 2; an engine or
-cannon whose only places would wall in a cell waits there for the ship to reach the edge)
-and returns a tile face up only when it has no sensible place for it. It is done when the
+sensibly, keeps a needed tile it cannot place yet in the reserve (at most 2, only a tile
+worth RESERVE_MIN or its first single engine: a tile still in the reserve when building
+ends is a lost component, -1 credit; an engine or cannon whose only places would wall in a
+cell waits there for the ship to reach the edge), puts what its reserve holds aboard
+wherever it fits before finishing, and returns a tile face up only when it has no sensible
+place for it. It is done when the
 ship has what it needs and is nearly full, when few tiles could still fit it (a draw would
 most likely go back face up), when it has spent its moves (about 4 per tile aboard, plus a
 few: this bounds what one bot returns), or when the last run of the sand is on and the ship
@@ -28,7 +31,15 @@ up (at most 45), 76 % of the ships finish the flight. The weights below were tun
 such games (seeds 0-39, checked on 40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
-alien when enough humans stay aboard. The flight part is :func:`_flight`.
+alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,
+except against an enemy (the fewest double cannons that win, else tie, else none); every
+reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; a broken ship keeps
+the part with the most crew; it defends and loads the automatic way, never retires, and
+answers a flight question it does not know with its first option other than "retire".
+
+This heuristic is the easy level (with slips) and the play-out policy of the search
+(:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
+question, retiring included, and keep this building.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from . import flight as fl
 from . import ship as sh
 from .building import board_of
 from .engine import pending_of
@@ -66,7 +78,7 @@ TAKE_MIN = 2.0
 #: waits in the reserve (when there is room) for a place on the edge.
 PATIENT = 0.7
 #: A tile that fits nowhere is kept in the reserve when it is worth at least this.
-RESERVE_MIN = 2.5
+RESERVE_MIN = 4.0
 #: Done once a drawn tile would fit somewhere with less than this chance (ship ready) ...
 FIT_DONE = 0.3
 #: ... or, ready or not, with less than this chance.
@@ -82,6 +94,9 @@ SPARE_STEPS = 16
 #: than this share of its target of cabins: it keeps drawing for them. (0 = not for cabins:
 #: 0.45 left twice as many tiles face up and no more ships finishing the flight.)
 MUST_CABINS = 0.0
+#: An abandoned ship is taken only when at least this many humans stay aboard (the crew
+#: still has to face slavers, combat zones and epidemics; no humans = out of the flight).
+KEEP_HUMANS = 4
 #: At pre-launch an alien comes aboard when at least this many humans stay aboard.
 ALIEN_HUMANS = 4
 #: Points per unit of what a kind adds, while the ship has less than its target of it.
@@ -106,6 +121,19 @@ STUCK = 5.0
 #: Another tile on a cell at the front edge (a cannon's place) or the rear edge (an
 #: engine's), times how far the ship is from its target of cannons or engines.
 SPOT = 3.0
+
+#: The flight questions :func:`_flight` knows (any other: the first option but "retire").
+FLIGHT_KINDS = (
+    "hazard",
+    "goods",
+    "engines",
+    "cannons",
+    "crew",
+    "keep",
+    "take",
+    "reward",
+    "planet",
+)
 
 Key = tuple[str | None, str | None, str | None, str | None]
 
@@ -433,7 +461,7 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
         return "unpeek"
     y = yard_of(s, sh.load(p["ship"]))
     if p["hand"] is not None:
-        return _with_hand(y, p, ids)
+        return _with_hand(s, y, p, ids)
     if p["step"] >= MAX_STEPS:
         return "done"
     for opt_id in ids:
@@ -443,6 +471,10 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
             if found is not None and found[0] >= place_min(y) and not _wait(y, tid, found):
                 return opt_id
     if finished(s, p, y):
+        # a tile left in the reserve is lost (-1 credit): anywhere legal beats that
+        for opt_id in ids:
+            if opt_id.startswith("use.") and best_placement(y, int(opt_id[4:])) is not None:
+                return opt_id
         return "done"
     floor = max(TAKE_MIN, place_min(y)) if "draw" in ids else place_min(y)
     best_take: tuple[float, str] | None = None
@@ -468,9 +500,12 @@ def _wait(y: Yard, tid: int, found: tuple[float, sh.Cell, int]) -> bool:
     )
 
 
-def _with_hand(y: Yard, p: dict[str, Any], ids: list[str]) -> str:
+def _with_hand(s: dict[str, Any], y: Yard, p: dict[str, Any], ids: list[str]) -> str:
     tid = p["hand"]
     found = best_placement(y, tid)
+    if found is not None and p["src"] == "reserve" and finished(s, p, y):
+        _, cell, rot = found  # building is over for this bot: the reserve tile goes aboard
+        return "rot" if rot != p["rot"] else f"place.{cell[0]}.{cell[1]}"
     if found is not None and found[0] >= place_min(y):
         if _wait(y, tid, found) and ("reserve" in ids or "back" in ids):
             return "reserve" if "reserve" in ids else "back"
@@ -481,7 +516,8 @@ def _with_hand(y: Yard, p: dict[str, Any], ids: list[str]) -> str:
     if "back" in ids:
         return "back"
     kind, u = units(tid, 0)
-    if "reserve" in ids and worth(y, kind, max(u, 1.0)) >= RESERVE_MIN:
+    first_engine = kind == "engine" and not tile(tid).double and y.singles == 0
+    if "reserve" in ids and (first_engine or worth(y, kind, max(u, 1.0)) >= RESERVE_MIN):
         return "reserve"
     return "return" if "return" in ids else "reserve"
 
@@ -506,13 +542,19 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     """Full power, every reward except a crew trade that would leave fewer than 3 aboard,
     the richest free planet, and the biggest part of a broken ship."""
     f = s["flight"]
-    kind = f["ask"]["kind"]
+    kind = (f.get("ask") or {}).get("kind")
+    if kind not in FLIGHT_KINDS:  # a question this bot does not know: never retire
+        return next((i for i in ids if i != "retire"), ids[0])
     if kind == "hazard":  # a battery spent beats a lost tile (R14's tile pays)
         return "def"
     if kind == "goods":  # the most valuable goods that fit (R16)
         return "auto"
     if kind in ("engines", "cannons"):
-        return max((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+        powers = sorted((i for i in ids if i.startswith("pow.")), key=lambda i: int(i[4:]))
+        enemy = f["ask"].get("enemy")
+        if kind == "cannons" and enemy is not None and powers:
+            return _against(s, seat, powers, enemy)
+        return powers[-1]
     if kind == "crew":  # humans from the fullest cabin; aliens last
         p = s["players"][seat]
         aliens = {v for v in p["aliens"].values() if v}
@@ -520,15 +562,23 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
         humans = [k for k in cells if k not in aliens]
         pick = max(humans, key=lambda k: p["crew"].get(k, 0)) if humans else cells[0]
         return f"crew.{pick}"
-    if kind == "keep":
-        biggest = sh.parts(sh.load(s["players"][seat]["ship"]))[0]
-        cell = min(biggest)
+    if kind == "keep":  # the part with the most crew aboard, then the biggest
+        p = s["players"][seat]
+        alien_cells = {v for v in p["aliens"].values() if v}
+
+        def crew_in(part: set[sh.Cell]) -> int:
+            keys = {sh.key(c) for c in part}
+            return sum(v for k, v in p["crew"].items() if k in keys) + len(keys & alien_cells)
+
+        parts = sh.parts(sh.load(p["ship"]))
+        best = max(parts, key=lambda part: (crew_in(part), len(part)))
+        cell = min(best)
         return f"keep.{cell[0]}.{cell[1]}"
     card = cards()[f["card"]]
     if kind == "take":
         p = s["players"][seat]
-        crew = sum(p["crew"].values()) + sum(1 for v in p["aliens"].values() if v)
-        if card["type"] == "abandoned_ship" and crew - card["crew_lost"] < 3:
+        humans = sum(p["crew"].values())
+        if card["type"] == "abandoned_ship" and humans - card["crew_lost"] < KEEP_HUMANS:
             return "pass"
         return "take"
     if kind == "reward":
@@ -538,3 +588,19 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
         return "pass"
     values = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
     return max(planets, key=lambda i: sum(values[g] for g in card["planets"][int(i[7:])]))
+
+
+def _against(s: dict[str, Any], seat: int, powers: list[str], enemy: int) -> str:
+    """Against an enemy: the fewest double cannons that beat it, else that tie with it,
+    else none (a battery spent on a lost fight is wasted)."""
+    p = s["players"][seat]
+    ship = sh.load(p["ship"])
+    aliens = {c: (sh.unkey(v) if v else None) for c, v in p["aliens"].items()}
+    tie = None
+    for opt_id in powers:
+        fp = fl.firepower(ship, aliens, int(opt_id[4:]))
+        if fp > enemy:
+            return opt_id
+        if fp == enemy and tie is None:
+            tie = opt_id
+    return tie or powers[0]

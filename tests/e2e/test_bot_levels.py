@@ -31,6 +31,7 @@ from tests.e2e.driver import (
     play_turn,
     refused,
 )
+from tests.e2e.test_galaxy_trucker_e2e import Trucker
 from tests.e2e.test_kosmonavts_e2e import Pilot
 from tests.harness import FakeUser, Harness, Message
 
@@ -160,7 +161,9 @@ async def test_the_lobby_sets_each_bots_level_and_the_table_shows_it(harness: Ha
     assert "🤖 Bot 1 (hard)" in text and "🤖 Bot 2 (easy)" in text
 
 
-GAMES = [(g, level) for g in ("mlem", "kosmonavts") for level in pacing.BOT_LEVELS]
+GAMES = [
+    (g, level) for g in ("mlem", "kosmonavts", "galaxy_trucker") for level in pacing.BOT_LEVELS
+]
 
 
 @pytest.mark.parametrize(("game", "level"), GAMES)
@@ -173,7 +176,9 @@ async def test_a_bot_at_each_level_finishes_a_whole_game(
     lobby = await open_lobby(h, game, ana, bots=1)
     await set_level(h, ana, lobby, 1, level)
     await h.click(ana, lobby, label=START)
-    chooser = Pilot(h, follow=1.0) if game == "kosmonavts" else None
+    chooser: Any = Pilot(h, follow=1.0) if game == "kosmonavts" else None
+    if game == "galaxy_trucker":
+        chooser = Trucker(h, tiles=5)
     final = await play_to_end(h, {ana: 0}, random.Random(7), choose=chooser)
     assert is_final(final) and field(final, FINAL) is not None
     snap = await snapshot(h)

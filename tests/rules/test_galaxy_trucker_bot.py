@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 
 from rules.galaxy_trucker import GAME, bot
+from rules.galaxy_trucker import search as gt_search
 from rules.galaxy_trucker import ship as sh
-from rules.galaxy_trucker.tiles import FRONT, REAR, board_cells, facing, start_cell, tile
+from rules.galaxy_trucker.tiles import FRONT, REAR, board_cells, cards, facing, start_cell, tile
+from rules.kit import clone
+from rules.search import Budget, bot_for, choose
 
 GAMES = 20
 #: Pre-launch events of a ship that needs fixing.
@@ -151,3 +154,123 @@ def test_host_order_builds_the_same_way() -> None:
         assert run.faceup <= 45  # measured: see test_few_tiles_are_left_face_up
         for p in run.final["players"]:
             assert sh.is_valid(sh.load(p["ship"]))
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def at_retire_question(seed: int) -> tuple[dict[str, Any], int]:
+    """A 2-bot level II game played by the heuristic to the first flight question that
+    also offers ``retire``: the state and the seat asked."""
+    s = GAME.new(2, {"level": "II"}, seed)
+    r = random.Random(seed)
+    while GAME.pending(s):
+        d = GAME.pending(s)[0]
+        if s["phase"] == "flight" and "retire" in [o.id for o in d.options]:
+            return s, d.seat
+        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+    raise AssertionError("no retire question")
+
+
+def with_deck(s: dict[str, Any], types: tuple[str, ...]) -> dict[str, Any]:
+    """``s`` with the cards still in the adventure deck (hidden) replaced by unrevealed
+    cards of ``types`` (the piles follow)."""
+    w = clone(s)
+    f = w["flight"]
+    dealt = {c for pile in w["piles"] for c in pile}
+    free = [c for c, v in sorted(cards().items()) if v["type"] in types and c not in dealt]
+    new = []
+    for i, old in enumerate(f["deck"]):  # (as many of each level as before: that is known)
+        same = [c for c in free if cards()[c]["level"] == cards()[old]["level"]]
+        new.append(same[i % len(same)])  # (a card may come twice: a made-up deck)
+    swap = dict(zip(f["deck"], new, strict=True))
+    f["deck"] = new
+    w["piles"] = [[swap.get(c, c) for c in pile] for pile in w["piles"]]
+    return w
+
+
+GOOD = ("planets", "abandoned_station", "stardust")
+BAD = ("meteor_swarm", "pirates", "combat_zone")
+
+
+def test_a_peek_at_the_deck_would_change_the_choice_the_search_does_not_peek() -> None:
+    s, seat = at_retire_question(0)
+    good, bad = with_deck(s, GOOD), with_deck(s, BAD)
+    budget = Budget(playouts=16)
+
+    def peek(state: dict[str, Any], _seat: int, rng: random.Random) -> dict[str, Any]:
+        return {**clone(state), "seed": rng.getrandbits(48), "rc": 0}
+
+    # A search that could see the deck would take the abandoned station before good cards
+    # and retire before bad ones ...
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(GAME), "sample", staticmethod(peek))
+        assert choose(GAME, good, seat, random.Random(1), budget) == "take"
+        assert choose(GAME, bad, seat, random.Random(1), budget) == "retire"
+    # ... the real one sees the same in both and answers the same.
+    assert choose(GAME, good, seat, random.Random(1), budget) == choose(
+        GAME, bad, seat, random.Random(1), budget
+    )
+    for k in range(3):
+        assert gt_search.sample(good, seat, random.Random(k)) == gt_search.sample(
+            bad, seat, random.Random(k)
+        )
+
+
+def test_sampled_building_worlds_ignore_what_others_drew_and_the_pool_order() -> None:
+    s = GAME.new(3, {"level": "II"}, 5)
+    s, _ = GAME.apply(s, 1, "draw")  # seat 1 holds a tile drawn face down
+    s, _ = GAME.apply(s, 2, "draw")
+    other = clone(s)
+    held = other["players"][1]["hand"]
+    other["players"][1]["hand"] = other["facedown"][0]
+    other["facedown"][0] = held
+    other["facedown"].reverse()
+    other["piles"] = [list(reversed(p)) for p in other["piles"]]
+    for k in range(3):
+        a = gt_search.sample(s, 0, random.Random(k))
+        assert a == gt_search.sample(other, 0, random.Random(k))
+        assert sorted(GAME.engine.all_tiles(a)) == sorted(GAME.engine.all_tiles(s))
+    # what the seat itself holds stays
+    s, _ = GAME.apply(s, 0, "draw")
+    assert (
+        gt_search.sample(s, 0, random.Random(1))["players"][0]["hand"] == (s["players"][0]["hand"])
+    )
+
+
+def test_a_flight_world_keeps_the_deck_size_and_levels() -> None:
+    s, seat = at_retire_question(3)
+    w = gt_search.sample(s, seat, random.Random(2))
+    old, new = s["flight"]["deck"], w["flight"]["deck"]
+    assert len(new) == len(old) and len(set(new)) == len(new)
+    assert sorted(cards()[c]["level"] for c in new) == sorted(cards()[c]["level"] for c in old)
+    revealed = {c for pile in s["piles"] for c in pile} - set(old)
+    assert not revealed & set(new)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_same_seed_gives_the_same_move(level: str) -> None:
+    s, seat = at_retire_question(0)
+    bot_choice = bot_for(GAME, level)
+    picks = {bot_choice(s, seat, random.Random(11)) for _ in range(2)}
+    assert len(picks) == 1
+
+
+def test_an_unknown_flight_question_never_retires() -> None:
+    s, seat = at_retire_question(0)
+    s = clone(s)
+    s["flight"]["ask"] = {"seat": seat, "kind": "next_card"}
+    assert bot._flight(s, seat, ["retire", "go_on"]) == "go_on"
+
+
+def test_a_searching_bot_flies_the_whole_trek() -> None:
+    s = GAME.new(2, {"level": "trek"}, 4)
+    bots = [bot_for(GAME, Budget(playouts=4)), GAME.bot_choice]
+    rngs = [random.Random(0), random.Random(1)]
+    flights = set()
+    while GAME.pending(s):
+        seat = GAME.pending(s)[0].seat
+        flights.add(s["trek"]["flight"])
+        s, _ = GAME.apply(s, seat, bots[seat](s, seat, rngs[seat]))
+    assert flights == {1, 2, 3} and len(s["trek"]["flights"]) == 3
+    assert GAME.result(s) is not None

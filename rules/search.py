@@ -238,6 +238,16 @@ def search(
     return best, means
 
 
+def legal(game: Any, state: State, seat: int, answer: str) -> bool:
+    """Whether the game accepts ``answer`` from ``seat`` now (a multi-pick answer may be a
+    set of offered options that the rules still refuse together)."""
+    try:
+        game.apply(state, seat, answer)
+    except IllegalMove:
+        return False
+    return True
+
+
 def choose(
     game: Any, state: State, seat: int, rng: random.Random, level_or_budget: str | Budget
 ) -> str:
@@ -247,7 +257,11 @@ def choose(
     budget = budget_of(level_or_budget, game)
     decision = decision_of(game, state, seat)
     if budget.noise and rng.random() < budget.noise:
-        return random_answer(decision, rng)
+        slip = random_answer(decision, rng)
+        if not decision.multi or legal(game, state, seat, slip):
+            return slip
+        # A random mix of picks the rules refuse (goods beyond the holds…): the policy's.
+        return policy(game, state, seat, rng)
     if budget.playouts <= 0 or not searchable(game):
         return policy(game, state, seat, rng)
     answers = candidates(game, state, decision, rng, budget.answers)

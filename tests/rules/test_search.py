@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules.search as search
-from core.contract import answers
+from core.contract import IllegalMove, answers
 from rules.kosmonavts import GAME as KOSMO
 from rules.mlem import GAME as MLEM
 from rules.search import Budget, bot_for, choose, decision_of
@@ -59,6 +59,25 @@ def test_multi_pick_decisions_are_searched_over_legal_answers() -> None:
     answer = choose(game, s, 0, random.Random(3), SMALL)
     assert answer == "b,c"
     assert answers(decision_of(game, s, 0), answer)
+
+
+def test_a_noisy_slip_the_rules_refuse_falls_back_to_the_policy() -> None:
+    """A slip is a uniformly random answer; a multi-pick mix of offered options that the
+    rules refuse together is never played: the game's own pick is, deterministically."""
+
+    class Picky(Pick):
+        def apply(self, s: dict[str, Any], seat: int, choice: str) -> Any:
+            if choice != "b":
+                raise IllegalMove("pick.error")  # only "b" alone is allowed
+            return super().apply(s, seat, choice)
+
+        def bot_choice(self, s: dict[str, Any], seat: int, rng: random.Random) -> str:
+            return "b"
+
+    game = Picky()
+    s = game.new(2, {}, 0)
+    for seed in range(30):
+        assert choose(game, s, 0, random.Random(seed), Budget(playouts=0, noise=1.0)) == "b"
 
 
 def test_multi_pick_with_many_answers_samples_a_few() -> None:

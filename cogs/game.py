@@ -686,9 +686,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         what happened since, then the table. A new table mentions whom the game now waits
         for, and pings those newly to move (once per turn change) as the ``pings`` option
         says (:func:`host.pacing.table_pings`): with ``away``, the default, only those who
-        have not acted in the game for a few minutes; with ``live``, all of them; with
-        ``days``, none (the pacing tick pings later). Never when ``ping`` is false
-        (``/game status``).
+        have not acted in the game for a few minutes (a ping recorded as the wait's catch-up,
+        which the pacing tick sends to the others still waited on a few minutes later); with
+        ``live``, all of them; with ``days``, none (the pacing tick pings later). Never when
+        ``ping`` is false (``/game status``).
 
         A private panel Discord failed to deliver (a 5xx) is owed: the game is left marked
         as lagging (stored, so a restart keeps it), and the next pacing tick, or the next
@@ -785,12 +786,15 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         fresh = [s for s in to_move if s not in movers or force_new]
         mode = snap.row.host_options.get("pings")
         acted = last_acted(snap, recent)
-        pinged = [
-            discord.Object(uid)
+        pinged_seats = [
+            s
             for s in fresh
-            if (uid := snap.seats[s].user_id) is not None
+            if snap.seats[s].user_id is not None
             and ping
             and pacing.table_pings(mode, acted.get(s), now)
+        ]
+        pinged = [
+            discord.Object(uid) for s in pinged_seats if (uid := snap.seats[s].user_id) is not None
         ]
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         msg = await channel.send(
@@ -810,6 +814,12 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             table_hash=shown,
             published_version=shows,
         )
+        if pinged_seats and pacing.catches_up(snap.row.host_options):
+            # Pinged: their waits' catch-up ping (pings=away) is done (the waits are those
+            # the table was drawn with; one started again since is left alone).
+            waits = snap.waits or {}
+            since = {s: waits[s][0] for s in pinged_seats if s in waits}
+            await self.host.table_pinged(gid, since)
         if old is not None and old != msg.id:
             await self.drop_message(snap.row.channel_id, old)
         if snap.row.status == "over" and snap.row.table_to_move:

@@ -216,13 +216,18 @@ class PacingMixin(CogBase):
         return t("host.remind.since", lang, when=ts(since))
 
     async def send_nudges(self, snap: Snapshot, nudges: list[tuple[int, int, float]]):
-        """The first nudge of a turn goes to the channel, later ones by DM (or to the
-        channel when DMs are closed). Only the players the game waits for are named."""
+        """The first nudge of a turn goes to the channel (under ``pings=away``, the catch-up
+        ping and the first reminder: :func:`host.pacing.in_channel`), later ones by DM (or
+        to the channel when DMs are closed). Only the players the game waits for are named."""
         lang = snap.row.lang
         in_channel: list[tuple[int, float]] = []
         for seat, number, since in nudges:
             s = snap.seats[seat]
-            if number == 1 or not s.dm_open or s.user_id is None:
+            if (
+                pacing.in_channel(number, snap.row.host_options)
+                or not s.dm_open
+                or s.user_id is None
+            ):
                 in_channel.append((seat, since))
                 continue
             user_lang = i18n.pick(s.locale)

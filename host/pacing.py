@@ -15,11 +15,17 @@ Each game has host-level lobby options next to the game's own:
 * ``pings`` — ``away`` (the default): a new table pings a player it now waits for only
   when that player has not acted in this game for :data:`AWAY_AFTER` (5 minutes; "acted" is
   any accepted move of theirs): someone clicking along is not pinged at every turn, someone
-  away is (:func:`table_pings`); ``live`` ("always"): a new table pings the players it now
-  waits for at once; ``days``: the table names them without a ping, and a light message
-  pings a player only once the game has waited :data:`PING_AFTER` for them (a player who
-  answers sooner is never pinged). With each, reminders and the DM on one's turn work as
-  usual. A game stored without the option (from before it existed) plays ``live``.
+  away is (:func:`table_pings`). One who moved shortly before their turn came and then left
+  is caught up: once the game has waited :data:`AWAY_AFTER` for a player the table did not
+  ping for this turn, the light channel message of ``days`` pings them (the first nudge of
+  the wait, :func:`nudge_times`; a table that pings a player records that nudge as sent,
+  see :func:`catches_up`, so nobody is pinged twice for it). ``live`` ("always"): a new
+  table pings the players it now waits for at once; ``days``: the table names them without
+  a ping, and a light message pings a player only once the game has waited
+  :data:`PING_AFTER` for them (a player who answers sooner is never pinged). With each,
+  reminders and the DM on one's turn work as usual (the catch-up ping and the ping after
+  :data:`PING_AFTER` come before the reminders, which keep their times). A game stored
+  without the option (from before it existed) plays ``live``.
 
 With a deadline, a warning goes out at half the time (:func:`nudge_times`), whatever the
 reminders say, and no nudge ever goes out once the time is up: the time-up notice says it.
@@ -86,14 +92,31 @@ def table_pings(mode: str | None, last_acted: float | None, now: float) -> bool:
     return True
 
 
+def catches_up(options: dict[str, str]) -> bool:
+    """Whether the first nudge of a wait is ``away``'s catch-up ping (:data:`AWAY_AFTER`
+    into the wait): a table that pings the player marks it as sent."""
+    return options.get("pings") == "away"
+
+
+def in_channel(number: int, options: dict[str, str]) -> bool:
+    """Whether a wait's nudge ``number`` (1 for the first) goes to the channel rather than
+    by DM: the first, and under ``away`` the first reminder after the catch-up ping too
+    (the reminders go where they went before the catch-up existed)."""
+    return number <= (2 if catches_up(options) else 1)
+
+
 def nudge_times(since: float, options: dict[str, str]) -> list[float]:
     """When to nudge a player waited on since ``since``, in order: with ``pings=days`` a
-    ping after :data:`PING_AFTER`; the reminders (the first after the ``reminders`` delay,
-    then every :data:`REPEAT`, at most :data:`MAX_NUDGES`); with a deadline, a warning at half
-    of it. Nothing at or after the deadline itself: the time-up notice is the last word."""
+    ping after :data:`PING_AFTER`, with ``pings=away`` the catch-up ping after
+    :data:`AWAY_AFTER` (marked as sent when the table pinged); the reminders (the first after
+    the ``reminders`` delay, then every :data:`REPEAT`, at most :data:`MAX_NUDGES`); with a
+    deadline, a warning at half of it. Nothing at or after the deadline itself: the time-up
+    notice is the last word."""
     times: list[float] = []
     if options.get("pings") == "days":
         times.append(since + PING_AFTER)
+    elif catches_up(options):
+        times.append(since + AWAY_AFTER)
     first = seconds(options.get("reminders"))
     if first is not None:
         times.extend(since + first + k * REPEAT for k in range(MAX_NUDGES))

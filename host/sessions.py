@@ -775,6 +775,31 @@ class Host:
             keep[seat] = (now, 0, 0) if row is None or seat == acted else row
         return keep
 
+    async def table_pinged(self, game_id: int, since: dict[int, float]) -> None:
+        """A new table pinged these seats (seat -> the start of the wait it was drawn with):
+        under ``pings=away`` that was the wait's catch-up ping (its first nudge,
+        :func:`pacing.catches_up`), so it is recorded as sent and the tick sends none. A
+        wait that has started again since (the seat moved meanwhile) is left alone."""
+        async with self.locks[game_id]:
+            snap = await self.by_id(game_id)
+            if snap.row.status != "active" or not pacing.catches_up(snap.row.host_options):
+                return
+            waits = snap.waits if snap.waits is not None else await self.store.waits(game_id)
+            done = {
+                seat
+                for seat, start in since.items()
+                if (row := waits.get(seat)) is not None and row[0] == start and row[1] == 0
+            }
+            if not done:
+                return
+            keep = {
+                seat: (start, 1 if seat in done else sent, dl)
+                for seat, (start, sent, dl) in waits.items()
+            }
+            now = self.clock.now()
+            marks = {seat: {"nudges": 1} for seat in sorted(done)}
+            await self.store.mark_waits(game_id, marks, wake_at=self._wake(snap, keep, now))
+
     async def paced_games(self, *, after: int = 0, limit: int = 100) -> list[int]:
         """What the pacing tick must look at now (by id, after ``after``, at most
         ``limit``): active games whose next reminder, deadline or timer has come. Games

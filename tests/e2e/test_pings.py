@@ -22,7 +22,7 @@ from core.contract import answers, random_answer, split_picks
 from core.i18n import t
 from host import registry
 from host.clock import FakeClock
-from host.pacing import AWAY_AFTER
+from host.pacing import AWAY_AFTER, HOUR
 from tests.e2e.driver import (
     hand_button,
     is_final,
@@ -236,3 +236,66 @@ async def test_always_pings_at_every_turn_change(harness: Harness, clock: FakeCl
     assert (await snapshot(h)).row.host_options["pings"] == "live"
     await play_straight(h, users, clock, random.Random(2))
     assert all(n > MOST_PINGS for n in ping_counts(h, users).values())
+
+
+async def test_a_player_who_left_just_before_their_turn_is_pinged_once_by_the_tick(
+    harness: Harness, clock: FakeClock
+) -> None:
+    """The default's gap, closed: a player who moved a minute before their turn came (so
+    the table does not ping them) and then left is pinged once by the pacing tick, about
+    AWAY_AFTER after their turn came; a player the table pinged is not pinged again."""
+    h = harness
+    users = [h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")]
+    await open_table(h, "mlem", users)
+    rng = random.Random(5)
+    seats = {i: u for i, u in enumerate(users)}
+    tick = cog(h).tick
+    last: dict[int, float] = {}
+
+    async def click(mover: int) -> None:
+        table = latest_table(h)
+        d = (await snapshot(h)).decisions_for(mover)[0]
+        answer = random_answer(d, rng)
+        picks = split_picks(answer) if d.multi else [answer]
+        assert await click_choice(h, seats[mover], mover, table, picks, d.multi)
+        last[mover] = clock.now()
+
+    def pinged_since(start: int) -> list[set[int]]:
+        return [who for _, who in pings(h)[start:] if who]
+
+    # Quick moves, 30 s apart, until a player's turn comes a minute or so after their move.
+    for _ in range(60):
+        (mover,) = (await snapshot(h)).human_to_move()
+        before = len(pings(h))
+        await click(mover)
+        (nxt,) = (await snapshot(h)).human_to_move()
+        came = clock.now()
+        if nxt != mover and nxt in last and came - last[nxt] <= 90:
+            break
+        clock.advance(30)
+    else:
+        raise AssertionError("no turn came shortly after the player's own move")
+    assert seats[nxt].id not in set().union(*pinged_since(before))  # clicking along: quiet
+    # They do not come back: nothing until AWAY_AFTER into their turn, then one ping.
+    start = len(pings(h))
+    clock.advance(AWAY_AFTER - 1)
+    await tick()
+    assert pinged_since(start) == []
+    clock.advance(1)
+    await tick()
+    assert pinged_since(start) == [{seats[nxt].id}]
+    clock.advance(HOUR)
+    await tick()
+    assert pinged_since(start) == [{seats[nxt].id}]  # once
+    # Back, they move; everyone is then away: the next table pings its player, and the
+    # catch-up does not ping them again.
+    clock.advance(AWAY_AFTER + 1)
+    before = len(pings(h))
+    await click(nxt)
+    (then,) = (await snapshot(h)).human_to_move()
+    assert then != nxt and pinged_since(before) == [{seats[then].id}]
+    start = len(pings(h))
+    for _ in range(6):
+        clock.advance(AWAY_AFTER)
+        await tick()
+    assert pinged_since(start) == []

@@ -17,10 +17,25 @@ def test_live_play_nudges_at_the_reminders_only() -> None:
     assert times == [T0 + 12 * HOUR, T0 + 36 * HOUR, T0 + 60 * HOUR]
 
 
-def test_when_away_is_the_default_and_nudges_like_always() -> None:
+def test_when_away_is_the_default_and_catches_up_before_the_reminders() -> None:
     assert pacing.defaults()["pings"] == "away"
     away = pacing.nudge_times(T0, {"reminders": "12h", "pings": "away"})
-    assert away == pacing.nudge_times(T0, {"reminders": "12h", "pings": "live"})
+    live = pacing.nudge_times(T0, {"reminders": "12h", "pings": "live"})
+    # The catch-up ping AWAY_AFTER into the wait (marked as sent when the table pinged),
+    # then the reminders at their own times.
+    assert away == [T0 + pacing.AWAY_AFTER, *live]
+    assert pacing.nudges_due(T0, T0 + pacing.AWAY_AFTER - 1, {"pings": "away"}) == 0
+    assert pacing.nudges_due(T0, T0 + pacing.AWAY_AFTER, {"pings": "away"}) == 1
+    # A wait whose catch-up is done (sent 1) wakes the game at the first reminder.
+    opts = {"reminders": "12h", "pings": "away"}
+    assert pacing.wake_at({0: (T0, 0, 0)}, opts) == T0 + pacing.AWAY_AFTER
+    assert pacing.wake_at({0: (T0, 1, 0)}, opts) == T0 + 12 * HOUR
+    # The reminders go where they went before: the first to the channel, later ones by DM.
+    assert [pacing.in_channel(n, opts) for n in (1, 2, 3)] == [True, True, False]
+    assert [pacing.in_channel(n, {"pings": "live"}) for n in (1, 2)] == [True, False]
+    assert [pacing.in_channel(n, {"pings": "days"}) for n in (1, 2)] == [True, False]
+    assert pacing.catches_up(opts) and not pacing.catches_up({"pings": "live"})
+    assert not pacing.catches_up({})  # a game stored without the option plays live
 
 
 def test_which_new_table_pings() -> None:

@@ -18,16 +18,30 @@ from core.contract import Game
 from host import pacing
 from host.clock import FakeClock
 from host.pacing import HOUR
-from host.sessions import Due, Host
+from host.sessions import Due, Host, Player
 from host.storage import MIGRATIONS, SqliteStore, open_store
 from tests import timedgame, toygame
-from tests.host.test_sessions import ANA, BEN, CAL, started
+from tests.host.test_sessions import ANA, BEN, CAL
 
 GAMES = {"toy": cast(Game, toygame.GAME), "timed": cast(Game, timedgame.GAME)}
 
 
 async def make_host(target: str, clock: FakeClock) -> Host:
     return Host(await open_store(target), clock=clock, seeds=random.Random(3), games=lambda: GAMES)
+
+
+async def started(host: Host, *players: Player, channel: int = 100, pings: str = "live") -> int:
+    """A toy game started with ``pings`` (``live`` here: the reminders' own schedule, with
+    no catch-up ping of ``away`` before them; tested on its own below)."""
+    snap = await host.new_lobby(
+        guild_id=1, channel_id=channel, game_id="toy", owner=players[0], lang="en"
+    )
+    for p in players[1:]:
+        await host.join(snap.id, p)
+    while (await host.by_id(snap.id)).row.host_options["pings"] != pings:
+        await host.cycle_option(snap.id, "h.pings", players[0])
+    await host.start(snap.id, players[0])
+    return int(snap.id)
 
 
 def count_loads(host: Host) -> Counter[int]:
@@ -128,6 +142,7 @@ async def test_deadlines_wake_the_game_for_the_notice_then_the_bot(db: str) -> N
         await host.join(lobby.id, BEN)
         for _ in range(2):  # deadline none -> 12h -> 1d
             await host.cycle_option(lobby.id, "h.deadline", ANA)
+        await host.cycle_option(lobby.id, "h.pings", ANA)  # away -> live: no catch-up
         await host.start(lobby.id, ANA)
         t0 = clock.now()
         assert (await host.by_id(lobby.id)).row.wake_at == t0 + 12 * HOUR  # the warning
@@ -140,6 +155,41 @@ async def test_deadlines_wake_the_game_for_the_notice_then_the_bot(db: str) -> N
         clock.advance(24 * HOUR)
         assert (await tick(host))[lobby.id].forced
         assert await host.store.count_actions(lobby.id) == 1
+    finally:
+        await host.store.close()
+
+
+async def test_when_away_the_catch_up_ping_is_due_unless_the_table_pinged(db: str) -> None:
+    """``pings=away``: the game is due AWAY_AFTER into a wait for its catch-up ping, once;
+    a table that pinged the player marks it done (kept across a restart), and the game
+    then sleeps until the first reminder, which keeps its time."""
+    clock = FakeClock()
+    host = await make_host(db, clock)
+    try:
+        quiet = await started(host, ANA, BEN, channel=1, pings="away")
+        pinged = await started(host, ANA, BEN, channel=2, pings="away")
+        t0 = clock.now()
+        for gid in (quiet, pinged):
+            assert (await host.by_id(gid)).row.wake_at == t0 + pacing.AWAY_AFTER
+        (seat,) = (await host.by_id(pinged)).human_to_move()
+        (other,) = (await host.by_id(quiet)).human_to_move()
+        await host.table_pinged(pinged, {seat: t0})
+        # A wait that started again since the table was drawn is left alone.
+        await host.table_pinged(quiet, {other: t0 - 1})
+        await host.store.close()
+        host = await make_host(db, clock)  # a restart
+        assert (await host.by_id(pinged)).row.wake_at == t0 + 12 * HOUR
+        assert (await host.store.waits(pinged))[seat] == (t0, 1, 0)
+        clock.advance(pacing.AWAY_AFTER - 1)
+        assert await host.paced_games() == []
+        clock.advance(1)
+        dues = await tick(host)
+        assert list(dues) == [quiet] and dues[quiet].nudges == [(other, 1, t0)]
+        assert await tick(host) == {}  # once
+        assert (await host.by_id(quiet)).row.wake_at == t0 + 12 * HOUR
+        clock.advance(12 * HOUR)
+        dues = await tick(host)
+        assert dues[quiet].nudges == [(other, 2, t0)] and dues[pinged].nudges == [(seat, 2, t0)]
     finally:
         await host.store.close()
 

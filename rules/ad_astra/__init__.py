@@ -130,6 +130,7 @@ from core.contract import IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "AdAstraGame"]
@@ -153,6 +154,10 @@ class AdAstraGame(EngineGame):
     skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    evaluate = staticmethod(_search.evaluate)
+    search_levels = _search.LEVELS
 
     def gone_reason(
         self, state: dict[str, Any], seat: int, option_id: str

@@ -130,6 +130,7 @@ from core.contract import IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "RedPlanetGame"]
@@ -154,6 +155,10 @@ class RedPlanetGame(EngineGame):
         "🛸": "red_planet.legend.launched",
         "→": "red_planet.legend.to",
     }
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    evaluate = staticmethod(_search.evaluate)
+    search_levels = _search.LEVELS
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat, from what that seat may see."""

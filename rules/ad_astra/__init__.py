@@ -157,6 +157,7 @@ class AdAstraGame(EngineGame):
     #: Hooks for the search engine (rules/search.py; see core.contract.Game).
     sample = staticmethod(_search.sample)
     evaluate = staticmethod(_search.evaluate)
+    prune = staticmethod(_search.prune)
     search_levels = _search.LEVELS
 
     def gone_reason(

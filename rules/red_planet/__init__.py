@@ -158,6 +158,9 @@ class RedPlanetGame(EngineGame):
     #: Hooks for the search engine (rules/search.py; see core.contract.Game).
     sample = staticmethod(_search.sample)
     evaluate = staticmethod(_search.evaluate)
+    rollout = staticmethod(_search.rollout)
+    to_move = staticmethod(_search.to_move)
+    prune = staticmethod(_search.prune)
     search_levels = _search.LEVELS
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:

@@ -16,6 +16,9 @@
     the neutral's hidden character and deck order. A choice already made is redrawn as the
     heuristic bot would make it; one still being made starts again.
 
+* :func:`prune` searches only the few characters the heuristic rates best.
+* :func:`rollout` is the heuristic bot; :func:`to_move` says who moves without building the
+  options.
 * :func:`evaluate` turns a position into the seat's chance to win: points as they stand
   (tokens, missions met now, Ice Monopoly, face-up discoveries) plus each zone's pile and
   the productions still to come, shared by the projected majority there.
@@ -30,9 +33,11 @@ import math
 import random
 from typing import Any
 
+from core.contract import Decision
 from rules.search import Budget
 
 from .bot import Bot
+from .bot import choose as bot_choose
 from .data import (
     CHAR_NUMS,
     COURSE_CORRECTION,
@@ -51,9 +56,11 @@ S = dict[str, Any]
 #: The levels (see the module docstring; figures in the README's league section).
 LEVELS = {
     "easy": Budget(playouts=0, noise=0.2),
-    "normal": Budget(playouts=8, depth=14, noise=0.05),
-    "hard": Budget(playouts=40, depth=None),
+    "normal": Budget(playouts=8, depth=14, noise=0.02),
+    "hard": Budget(playouts=32, depth=None),
 }
+#: characters searched per secret choice (the heuristic's best ones)
+CHARACTERS_SEARCHED = 4
 #: scale (in points) of the logistic that turns a lead into a chance to win
 LEAD_SCALE = 8.0
 
@@ -226,6 +233,34 @@ def _choices(w: S, seat: int, rng: random.Random) -> None:
     ]
     entries.sort(key=lambda e: (rank[e[1]], pos[e[0]]))
     w["order"] = entries
+
+
+def to_move(s: S) -> list[int]:
+    """The seats of ``pending`` without building their options (play-outs need only who)."""
+    step = s["step"]
+    if step == "missions":
+        return [k for k in range(s["n"]) if s["dealt"][k]]
+    if step == "choose":
+        return [k for k in range(s["n"]) if not chose_done(s, k)]
+    task = s["task"]
+    if step == "resolve" and task is not None and task["steps"]:
+        return [task["c"]]
+    return []
+
+
+def prune(s: S, decision: Decision) -> list[str]:
+    """The answers worth searching: for the character, the few the heuristic rates best
+    (from the seat's own view), so the play-outs are not spread over nine cards."""
+    ids = [o.id for o in decision.options]
+    if not decision.prompt.endswith(".choose") or len(ids) <= CHARACTERS_SEARCHED:
+        return ids
+    values = Bot(view_of(s, decision.seat), decision.seat, random.Random(0)).char_values(ids)
+    return sorted(ids, key=lambda oid: -values[oid])[:CHARACTERS_SEARCHED]
+
+
+def rollout(s: S, seat: int, rng: random.Random) -> str:
+    """The play-out policy: the heuristic bot (without the host's turn check)."""
+    return bot_choose(s, seat, rng)
 
 
 def evaluate(s: S, seat: int) -> float:

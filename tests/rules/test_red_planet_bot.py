@@ -113,3 +113,15 @@ def test_evaluate_is_a_chance() -> None:
     for s in positions(3, 8, every=6):
         for seat in range(3):
             assert 0.0 <= GAME.evaluate(s, seat) <= 1.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_to_move_names_the_seats_that_pending_asks(players: int) -> None:
+    rng = random.Random(players)
+    s = GAME.new(players, {}, players)
+    while True:
+        assert GAME.to_move(s) == sorted({d.seat for d in GAME.pending(s)})
+        pend = GAME.pending(s)
+        if not pend:
+            break
+        s, _ = GAME.apply(s, pend[0].seat, GAME.rollout(s, pend[0].seat, rng))

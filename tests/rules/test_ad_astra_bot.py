@@ -104,9 +104,9 @@ def test_the_same_seed_gives_the_same_move_at_every_level() -> None:
 
 def test_the_levels_are_ordered() -> None:
     easy, normal, hard = (budget_of(lv, GAME) for lv in ("easy", "normal", "hard"))
-    assert easy.playouts == 0 and easy.noise > 0
-    assert 0 < normal.playouts < hard.playouts
-    assert easy.noise >= normal.noise >= hard.noise == 0
+    # Easy slips, normal is the heuristic without slips, hard searches.
+    assert easy.playouts == normal.playouts == 0 and easy.noise > normal.noise == 0
+    assert hard.playouts > 0 and hard.noise == 0
 
 
 def test_evaluate_is_a_chance() -> None:

@@ -24,7 +24,8 @@
   the productions still to come, shared by the projected majority there.
 * ``search_levels``: easy is the heuristic with slips; normal a few play-outs cut after one
   round and judged by :func:`evaluate`; hard more play-outs to the end of the game (a whole
-  2-player game is ~70 moves, ~17 ms).
+  2-player game is 70-80 moves, ~17 ms), cut at 120 moves (so only in games of many
+  players, whose play-outs are longest: the slowest decision stays well under 2 s).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ S = dict[str, Any]
 LEVELS = {
     "easy": Budget(playouts=0, noise=0.2),
     "normal": Budget(playouts=8, depth=14, noise=0.02),
-    "hard": Budget(playouts=32, depth=None),
+    "hard": Budget(playouts=32, depth=120),
 }
 #: characters searched per secret choice (the heuristic's best ones)
 CHARACTERS_SEARCHED = 4

@@ -39,13 +39,8 @@ LINES: dict[str, tuple[str, ...]] = {
         "easy,random",
     ),
     "kosmonavts": ("hard,today", "hard,normal", "normal,easy", "hard,random"),
-    "red_planet": ("hard,normal", "normal,easy", "hard,random", "hard,today"),
-    "ad_astra": (
-        "hard,normal,normal",
-        "normal,easy,easy",
-        "hard,random,random",
-        "hard,today,today",
-    ),
+    "red_planet": ("hard,normal", "normal,easy", "hard,random"),
+    "ad_astra": ("hard,normal,normal", "normal,easy,easy", "hard,random,random"),
 }
 
 

@@ -40,6 +40,8 @@ LINES: dict[str, tuple[str, ...]] = {
     ),
     "kosmonavts": ("hard,today", "hard,normal", "normal,easy", "hard,random"),
     "galaxy_trucker": ("hard,random", "hard,normal", "normal,easy", "hard,today"),
+    "red_planet": ("hard,normal", "normal,easy", "hard,random"),
+    "ad_astra": ("hard,normal,normal", "normal,easy,easy", "hard,random,random"),
 }
 
 

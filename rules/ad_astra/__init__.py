@@ -143,6 +143,7 @@ from core.contract import IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "AdAstraGame"]
@@ -168,6 +169,11 @@ class AdAstraGame(EngineGame):
     skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    evaluate = staticmethod(_search.evaluate)
+    prune = staticmethod(_search.prune)
+    search_levels = _search.LEVELS
 
     def unused_options(self, options: Mapping[str, str]) -> list[str]:
         """The rulings version is never a choice: the lobby neither lists nor switches it."""

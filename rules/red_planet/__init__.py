@@ -135,6 +135,7 @@ from core.contract import IllegalMove, OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
+from . import search as _search
 from .bot import choose as _bot_choose
 
 __all__ = ["GAME", "RedPlanetGame"]
@@ -159,6 +160,13 @@ class RedPlanetGame(EngineGame):
         "🛸": "red_planet.legend.launched",
         "→": "red_planet.legend.to",
     }
+    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
+    sample = staticmethod(_search.sample)
+    evaluate = staticmethod(_search.evaluate)
+    rollout = staticmethod(_search.rollout)
+    to_move = staticmethod(_search.to_move)
+    prune = staticmethod(_search.prune)
+    search_levels = _search.LEVELS
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat, from what that seat may see."""

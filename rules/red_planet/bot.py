@@ -298,6 +298,14 @@ class Bot:
     # ------------------------------------------------------------------ characters
 
     def on_choose(self, ids: list[str], d: Decision) -> str:
+        values = self.char_values(ids)
+        # Multiplicative noise too, so a strong card does not always win: bots vary.
+        return max(
+            ids, key=lambda oid: values[oid] * self.rng.uniform(0.55, 1.45) + self.noise(2.0)
+        )
+
+    def char_values(self, ids: list[str]) -> dict[str, float]:
+        """How good each character (``c<num>``) looks for this seat now, without noise."""
         v = self.v
         played = v["played"][self.me]
         last = v["round"] >= ROUNDS
@@ -346,7 +354,4 @@ class Bot:
                 return place + 1.5
             return place
 
-        # Multiplicative noise too, so a strong card does not always win: bots vary.
-        return max(
-            ids, key=lambda oid: value(oid) * self.rng.uniform(0.55, 1.45) + self.noise(2.0)
-        )
+        return {oid: value(oid) for oid in ids}

@@ -1,8 +1,8 @@
 """Bots at three levels through the offline Discord harness: the lobby sets each bot seat's
 level (and the stand-in level for autopilot), a bot seat at every level finishes whole games
-of MLEM and Kosmonavts, the table says "thinking" while a bot searches (the person's move is
-committed and shown first), a click meanwhile stays correct, and a restart with a bot owed a
-move resumes it.
+of MLEM, Kosmonavts, Mission: Red Planet and Ad Astra, the table says "thinking" while a bot
+searches (the person's move is committed and shown first), a click meanwhile stays correct,
+and a restart with a bot owed a move resumes it.
 
 The levels are the ones the lobby offers (easy / normal / hard, by name); only their budgets
 are made small here (``Host.bot_budgets``, a test-only override) so the suite stays quick.
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from core.contract import split_picks
 from host import pacing, registry
 from host.sessions import BOT_RETRY, Host, HostError, Player
 from rules.search import LEVELS, Budget
@@ -27,9 +28,12 @@ from tests.e2e.driver import (
     is_final,
     latest_table,
     move_buttons,
+    offers,
+    panel_of,
     play_to_end,
     play_turn,
     refused,
+    waiting_ids,
 )
 from tests.e2e.test_galaxy_trucker_e2e import Trucker
 from tests.e2e.test_kosmonavts_e2e import Pilot
@@ -187,6 +191,55 @@ async def test_a_bot_at_each_level_finishes_a_whole_game(
     assert any(a.by_bot and a.seat == 1 for a in actions)
     assert all(not a.by_bot for a in actions if a.seat == 0)
     # Every bot move was searched at the seat's level (its small budget here).
+    assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
+    assert await host_of(h).replay(snap.id) == snap.row.state
+    assert f"🤖 Bot 1 ({level})" in final.text()
+
+
+async def play_as_the_engine_bot(
+    h: Harness, user: FakeUser, seat: int, rng: random.Random, max_clicks: int = 3000
+) -> Message:
+    """Play ``user``'s seat to the end of the game with the game's own heuristic, clicking
+    what it picks where the player sees it (several entries of a multi-pick menu at once)."""
+    game = registry.get((await snapshot(h)).row.game)
+    for _ in range(max_clicks):
+        table = latest_table(h)
+        if is_final(table):
+            return table
+        assert user.id in waiting_ids(table), table.text()[:300]
+        state = (await snapshot(h)).state
+        picks = split_picks(game.bot_choice(state, seat, random.Random(rng.random())))
+        pool = offers(table, seat) or offers(await panel_of(h, user, table, frozenset()), seat)
+        offer = next(o for o in pool if o.option in picks)
+        values = picks if offer.value is not None else None
+        reply = await h.click(user, offer.message, offer.custom_id, values=values)
+        assert not refused(reply), reply.text()
+    raise AssertionError("the game did not end")
+
+
+#: The newer games on the search engine: (game, bot seats at the table of 2 or 3).
+NEWER = [(g, level) for g in ("red_planet", "ad_astra") for level in pacing.BOT_LEVELS]
+
+
+@pytest.mark.parametrize(("game", "level"), NEWER)
+async def test_a_bot_at_each_level_finishes_a_whole_game_of_the_newer_games(
+    harness: Harness, game: str, level: str
+) -> None:
+    h = harness
+    rec = small_budgets(h)
+    ana = h.user("Ana", "en-US")
+    bots = 2 if game == "ad_astra" else 1  # Ad Astra takes 3 players
+    lobby = await open_lobby(h, game, ana, bots=bots)
+    for seat in range(1, bots + 1):
+        await set_level(h, ana, lobby, seat, level)
+    await h.click(ana, lobby, label=START)
+    final = await play_as_the_engine_bot(h, ana, 0, random.Random(7))
+    assert is_final(final) and field(final, FINAL) is not None
+    snap = await snapshot(h)
+    assert snap.row.status == "over"
+    actions = await host_of(h).store.actions(snap.id)
+    assert {a.seat for a in actions if a.by_bot} == set(range(1, bots + 1))
+    assert all(not a.by_bot for a in actions if a.seat == 0)
     assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
     assert await host_of(h).replay(snap.id) == snap.row.state
     assert f"🤖 Bot 1 ({level})" in final.text()

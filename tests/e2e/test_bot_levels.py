@@ -208,7 +208,8 @@ async def play_as_the_engine_bot(
             return table
         assert user.id in waiting_ids(table), table.text()[:300]
         state = (await snapshot(h)).state
-        picks = split_picks(game.bot_choice(state, seat, random.Random(rng.random())))
+        heuristic = game.bot_choice  # type: ignore[attr-defined]
+        picks = split_picks(heuristic(state, seat, random.Random(rng.random())))
         pool = offers(table, seat) or offers(await panel_of(h, user, table, frozenset()), seat)
         offer = next(o for o in pool if o.option in picks)
         values = picks if offer.value is not None else None

@@ -32,19 +32,23 @@ from . import bot
 from .board import BODIES, EARTH, M1_BODIES, M2_ALPHA, M2_BETA, dist
 from .engine import body_pos, can_get_marker, mission_results, return_ready, running_scores
 
-#: Normal: a few short play-outs judged by :func:`evaluate`. Hard: play-outs to the end of the
-#: game (a whole game is ~150 moves, ~8 ms), so a route is judged by how the race really
-#: ends rather than by a guess after one round; mean 63 ms, worst 0.4 s a decision.
-#: League against today's bot, 400 games each (2026-11-24): hard cut at 12 moves 61.8 %
+#: Normal: a few short play-outs judged by :func:`evaluate`. Hard: 32 play-outs to the end of
+#: the game (a whole game is ~150 moves, ~8 ms), so a route is judged by how the race really
+#: ends rather than by a guess after one round; mean ~130 ms, worst ~0.7 s a decision (CPU
+#: time on a busy machine). 2026-11-26, against today's bot: 32 play-outs 82.0 % [69.2, 90.2] over
+#: the first 50 games of the league line (a 400-game run is still to do), where 16
+#: play-outs had 74.2 % over 400 games (and, of the first 26 games both played, 32 won 5
+#: that 16 lost, 16 won 2 that 32 lost).
+#: Before, against today's bot, 400 games each (2026-11-24): hard cut at 12 moves 61.8 %
 #: (69.5 % before the sampled worlds dealt the other seats' missions correctly: the guessed
 #: missions mostly add noise to a cut-off evaluation), cut at 12 moves with 32 play-outs and
 #: the others' missions left out of ``evaluate`` 71.9 %, to the end 74.2 %. Earlier, on the
-#: first ~120 games: 24 or 64 play-outs no better than 16; near-ties not given to the pilot's
-#: plan (tolerance 0) 46 %, a wider tolerance (0.06) 65 %: the pilot's plan is the default a
-#: route must clearly beat.
+#: first ~120 games, cut at 12 moves: 24 or 64 play-outs no better than 16; near-ties not
+#: given to the pilot's plan (tolerance 0) 46 %, a wider tolerance (0.06) 65 %: the pilot's
+#: plan is the default a route must clearly beat.
 LEVELS = {
     "normal": Budget(playouts=4, depth=8),
-    "hard": Budget(playouts=16, depth=None),
+    "hard": Budget(playouts=32, depth=None),
 }
 #: scale (in points) of the logistic that turns a lead into a chance to win
 LEAD_SCALE = 4.0

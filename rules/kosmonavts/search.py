@@ -35,8 +35,8 @@ from .engine import body_pos, can_get_marker, mission_results, return_ready, run
 #: Normal: a few short play-outs judged by :func:`evaluate`. Hard: 32 play-outs to the end of
 #: the game (a whole game is ~150 moves, ~8 ms), so a route is judged by how the race really
 #: ends rather than by a guess after one round; mean ~130 ms, worst ~0.7 s a decision (CPU
-#: time on a busy machine). 2026-11-26, against today's bot: 32 play-outs 82.0 % [69.2, 90.2] over
-#: the first 50 games of the league line (a 400-game run is still to do), where 16
+#: time on a busy machine). 2026-11-26, against today's bot: 32 play-outs 85.3 % [75.0, 91.8] over
+#: the first 68 games of the league line (a 400-game run is still to do), where 16
 #: play-outs had 74.2 % over 400 games (and, of the first 26 games both played, 32 won 5
 #: that 16 lost, 16 won 2 that 32 lost).
 #: Before, against today's bot, 400 games each (2026-11-24): hard cut at 12 moves 61.8 %

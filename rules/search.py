@@ -61,13 +61,19 @@ class Budget:
     random answer instead (easy bots make mistakes). ``answers``: how many answers of a
     multi-pick decision are searched at most. ``tolerance``: among the answers whose mean
     reward is within this of the best, the first in offer (or ``prune``) order wins — the
-    game's preference breaks near-ties, which keeps bots of different temperaments apart."""
+    game's preference breaks near-ties, which keeps bots of different temperaments apart.
+    ``defend``: the first answer (the game's own pick) survives every halving round, so a
+    small budget never drops it on one unlucky play-out; it still loses at the end to an
+    answer clearly (more than ``tolerance``) better. (Tried on Kosmonavts hard, 2026-11-26:
+    of the first 16 league games against today's bot, four lost that the plain search won,
+    one the other way; no level uses it.)"""
 
     playouts: int
     depth: int | None = None
     noise: float = 0.0
     answers: int = 12
     tolerance: float = 0.02
+    defend: bool = False
 
 
 #: The three levels a lobby offers per bot seat (autopilot: ``normal``).
@@ -231,6 +237,8 @@ def search(
         means = {a: total[a] / count[a] if count[a] else -1.0 for a in alive}
         order = sorted(alive, key=lambda a: -means[a])  # stable: ties keep offer order
         keep = order[: max(1, math.ceil(len(order) / 2))]
+        if budget.defend and answers[0] in alive and answers[0] not in keep:
+            keep.append(answers[0])
         alive = [a for a in alive if a in keep]  # back in offer order
     means = {a: total[a] / count[a] for a in total if count[a]}
     top = max(means[a] for a in alive if a in means) if means else 0.0

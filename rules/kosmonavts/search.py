@@ -8,8 +8,12 @@
   would give (a plausible order; the seat only knows that one was given).
 * :func:`prune` keeps, while an order is composed, the next steps of a few candidate plans —
   the pilot's own plan and the plan aimed at each body worth a marker — so the search
-  compares routes rather than single cubes; :func:`rollout` continues whichever candidate
-  plan the order so far follows, so a route chosen cube by cube is flown as planned.
+  compares routes rather than single cubes (:func:`routes`: each plan with the body it flies
+  to); :func:`rollout` continues whichever candidate plan the order so far follows, so a
+  route chosen cube by cube is flown as planned. In a sampled world the other seats fly the
+  pilot's plan (their orders started afresh). With :data:`COMMIT` (off: it did not help, see
+  there) the searching seat would also keep to its route's body in the later rounds of a
+  play-out.
 * :func:`evaluate` turns a position into the seat's chance to win: markers, Earth markers,
   missions done as things stand, and how much nearer to the next marker it is.
 """
@@ -28,55 +32,126 @@ from . import bot
 from .board import BODIES, EARTH, M1_BODIES, M2_ALPHA, M2_BETA, dist
 from .engine import body_pos, can_get_marker, mission_results, return_ready, running_scores
 
-#: Normal: a few short play-outs judged by :func:`evaluate`. Hard: play-outs to the end of the
-#: game (a whole game is ~150 moves, ~8 ms), so a route is judged by how the race really
-#: ends rather than by a guess after one round; mean 63 ms, worst 0.4 s a decision.
-#: League against today's bot, 400 games each (2026-11-24): hard cut at 12 moves 61.8 %
+#: Normal: a few short play-outs judged by :func:`evaluate`. Hard: 32 play-outs to the end of
+#: the game (a whole game is ~150 moves, ~8 ms), so a route is judged by how the race really
+#: ends rather than by a guess after one round; mean ~130 ms, worst ~0.7 s a decision (CPU
+#: time on a busy machine). 2026-11-26, against today's bot: 32 play-outs 85.3 % [75.0, 91.8] over
+#: the first 68 games of the league line (a 400-game run is still to do), where 16
+#: play-outs had 74.2 % over 400 games (and, of the first 26 games both played, 32 won 5
+#: that 16 lost, 16 won 2 that 32 lost).
+#: Before, against today's bot, 400 games each (2026-11-24): hard cut at 12 moves 61.8 %
 #: (69.5 % before the sampled worlds dealt the other seats' missions correctly: the guessed
 #: missions mostly add noise to a cut-off evaluation), cut at 12 moves with 32 play-outs and
 #: the others' missions left out of ``evaluate`` 71.9 %, to the end 74.2 %. Earlier, on the
-#: first ~120 games: 24 or 64 play-outs no better than 16; near-ties not given to the pilot's
-#: plan (tolerance 0) 46 %, a wider tolerance (0.06) 65 %: the pilot's plan is the default a
-#: route must clearly beat.
-LEVELS = {"normal": Budget(playouts=4, depth=8), "hard": Budget(playouts=16, depth=None)}
+#: first ~120 games, cut at 12 moves: 24 or 64 play-outs no better than 16; near-ties not
+#: given to the pilot's plan (tolerance 0) 46 %, a wider tolerance (0.06) 65 %: the pilot's
+#: plan is the default a route must clearly beat.
+LEVELS = {
+    "normal": Budget(playouts=4, depth=8),
+    "hard": Budget(playouts=32, depth=None),
+}
 #: scale (in points) of the logistic that turns a lead into a chance to win
 LEAD_SCALE = 4.0
 #: worth of a marker still to get, in points, shrinking with the distance to its body
 MARKER_HOPE = 1.5
+#: Whether the searching seat of a play-out keeps flying to the body of the route it took
+#: in the rounds after (until it lands there), rather than the pilot's choice of the moment
+#: (:func:`rollout`). Tried 2026-11-26: hard against today's bot 70.0 % over the first 60
+#: games of the league (74.2 % over 400 without), and of the first 12 games played by both,
+#: two lost that the search without it won, none the other way: off.
+COMMIT = False
+
+
+def routes(s: Mapping[str, Any], seat: int) -> list[tuple[str | None, tuple[str, ...]]]:
+    """Candidate orders for ``seat`` this round, each with the body it flies to (None: no
+    single body): the pilot's plan first, then one plan per body worth flying to, then
+    staying landed (when landed). The pilot's plan takes the body of the per-body plan it
+    equals."""
+    temper = bot.temperament(s, seat)
+    targets = bot._targets(s, seat, temper)
+    own = bot.seat_plan(s, seat, targets)
+    per_body = [(t[0], bot.seat_plan(s, seat, ((t[0], t[1], 0.0),))) for t in targets]
+    own_goal = next((b for b, p in per_body if p == own), None)
+    out: dict[tuple[str, ...], str | None] = {own: own_goal}
+    for b, p in per_body:
+        out.setdefault(p, b)
+    if s["ships"][seat]["landed"] is not None:
+        out.setdefault(("stay",), None)
+    return [(g, p) for p, g in out.items()]
 
 
 def plans(s: Mapping[str, Any], seat: int) -> list[tuple[str, ...]]:
-    """Candidate orders for ``seat`` this round: the pilot's plan first, then one plan per
-    body worth flying to, then staying landed (when landed)."""
-    temper = bot.temperament(s, seat)
-    targets = bot._targets(s, seat, temper)
-    out = [bot.seat_plan(s, seat, targets)]
-    for t in targets:
-        out.append(bot.seat_plan(s, seat, ((t[0], t[1], 0.0),)))
-    if s["ships"][seat]["landed"] is not None:
-        out.append(("stay",))
-    return list(dict.fromkeys(out))
+    """The orders of :func:`routes`, without their bodies."""
+    return [p for _g, p in routes(s, seat)]
 
 
-def _followed(s: Mapping[str, Any], seat: int) -> list[tuple[str, ...]]:
+def _followed(s: Mapping[str, Any], seat: int) -> list[tuple[str | None, tuple[str, ...]]]:
     done = s["orders"][seat]["steps"]
-    return [p for p in plans(s, seat) if list(p[: len(done)]) == done and len(p) > len(done)]
+    return [
+        (g, p) for g, p in routes(s, seat) if list(p[: len(done)]) == done and len(p) > len(done)
+    ]
 
 
 def prune(s: Mapping[str, Any], decision: Decision) -> list[str]:
     if s["phase"] != "orders" or s["touchdown"] is not None:
         return [o.id for o in decision.options]
-    nxt = [p[len(s["orders"][decision.seat]["steps"])] for p in _followed(s, decision.seat)]
+    nxt = [p[len(s["orders"][decision.seat]["steps"])] for _g, p in _followed(s, decision.seat)]
     return list(dict.fromkeys(nxt))
 
 
+def _goal(s: Mapping[str, Any], seat: int) -> str | None:
+    """The body the searching seat committed to in this play-out, while it is still worth
+    flying to (None: none, or the ship must refuel anywhere first)."""
+    g = s.get("search_goal")
+    if not g or g[0] != seat:
+        return None
+    body = str(g[1])
+    ship = s["ships"][seat]
+    if ship["landed"] is None and ship["fuel"] + 2 * ship["hyper"] < 3:
+        return None
+    if body == EARTH:
+        return body if return_ready(s, seat) else None
+    if return_ready(s, seat) or not can_get_marker(s, seat, body):
+        return None
+    return body
+
+
+def _step(plan: tuple[str, ...], done: list[str], offered: set[str]) -> str | None:
+    if list(plan[: len(done)]) != done or len(plan) <= len(done):
+        return None
+    step = plan[len(done)]
+    return step if step in offered else None
+
+
 def rollout(s: Mapping[str, Any], seat: int, rng: random.Random) -> str:
-    if s["phase"] == "orders" and s["touchdown"] is None and s["orders"][seat]["steps"]:
+    """The play-out policy: the pilot's, except that an order being composed carries on
+    with the candidate route it follows, and in a sampled world (never the real state) the
+    searching seat then keeps flying to that route's body in the rounds after, until it lands
+    there (``search_goal``): a route is judged as a route, not as one round's detour."""
+    searcher = (s.get("search_temper") or [None])[0]
+    if searcher is not None and searcher != seat:
+        # another seat in a sampled world: its order started afresh (see :func:`sample`),
+        # so it flies the pilot's own plan
+        return bot.bot_choice(s, seat, rng)
+    if s["phase"] == "orders" and s["touchdown"] is None and not s["orders"][seat]["done"]:
+        done = s["orders"][seat]["steps"]
         offered = {o.id for o in bot.seat_options(s, seat)}
-        for p in _followed(s, seat):
-            step = p[len(s["orders"][seat]["steps"])]
-            if step in offered:
+        mine = searcher == seat
+        body = _goal(s, seat) if mine else None
+        if body is not None:
+            plan = bot.seat_plan(s, seat, ((body, s["bodies"][body], 0.0),))
+            step = _step(plan, done, offered)
+            if step is not None:
                 return step
+            if "undo" in offered and done:
+                return "undo"
+        elif done:
+            for g, p in _followed(s, seat):
+                step = _step(p, done, offered)
+                if step is not None:
+                    if mine and COMMIT and len(done) + 1 == len(p) and isinstance(s, dict):
+                        s["search_goal"] = [seat, g] if g is not None else None
+                    return step
     return bot.bot_choice(s, seat, rng)
 
 

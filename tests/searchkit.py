@@ -53,6 +53,17 @@ def seat_of(game: Any, s: dict[str, Any]) -> int:
     return seat
 
 
+def check_sampled_worlds_look_the_same(game: Any, players: int, seed: int) -> None:
+    """A sampled world shows the seat what the real state shows it, is a state the game
+    loads as it is, and waits for the same seats."""
+    for i, s in enumerate(positions(game, players, seed)):
+        seat = seat_of(game, s)
+        w = game.sample(s, seat, random.Random(i))
+        assert game.view(w, seat) == game.view(s, seat)
+        assert game.load(game.dump(w)) == w  # every component where it can be
+        assert [d.seat for d in game.pending(w)] == [d.seat for d in game.pending(s)]
+
+
 def check_worlds_do_not_depend_on_the_hidden(game: Any, players: int, seed: int) -> None:
     """Two states the seat cannot tell apart (the second a sampled world of the first) give
     the same worlds, hence the same move, for the same generator."""

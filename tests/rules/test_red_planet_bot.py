@@ -22,12 +22,7 @@ def positions(players: int, seed: int, every: int = 3) -> list[dict[str, Any]]:
 def test_a_sampled_world_looks_the_same_to_the_seat_and_is_a_real_state(
     players: int, seed: int
 ) -> None:
-    for i, s in enumerate(positions(players, seed)):
-        seat = kit.seat_of(GAME, s)
-        w = GAME.sample(s, seat, random.Random(i))
-        assert GAME.view(w, seat) == GAME.view(s, seat)
-        assert GAME.load(GAME.dump(w)) == w  # every component where it can be
-        assert [d.seat for d in GAME.pending(w)] == [d.seat for d in GAME.pending(s)]
+    kit.check_sampled_worlds_look_the_same(GAME, players, seed)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 5)])

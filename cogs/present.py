@@ -329,16 +329,21 @@ def rules_sections(game_id: str, lang: str) -> list[tuple[str, str]]:
     return out or [(t("host.rules.section.summary", lang), t(f"{game_id}.rules_summary", lang))]
 
 
+def explained_options(game_id: str) -> tuple[Any, ...]:
+    """The game's lobby options that ``/game rules`` explains: all but one the game never
+    offers (a single value its ``unused_options`` always names, such as a hidden rulings
+    version), which is no choice to explain."""
+    g = registry.get(game_id)
+    hook = getattr(g, "unused_options", None)
+    never = set(hook({o.id: o.default for o in g.options})) if hook is not None else set()
+    return tuple(o for o in g.options if o.id not in never or len(o.choices) > 1)
+
+
 def option_rules(game_id: str, lang: str) -> list[tuple[str, str]]:
     """(title, text) for every lobby option of the game, then the host's pacing options:
     its values (the default marked), its one-line help and the game's longer text."""
-    g = registry.get(game_id)
     out = []
-    # an option the game never offers (its hidden rulings version) is no choice to explain
-    hook = getattr(g, "unused_options", None)
-    never = set(hook({o.id: o.default for o in g.options})) if hook is not None else set()
-    shown = tuple(o for o in g.options if o.id not in never or len(o.choices) > 1)
-    for host_level, specs in ((False, shown), (True, pacing.HOST_OPTIONS)):
+    for host_level, specs in ((False, explained_options(game_id)), (True, pacing.HOST_OPTIONS)):
         for spec in specs:
             values = " · ".join(
                 t(f"{spec.label}.{v}", lang)

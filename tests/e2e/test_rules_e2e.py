@@ -33,8 +33,8 @@ async def test_rules_mention_every_lobby_option_and_value(
     reply = await harness.slash(user, "game rules", game=game)
     text = _norm(reply.text())
     assert reply.ephemeral
-    g = registry.get(game)
-    owned = [(game, o) for o in g.options] + [("host", o) for o in pacing.HOST_OPTIONS]
+    explained = present.explained_options(game)
+    owned = [(game, o) for o in explained] + [("host", o) for o in pacing.HOST_OPTIONS]
     for owner, spec in owned:
         assert _norm(t(spec.label, lang)) in text, (game, lang, spec.id)
         for value in spec.choices:
@@ -42,7 +42,7 @@ async def test_rules_mention_every_lobby_option_and_value(
         key = present.help_key(spec, owner)
         assert key in i18n.catalog()[lang], (lang, key)
         assert _norm(t(key, lang)) in text
-    for spec in g.options:
+    for spec in explained:
         key = f"{game}.rules.option.{spec.id}"
         assert key in i18n.catalog()[lang], (lang, key)
         assert _norm(t(key, lang)) in text

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.contract import check_option_id
+from core.contract import check_option_id, random_answer
 from host import registry
 
 GAMES = sorted(registry.GAME_MODULES)
@@ -66,6 +66,8 @@ def test_contract_holds_along_random_games(game_id: str, data) -> None:
         bot = getattr(game, "bot_choice", None)
         if bot is not None and step >= len(picks):
             choice = bot(state, decision.seat, random.Random(pick))
+        elif decision.min_picks > 1:  # one option alone is no answer: a legal set of them
+            choice = random_answer(decision, random.Random(pick))
         else:
             choice = decision.options[pick % len(decision.options)].id
         state, _ = game.apply(state, decision.seat, choice)

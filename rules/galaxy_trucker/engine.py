@@ -514,9 +514,10 @@ def panel_of(s: dict[str, Any], d: Decision) -> list[list[str | None]] | None:
     columns, or too tall to leave a row for the other buttons): the rows and columns
     holding no cell are squeezed out, so that a phone player taps the cell at once instead
     of paging. The cells keep their places when the squeezed grid fits; otherwise each
-    board row becomes a row of buttons, left to right, neighbouring board rows sharing a
-    row of buttons when there are too many (labels name row and column). None when the
-    generic grid fits as it is, or the cells do not fit in one message."""
+    board row becomes a row of buttons, left to right (a board row of more than 5 cells
+    going on in the next row of buttons), neighbouring rows sharing a row of buttons when
+    there are too many (labels name row and column). None when the generic grid fits as
+    it is, or the cells do not fit in one message."""
     if d.grid is None:
         return None
     cells = [(o.cell, o.id) for o in d.options if o.cell is not None]
@@ -532,13 +533,20 @@ def panel_of(s: dict[str, Any], d: Decision) -> list[list[str | None]] | None:
     if len(rows) <= room and len(cols) <= PANEL_COLS:
         out = [[at.get((r, c)) for c in cols] for r in rows]
     else:
-        lines: list[list[str]] = [[oid for c, oid in sorted(cells) if c[0] == r] for r in rows]
-        # too many board rows: join the neighbouring pair that makes the shortest row
+        # each board row a row of buttons, a long one carried on to the next row
+        lines: list[list[str]] = []
+        for r in rows:
+            line = [oid for c, oid in sorted(cells) if c[0] == r]
+            lines += [line[i : i + PANEL_COLS] for i in range(0, len(line), PANEL_COLS)]
+        # too many rows: join the neighbouring pair that makes the shortest row that fits
         while len(lines) > room:
-            k = min(range(len(lines) - 1), key=lambda i: len(lines[i]) + len(lines[i + 1]))
+            pairs = [
+                i for i in range(len(lines) - 1) if len(lines[i]) + len(lines[i + 1]) <= PANEL_COLS
+            ]
+            if not pairs:
+                return None
+            k = min(pairs, key=lambda i: len(lines[i]) + len(lines[i + 1]))
             lines[k : k + 2] = [lines[k] + lines[k + 1]]
-        if any(len(line) > PANEL_COLS for line in lines):
-            return None
         out = [list(line) for line in lines]
     if extras:
         out.append(list(extras))

@@ -996,14 +996,22 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     kwargs["file"] = file
                 msg = await dm.send(**kwargs)
                 await self.host.store.set_dm_panel(snap.id, seat, token, dm.id, msg.id)
-            except discord.Forbidden:
+            except discord.HTTPException as err:
+                if not refused_for_good(err):
+                    log.warning(
+                        "game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err
+                    )
+                    sent = False  # owed, as below
+                    continue
+                # Closed DMs (403), an unknown user (404) or another answer that would be the
+                # same at every try: as closed DMs, "My hand" shows the question.
                 await self.host.set_dm_open(snap.id, seat, False)
                 await self.host.store.set_dm_panel(snap.id, seat, token, None, None)
                 await self.channel(snap.row.channel_id).send(
                     t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
-            except (TimeoutError, discord.HTTPException, OSError) as err:
+            except (TimeoutError, OSError) as err:
                 # Not sent, not recorded: owed (see _publish). The old panel, if any, is
                 # greyed out already; "My hand" shows the question meanwhile.
                 log.warning("game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err)
@@ -1076,3 +1084,9 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
 
 async def setup(bot: Cosmodrome) -> None:
     await bot.add_cog(GameCog(bot))
+
+
+def refused_for_good(err: discord.HTTPException) -> bool:
+    """Whether Discord's refusal of a DM would be the same at every try: any 4xx (closed DMs,
+    an unknown user, a malformed request) but a rate limit; a 5xx is worth another try."""
+    return isinstance(err, discord.Forbidden) or (400 <= err.status < 500 and err.status != 429)

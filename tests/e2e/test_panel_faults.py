@@ -87,3 +87,48 @@ async def test_a_panel_lost_to_server_errors_is_sent_again_by_the_next_tick(
     assert is_final(latest_table(h))
     assert faults > 10 and left_before_tick > 0 and restarts > 0, (faults, left_before_tick)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_dm_refused_for_good_is_not_retried_at_every_tick(
+    harness: Harness, clock: FakeClock, caplog: Any
+) -> None:
+    """A 4xx on a DM (an unknown user, 404) would be the same at every try: the seat is
+    treated as having closed DMs ("My hand" shows the question, the channel says so), the
+    game is not left owing the panel, and later ticks do not try again."""
+    h = harness
+    caplog.set_level(logging.WARNING)
+    users = [h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")]
+    await open_table(h, "red_planet", users)
+    ben = users[1]
+    dm = h.backend.dm_by_user[ben.id]
+    h.fail_route(
+        "POST",
+        rf"/channels/{dm}/messages$",
+        status=404,
+        code=10013,
+        message="Unknown User",
+        times=1000,
+    )
+    rng = random.Random(3)
+    seat_of_ben = 1
+    for _ in range(60):
+        snap = await snapshot(h)
+        if not snap.seats[seat_of_ben].dm_open:
+            break
+        seat = rng.choice(snap.human_to_move())
+        d = snap.decisions_for(seat)[0]
+        answer = random_answer(d, rng)
+        picks = split_picks(answer) if d.multi else [answer]
+        assert await click_choice(h, users[seat], seat, latest_table(h), picks, d.multi)
+    snap = await snapshot(h)
+    assert not snap.seats[seat_of_ben].dm_open
+    assert any(str(ben.id) in m.content and "My hand" in m.content for m in h.messages())
+    tries = sum(1 for r in h.backend.requests if r.path == f"/channels/{dm}/messages")
+    for _ in range(3):
+        clock.advance(120)
+        await cog(h).tick()
+    assert sum(1 for r in h.backend.requests if r.path == f"/channels/{dm}/messages") == tries
+    for s, token in (await private_questions(h)).items():
+        hand = await h.click(users[s], latest_table(h), hand_button(latest_table(h)))
+        assert shows(hand.posted, s, token)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -35,15 +35,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
 from core.contract import MULTI_SEP, Decision
 from core.i18n import t
-
-if TYPE_CHECKING:
-    from cogs.game import GameCog
 
 PREFIX = "cd"
 MAX_BUTTONS = 20  # moves as buttons up to this many options, select menus beyond
@@ -68,11 +65,41 @@ def label_of(item: discord.ui.Item[Any]) -> str:
     return getattr(item, "label", None) or "?"
 
 
-def cog_of(interaction: discord.Interaction) -> GameCog:
+class Clicks(Protocol):
+    """What a click needs of the cog (:class:`cogs.game.GameCog` provides it; found by name
+    through ``interaction.client.get_cog``, so this module imports no cog)."""
+
+    async def on_move(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, opt: str
+    ) -> None: ...
+    async def on_more(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, start: int
+    ) -> None: ...
+    async def on_grid(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, r: int, c: int
+    ) -> None: ...
+    async def on_lobby(
+        self, interaction: discord.Interaction, gid: int, act: str, ver: int | None = None
+    ) -> None: ...
+    async def on_cover(
+        self, interaction: discord.Interaction, gid: int, seat: int, tok: str, kind: str
+    ) -> None: ...
+    async def on_hand(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_log(
+        self, interaction: discord.Interaction, gid: int, page: int | None = None
+    ) -> None: ...
+    async def on_undo(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_take_back(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_your_move(
+        self, interaction: discord.Interaction, gid: int, seat: int
+    ) -> None: ...
+
+
+def cog_of(interaction: discord.Interaction) -> Clicks:
     cog = interaction.client.get_cog("GameCog")  # type: ignore[attr-defined]
     if cog is None:
         raise RuntimeError("GameCog is not loaded")
-    return cog  # type: ignore[return-value]
+    return cast(Clicks, cog)
 
 
 #: The largest number a custom_id's field may carry: what a 64-bit database integer holds.
@@ -97,8 +124,45 @@ def clip(text: str, n: int = BUTTON_LABEL) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+#: The template groups that carry numbers (read with :func:`num`); every other group is text.
+NUMBERS = frozenset({"gid", "ver", "seat", "part", "page", "r", "c", "n"})
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class CdItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """What the seven items share: a subclass declares its ``template`` (whose groups are
+    named like its ``__init__``'s parameters), builds its component in ``__init__`` and says
+    in :meth:`click` which handler of the cog a click calls. This base matches nothing and
+    is never registered."""
+
+    #: Whether ``__init__`` takes the clicked button's ``label`` (a select, a gap: no).
+    labelled: ClassVar[bool] = True
+
+    def __init_subclass__(cls, *, template: str) -> None:
+        super().__init_subclass__(template=template)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        fields: dict[str, Any] = {
+            k: num(v) if v is not None and k in NUMBERS else v
+            for k, v in match.groupdict().items()
+        }
+        if cls.labelled:
+            fields["label"] = label_of(item)
+        return cls(**fields)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self.click(cog_of(interaction), interaction)
+
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
 class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):m:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):"
     r"(?P<opt>[A-Za-z0-9_.+-]{1,40})",
 ):
@@ -126,27 +190,16 @@ class MoveButton(
         )
         self.gid, self.ver, self.seat, self.tok, self.opt = gid, ver, seat, tok, opt
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MoveButton:
-        return cls(
-            num(match["gid"]),
-            num(match["ver"]),
-            num(match["seat"]),
-            match["tok"],
-            match["opt"],
-            label=label_of(item),
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction).on_move(interaction, self.gid, self.seat, self.tok, self.opt)
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.on_move(interaction, self.gid, self.seat, self.tok, self.opt)
 
 
 class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    CdItem[discord.ui.Select],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):s:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):(?P<part>\d+)",
 ):
+    labelled = False
+
     def __init__(
         self,
         gid: int,
@@ -172,22 +225,9 @@ class MoveSelect(
         )
         self.gid, self.ver, self.seat, self.tok = gid, ver, seat, tok
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MoveSelect:
-        return cls(
-            num(match["gid"]),
-            num(match["ver"]),
-            num(match["seat"]),
-            match["tok"],
-            num(match["part"]),
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(v) for v in data.get("values") or []]
-        cog = cog_of(interaction)
         more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
         if more and more[0].isdigit():
             await cog.on_more(interaction, self.gid, self.seat, self.tok, num(more[0]))
@@ -197,7 +237,7 @@ class MoveSelect(
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     # act: join / leave / bot (add one) / start / b.<seat> (a bot's level) / o.<option>
     template=(
         r"cd:(?P<gid>\d+):(?P<ver>\d+):l:"
@@ -226,21 +266,15 @@ class LobbyButton(
         )
         self.gid, self.ver, self.act = gid, ver, act
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(num(match["gid"]), num(match["ver"]), match["act"], label=label_of(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction).on_lobby(interaction, self.gid, self.act, self.ver)
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.on_lobby(interaction, self.gid, self.act, self.ver)
 
 
 TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋", "move": "▶️"}
 
 
 class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):t:(?P<act>hand|log|undo|back|move)(?:\.(?P<page>\d+))?",
 ):
     """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back,
@@ -272,21 +306,7 @@ class TableButton(
         )
         self.gid, self.act, self.page = gid, act, page
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TableButton:
-        page = num(match["page"]) if match["page"] is not None else None
-        return cls(
-            num(match["gid"]),
-            num(match["ver"]),
-            match["act"],
-            label=label_of(item),
-            page=page,
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = cog_of(interaction)
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         if self.act == "hand":
             await cog.on_hand(interaction, self.gid)
         elif self.act == "log":
@@ -300,7 +320,7 @@ class TableButton(
 
 
 class DeadlineButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):d:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):(?P<kind>skip|bot)",
 ):
     """After a missed deadline: the other players skip the move or let a bot play it."""
@@ -320,25 +340,12 @@ class DeadlineButton(
         )
         self.gid, self.seat, self.tok, self.kind = gid, seat, tok, kind
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DeadlineButton:
-        return cls(
-            num(match["gid"]),
-            num(match["ver"]),
-            num(match["seat"]),
-            match["tok"],
-            match["kind"],
-            label=label_of(item),
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction).on_cover(interaction, self.gid, self.seat, self.tok, self.kind)
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.on_cover(interaction, self.gid, self.seat, self.tok, self.kind)
 
 
 class GridButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):g:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):"
     r"(?P<r>\d+)\.(?P<c>\d+)",
 ):
@@ -366,31 +373,17 @@ class GridButton(
         )
         self.gid, self.seat, self.tok, self.r, self.c = gid, seat, tok, r, c
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GridButton:
-        return cls(
-            num(match["gid"]),
-            num(match["ver"]),
-            num(match["seat"]),
-            match["tok"],
-            num(match["r"]),
-            num(match["c"]),
-            label=label_of(item),
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction).on_grid(
-            interaction, self.gid, self.seat, self.tok, self.r, self.c
-        )
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.on_grid(interaction, self.gid, self.seat, self.tok, self.r, self.c)
 
 
 class GapButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    CdItem[discord.ui.Button],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):x:(?P<n>\d+)",
 ):
     """An empty cell of a grid: a disabled button that keeps the grid's shape."""
+
+    labelled = False
 
     def __init__(self, gid: int, ver: int, n: int, *, row: int | None = None) -> None:
         super().__init__(
@@ -402,12 +395,6 @@ class GapButton(
             ),
             row=row,
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GapButton:
-        return cls(num(match["gid"]), num(match["ver"]), num(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this

@@ -230,8 +230,6 @@ def apply_build(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     else:
         events = _empty_hand(s, seat, p, head, rest)
     p["step"] += 1
-    if all(q["done"] for q in s["players"]):
-        events += end_building(s)
     return events
 
 
@@ -362,11 +360,10 @@ def hourglass_out(s: dict[str, Any]) -> list[Event]:
         for seat, p in enumerate(s["players"]):
             if not p["done"]:
                 events += finish(s, seat)
-        events += end_building(s)
     return events
 
 
-def end_building(s: dict[str, Any]) -> list[Event]:
-    from .engine import start_prelaunch  # the next phase lives with the contract glue
-
-    return start_prelaunch(s)
+def building_over(s: dict[str, Any]) -> bool:
+    """Every seat has finished: the caller (the engine) starts the next phase, pre-launch,
+    right after the move that ended building (so building imports nothing of the engine)."""
+    return all(q["done"] for q in s["players"])

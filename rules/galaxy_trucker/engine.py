@@ -428,6 +428,8 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
         if choice != bd.HG_OUT and not any(d.seat == seat for d in bd.decisions(s)):
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
+        if bd.building_over(new):
+            events += start_prelaunch(new)
     elif phase == "flight":
         ask = new["flight"]["ask"]
         if choice == "retire" and not (ask and ask["kind"] == "next"):

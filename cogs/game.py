@@ -38,18 +38,6 @@ log = logging.getLogger(__name__)
 TRAIL_CHARS = 1900
 
 
-def last_acted(snap: Snapshot, actions: list[Any]) -> dict[int, float]:
-    """When each seat's player last acted in the game, among ``actions`` (the recent log):
-    a move of theirs the host accepted, not one a bot or a timer made for them."""
-    out: dict[int, float] = {}
-    for a in actions:
-        if a.by_bot or a.timer is not None or not 0 <= a.seat < len(snap.seats):
-            continue
-        if a.by_user is not None and a.by_user == snap.seats[a.seat].user_id:
-            out[a.seat] = max(out.get(a.seat, a.at), a.at)
-    return out
-
-
 class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     """Board games in Discord channels."""
 
@@ -785,7 +773,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         # another reason (a new round, /game status) pings nobody again.
         fresh = [s for s in to_move if s not in movers or force_new]
         mode = snap.row.host_options.get("pings")
-        acted = last_acted(snap, recent)
+        acted = pacing.last_acted([s.user_id for s in snap.seats], recent)
         pinged_seats = [
             s
             for s in fresh
@@ -996,22 +984,17 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                     kwargs["file"] = file
                 msg = await dm.send(**kwargs)
                 await self.host.store.set_dm_panel(snap.id, seat, token, dm.id, msg.id)
-            except discord.HTTPException as err:
-                if not refused_for_good(err):
-                    log.warning(
-                        "game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err
+            except (TimeoutError, discord.HTTPException, OSError) as err:
+                if isinstance(err, discord.HTTPException) and refused_for_good(err):
+                    # Closed DMs (403), an unknown user (404) or another answer that would be
+                    # the same at every try: as closed DMs, "My hand" shows the question.
+                    await self.host.set_dm_open(snap.id, seat, False)
+                    await self.host.store.set_dm_panel(snap.id, seat, token, None, None)
+                    await self.channel(snap.row.channel_id).send(
+                        t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
+                        allowed_mentions=discord.AllowedMentions(users=True),
                     )
-                    sent = False  # owed, as below
                     continue
-                # Closed DMs (403), an unknown user (404) or another answer that would be the
-                # same at every try: as closed DMs, "My hand" shows the question.
-                await self.host.set_dm_open(snap.id, seat, False)
-                await self.host.store.set_dm_panel(snap.id, seat, token, None, None)
-                await self.channel(snap.row.channel_id).send(
-                    t("host.dm.closed", snap.row.lang, who=f"<@{s.user_id}>"),
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
-            except (TimeoutError, OSError) as err:
                 # Not sent, not recorded: owed (see _publish). The old panel, if any, is
                 # greyed out already; "My hand" shows the question meanwhile.
                 log.warning("game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err)

@@ -35,7 +35,8 @@ Everything here is a pure function of stored times and the clock's ``now``.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 from core.contract import OptionSpec
 
@@ -78,6 +79,18 @@ def seconds(value: str | None) -> float | None:
     if unit is None or not value[:-1].isdigit():
         return None
     return int(value[:-1]) * unit
+
+
+def last_acted(users: Sequence[int | None], actions: Iterable[Any]) -> dict[int, float]:
+    """When each seat's player (``users[seat]``) last acted in the game, among ``actions``
+    (the recent log): a move of theirs the host accepted, not one a bot or a timer made."""
+    out: dict[int, float] = {}
+    for a in actions:
+        if a.by_bot or a.timer is not None or not 0 <= a.seat < len(users):
+            continue
+        if a.by_user is not None and a.by_user == users[a.seat]:
+            out[a.seat] = max(out.get(a.seat, a.at), a.at)
+    return out
 
 
 def table_pings(mode: str | None, last_acted: float | None, now: float) -> bool:

@@ -70,6 +70,15 @@ def pings(h: Harness, channel: int | None = None) -> list[tuple[int, set[int]]]:
     return out
 
 
+def ping_counts(h: Harness, users: Sequence[FakeUser]) -> dict[str, int]:
+    """How many messages pinged each of ``users`` (by name) in the game's channel."""
+    counts = {u.name: 0 for u in users}
+    for _, who in pings(h):
+        for u in users:
+            counts[u.name] += u.id in who
+    return counts
+
+
 def latest_table(h: Harness, channel: int | None = None) -> Message:
     found = tables(h, channel)
     assert found, "no table message in the channel"

@@ -18,6 +18,7 @@ from tests.e2e.driver import (
     is_final,
     is_table,
     latest_table,
+    ping_counts,
     pings,
     play_turn,
     tables,
@@ -74,14 +75,6 @@ async def play_watching(
         assert len(tables(h)) == 1, [m.id for m in tables(h)]
         assert len(live_tables(h)) <= 1
     return clicks
-
-
-def ping_counts(h: Harness, users: list[FakeUser]) -> dict[str, int]:
-    counts = {u.name: 0 for u in users}
-    for _, who in pings(h):
-        for u in users:
-            counts[u.name] += u.id in who
-    return counts
 
 
 async def test_mlem_keeps_one_live_table_and_a_short_trail(harness: Harness) -> None:

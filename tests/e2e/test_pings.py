@@ -29,6 +29,7 @@ from tests.e2e.driver import (
     latest_table,
     move_buttons,
     offers,
+    ping_counts,
     pings,
 )
 from tests.harness import FakeUser, Harness, Message
@@ -63,14 +64,6 @@ async def open_table(
         await h.click(users[0], lobby, button.custom_id)
     await h.click(users[0], lobby, label=t("host.lobby.start", lang))
     return lobby
-
-
-def ping_counts(h: Harness, users: Sequence[FakeUser]) -> dict[str, int]:
-    counts = {u.name: 0 for u in users}
-    for _, who in pings(h):
-        for u in users:
-            counts[u.name] += u.id in who
-    return counts
 
 
 async def click_choice(

@@ -1,9 +1,10 @@
 """Galaxy Trucker R26c through the offline Discord harness: mid-flight, a player who is not
 asked anything gives up from the table's standing button ("Ana: 🏳️ Give up after this
 card"). Another player's click on it is refused and changes nothing; the trail says at once
-that the ship will leave after this card; it leaves when the card is resolved, before the
-next card; the next tables have no button for it; the flight goes on to the credits. Nobody
-is pinged or waited for because of the standing option."""
+that the ship will leave after this card (Undo takes it back while it is the last move); it
+leaves when the card is resolved, before the next card; the next tables have no button for
+it; the flight goes on to the credits. Nobody is pinged or waited for because of the
+standing option."""
 
 from __future__ import annotations
 
@@ -97,6 +98,20 @@ async def test_a_ship_not_asked_gives_up_from_the_table(
     # The message her button was on no longer shows it (the table was edited).
     assert mine.custom_id not in [b.custom_id for b in mine.message.buttons]
 
+    # She may take it back while it is the last move (Undo), and give up again.
+    reply = await h.click(ana, table, label=t("host.btn.undo", lang))
+    assert not refused(reply), reply.text()
+    snap = await snapshot(h)
+    assert not snap.state["flight"].get("quit") and snap.state["flight"]["pos"][0] is not None
+    table = latest_table(h)
+    (mine,) = offers(table, 0)  # the button is back
+    assert mine.option == "retire"
+    assert not refused(await press_offer(h, ana, mine))
+    snap = await snapshot(h)
+    assert snap.state["flight"]["quit"] == [0]
+    table = latest_table(h)
+    assert not offers(table, 0)
+
     # Play on: Ana's ship leaves when the card is resolved, before the next card.
     for _ in range(MAX_CLICKS):
         snap = await snapshot(h)
@@ -121,7 +136,8 @@ async def test_a_ship_not_asked_gives_up_from_the_table(
     result = snap.result()
     assert result.breakdown[0].get("reward", 0) == 0  # no arrival reward for a retired ship
     actions = await host_of(h).store.actions(snap.id)
-    assert [(a.seat, a.choice) for a in actions if a.choice == "retire"] == [(0, "retire")]
+    kept = [(a.seat, a.choice) for a in actions if a.choice == "retire" and not a.undone]
+    assert kept == [(0, "retire")]
     public_guard(h, [ana, ben])
     check_words(h, [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors

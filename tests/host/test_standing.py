@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from cogs import present
-from core.contract import Game, IllegalMove, apply_checked, standing_of
+from core.contract import Decision, Game, IllegalMove, Option, apply_checked, standing_of
 from host.clock import FakeClock
 from host.sessions import Host, HostError, Player, Snapshot
 from host.storage import open_store
@@ -221,3 +221,22 @@ async def test_a_private_standing_option_rides_on_a_private_panel_only(host: Hos
     assert present.panel_mark(snap, 0) == "" != mark
     _, panel = present.private_panel(snap, 0, "en")
     assert panel is None
+
+
+async def test_a_crowded_table_puts_standing_buttons_beside_the_helpers(host: Host) -> None:
+    snap = await started(host)
+    mover = snap.to_move()[0]
+    many = tuple(Option(f"o{i}", "standing.opt.resign") for i in range(20))  # 4 rows of 5
+    snap.decisions = [Decision(mover, "standing.prompt.many", many)]
+    view = present.table_view(snap, "en", undo=True)
+    assert view is not None
+    rows = [(b.custom_id.split(":")[-1], b.row) for b in buttons(view) if b.custom_id]
+    last = [i for i, r in rows if r == 4]
+    # My hand, Log, Undo and as many standing buttons as the row holds (5 buttons)
+    assert last == ["resign", "resign", "hand", "log", "undo"]
+    assert max(r for _, r in rows) == 4
+    # and with Take back too: one of the two fits
+    view = present.table_view(snap, "en", undo=True, back=True)
+    assert view is not None
+    last = [b.custom_id.split(":")[-1] for b in buttons(view) if b.custom_id and b.row == 4]
+    assert last == ["resign", "hand", "log", "undo", "back"]

@@ -39,6 +39,10 @@ Conventions every game follows
   with whose it is, so a prompt names what it is about ("land your Moon ×2 astronaut…"),
   not only "choose". A private decision's prompt is shown to its seat alone; the table
   says only that the seat is choosing in secret.
+* **Standing decisions.** What a seat may do at any time without being asked (give up a
+  flight) is not in ``pending`` but in the optional ``standing`` hook (see :class:`Game`
+  and :func:`standing_of`): nobody is waited for, pinged or timed on it, and bots never
+  take it. Its identity and tokens work as for any decision.
 * **Secrets stay in views.** ``view(state, None)`` is the public view: nothing private to any
   seat. ``view(state, seat)`` adds what that seat may see. Channel messages and public images
   are built from public views only.

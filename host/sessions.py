@@ -30,6 +30,7 @@ from core.contract import (
     random_answer,
     seats_pending,
     split_picks,
+    standing_of,
 )
 from host import pacing, registry
 from host.clock import Clock
@@ -99,6 +100,8 @@ class Snapshot:
     game: Game
     state: Any = None
     decisions: list[Decision] = field(default_factory=list)
+    #: The game's standing decisions (see :func:`core.contract.standing_of`): never "to move".
+    standing: list[Decision] = field(default_factory=list)
     moves_by_seat: dict[int, int] = field(default_factory=dict)
     #: The game's timers seen so far, by key.
     timers: dict[str, TimerRow] = field(default_factory=dict)
@@ -135,6 +138,9 @@ class Snapshot:
 
     def decisions_for(self, seat: int) -> list[Decision]:
         return [d for d in self.decisions if d.seat == seat]
+
+    def standing_for(self, seat: int) -> list[Decision]:
+        return [d for d in self.standing if d.seat == seat]
 
     def to_move(self) -> list[int]:
         return sorted({d.seat for d in self.decisions})
@@ -272,6 +278,7 @@ class Host:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
+                snap.standing = standing_of(game, snap.state)
             snap.moves_by_seat = loaded.moves_by_seat
         return snap
 
@@ -485,10 +492,10 @@ class Host:
             if snap.seat_of(user_id) is None:
                 raise HostError("host.error.not_a_player")
             raise HostError("host.error.not_your_button")
-        for d in snap.decisions_for(seat):
+        for d in [*snap.decisions_for(seat), *snap.standing_for(seat)]:
             if snap.token(d) == token:
                 return d
-        if not snap.decisions_for(seat):
+        if not snap.decisions_for(seat) and not snap.standing_for(seat):
             waiting = snap.human_to_move()
             raise HostError("host.error.not_your_turn", waiting=waiting)
         raise HostError("host.error.stale")
@@ -605,6 +612,7 @@ class Host:
             game=snap.game,
             state=state,
             decisions=decisions,
+            standing=[] if over else standing_of(snap.game, state),
             moves_by_seat=moves,
             timers=timers,
             waits=keep,

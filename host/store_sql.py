@@ -143,8 +143,8 @@ def _ints(values: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(int(v) if isinstance(v, bool) else v for v in values)
 
 
-class SqlStore(Storage):
-    """Every query of :class:`Storage`, written once; a driver supplies the rest."""
+class SqlBase(Storage):
+    """What the queries share: the driver's hooks and the dialect's few differences."""
 
     #: The head of :meth:`load`'s statement (see :func:`load_sql`).
     _LOAD: str = ""
@@ -219,6 +219,31 @@ class SqlStore(Storage):
         if touched != 1:
             raise VersionConflict(game_id)
 
+    @staticmethod
+    async def _write_waits(tx: Tx, game_id: int, keep: Waits) -> None:
+        await tx.run("DELETE FROM waits WHERE game_id = ?", game_id)
+        await tx.many(
+            "INSERT INTO waits (game_id, seat, since, nudges, deadline) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, seat, *row) for seat, row in keep.items()],
+        )
+
+    @staticmethod
+    async def _write_timers(
+        tx: Tx, game_id: int, opened: Opened, closed: Iterable[str], now: float
+    ) -> None:
+        if opened:
+            await tx.many(
+                "INSERT INTO timers (game_id, key, seat, started, seconds) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
+                [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
+            )
+        closed = list(closed)
+        if closed:
+            await tx.many(
+                "UPDATE timers SET open = 0 WHERE game_id = ? AND key = ?",
+                [(game_id, key) for key in closed],
+            )
+
     async def _games(self, where: str, *args: Any) -> list[GameRow]:
         return [
             game_row(r) for r in await self._rows(f"SELECT {GAME_COLS} FROM games {where}", *args)
@@ -227,6 +252,10 @@ class SqlStore(Storage):
     async def _one_game(self, where: str, *args: Any) -> GameRow | None:
         row = await self._row(f"SELECT {GAME_COLS} FROM games {where}", *args)
         return game_row(row) if row else None
+
+
+class GameQueries(SqlBase):
+    """The queries of a game's own rows: the game, its seats, its action log."""
 
     # -- games ----------------------------------------------------------------------------
 
@@ -327,21 +356,15 @@ class SqlStore(Storage):
         await self._change("UPDATE games SET wake_at = ? WHERE id = ?", wake_at, game_id)
 
     async def pause_game(self, game_id: int, reason: str, now: float) -> bool:
-        touched = await self._change(
-            "UPDATE games SET paused = ?, paused_at = ? WHERE id = ? AND paused IS NULL",
-            reason,
-            now,
-            game_id,
-        )
-        return touched == 1
+        sql = "UPDATE games SET paused = ?, paused_at = ? WHERE id = ? AND paused IS NULL"
+        return await self._change(sql, reason, now, game_id) == 1
 
     async def resume_game(self, game_id: int) -> bool:
-        touched = await self._change(
+        sql = (
             "UPDATE games SET paused = NULL, paused_at = NULL, publish_fails = 0, "
-            "retry_at = NULL WHERE id = ? AND paused IS NOT NULL",
-            game_id,
+            "retry_at = NULL WHERE id = ? AND paused IS NOT NULL"
         )
-        return touched == 1
+        return await self._change(sql, game_id) == 1
 
     async def publish_failed(self, game_id: int, now: float) -> float:
         async with self._write() as tx:
@@ -457,15 +480,11 @@ class SqlStore(Storage):
         return m.version + 1
 
     async def finish(self, game_id: int, status: str, now: float) -> bool:
-        touched = await self._change(
+        sql = (
             "UPDATE games SET status = ?, finished_at = ?, updated_at = ?, "
-            "version = version + 1 WHERE id = ? AND status IN ('lobby', 'active')",
-            status,
-            now,
-            now,
-            game_id,
+            "version = version + 1 WHERE id = ? AND status IN ('lobby', 'active')"
         )
-        return touched == 1
+        return await self._change(sql, status, now, now, game_id) == 1
 
     # -- seats ----------------------------------------------------------------------------
 
@@ -579,6 +598,12 @@ class SqlStore(Storage):
         row = await self._row("SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id)
         return int(row[0])
 
+
+class SqlStore(GameQueries):
+    """Every query of :class:`Storage`, written once (a driver supplies the rest): those of
+    :class:`GameQueries`, and of the tables around a game: votes, private panels, waits,
+    timers, results and stats, preferences."""
+
     # -- votes ----------------------------------------------------------------------------
 
     async def vote(self, game_id: int, kind: str, user_id: int, now: float) -> set[int]:
@@ -637,14 +662,6 @@ class SqlStore(Storage):
             await self._write_waits(tx, game_id, keep)
             await tx.run("UPDATE games SET wake_at = ? WHERE id = ?", wake_at, game_id)
 
-    @staticmethod
-    async def _write_waits(tx: Tx, game_id: int, keep: Waits) -> None:
-        await tx.run("DELETE FROM waits WHERE game_id = ?", game_id)
-        await tx.many(
-            "INSERT INTO waits (game_id, seat, since, nudges, deadline) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, seat, *row) for seat, row in keep.items()],
-        )
-
     async def mark_waits(
         self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
     ) -> None:
@@ -680,23 +697,6 @@ class SqlStore(Storage):
         async with self._write() as tx:
             await self._write_timers(tx, game_id, opened, closed, now)
 
-    @staticmethod
-    async def _write_timers(
-        tx: Tx, game_id: int, opened: Opened, closed: Iterable[str], now: float
-    ) -> None:
-        if opened:
-            await tx.many(
-                "INSERT INTO timers (game_id, key, seat, started, seconds) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, key) DO UPDATE SET open = 1",
-                [(game_id, key, seat, now, seconds) for key, seat, seconds in opened],
-            )
-        closed = list(closed)
-        if closed:
-            await tx.many(
-                "UPDATE timers SET open = 0 WHERE game_id = ? AND key = ?",
-                [(game_id, key) for key in closed],
-            )
-
     async def next_timer_due(self) -> float | None:
         row = await self._row(
             "SELECT MIN(t.started + t.seconds) FROM timers t JOIN games g ON g.id = t.game_id "
@@ -705,13 +705,8 @@ class SqlStore(Storage):
         return float(row[0]) if row and row[0] is not None else None
 
     async def drop_timer(self, game_id: int, key: str, now: float) -> bool:
-        touched = await self._change(
-            "UPDATE timers SET fired_at = ? WHERE game_id = ? AND key = ? AND fired_at IS NULL",
-            now,
-            game_id,
-            key,
-        )
-        return touched == 1
+        sql = "UPDATE timers SET fired_at = ? WHERE game_id = ? AND key = ? AND fired_at IS NULL"
+        return await self._change(sql, now, game_id, key) == 1
 
     # -- results and stats ----------------------------------------------------------------
 

@@ -7,11 +7,11 @@ the migrations, and names the little that differs between the two dialects:
 
 * the head of :meth:`Storage.load`'s one statement (:func:`load_sql`: the JSON functions,
   and the exact text SQLite's times need);
-* ``+`` before an id that SQLite must not search by its index (:attr:`SqlStore._NOINDEX`);
-* ``FOR UPDATE`` on a row read to be written back (:attr:`SqlStore._FOR_UPDATE`);
-* the error a duplicate live game in a channel raises (:attr:`SqlStore._UNIQUE`);
+* ``+`` before an id that SQLite must not search by its index (:attr:`SqlBase._NOINDEX`);
+* ``FOR UPDATE`` on a row read to be written back (:attr:`SqlBase._FOR_UPDATE`);
+* the error a duplicate live game in a channel raises (:attr:`SqlBase._UNIQUE`);
 * how a move turns the waits it read into the waits it leaves
-  (:meth:`SqlStore._change_waits`: one statement each way, but not the same one).
+  (:meth:`SqlBase._change_waits`: one statement each way, but not the same one).
 
 Every accepted choice is one transaction (:meth:`SqlStore.commit_action`): the action row,
 the new state and the version bump land together or not at all, and only if the version is

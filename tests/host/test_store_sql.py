@@ -1,5 +1,7 @@
 """The one SQL body of both stores (host/store_sql.py): its placeholders as PostgreSQL reads
-them, the games row decoded from its columns, and the :class:`Move` record."""
+them, the games row decoded from its columns, the :class:`Move` record, and the statements whose
+SQL was once written differently for each database (upserts, ``INSERT OR IGNORE``,
+``SUM(rank = 1)``), on both."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import json
 
 import pytest
 
-from host.rows import GAME_COLS, N_GAME_COLS, GameRow, Move, game_row
+from host.rows import GAME_COLS, N_GAME_COLS, ChannelBusy, GameRow, Move, game_row
+from host.storage import open_store
 from host.storage_pg import numbered
 
 
@@ -61,3 +64,44 @@ def test_a_move_is_a_frozen_record_with_the_old_defaults() -> None:
     assert (move.wake_at, tuple(move.timers_closed)) == (0.0, ())
     with pytest.raises(dataclasses.FrozenInstanceError):
         move.version = 5  # type: ignore[misc]
+
+
+async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -> None:
+    store = await open_store(db)
+    try:
+        gid = await store.create_game(
+            guild_id=5,
+            channel_id=9,
+            game="mlem",
+            options={},
+            seed=1,
+            lang="en",
+            owner_id=1,
+            now=1.0,
+        )
+        with pytest.raises(ChannelBusy):
+            await store.create_game(
+                guild_id=5,
+                channel_id=9,
+                game="mlem",
+                options={},
+                seed=2,
+                lang="en",
+                owner_id=1,
+                now=1.0,
+            )
+        assert await store.vote(gid, "undo", 1, 2.0) == {1}
+        assert await store.vote(gid, "undo", 1, 3.0) == {1}  # a second vote is the same vote
+        assert await store.vote(gid, "undo", 2, 3.0) == {1, 2}
+        rows = [
+            (gid, 0, 1, 5, "mlem", 10, 2, False, 4.0),
+            (gid, 1, 2, 5, "mlem", 14, 1, True, 4.0),
+        ]
+        await store.save_results(rows)
+        await store.save_results([(gid, 0, 1, 5, "mlem", 12, 1, True, 5.0), rows[1]])  # replaced
+        assert await store.user_stats(1) == [("mlem", 1, 1, 12.0, 1)]
+        board = await store.leaderboard(5, "mlem")
+        assert board == [(2, 1, 1, 14.0, 1), (1, 1, 1, 12.0, 1)]  # a tie: the higher average
+        assert all(isinstance(row[3], float) for row in board)
+    finally:
+        await store.close()

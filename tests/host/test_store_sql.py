@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 
@@ -69,27 +70,10 @@ def test_a_move_is_a_frozen_record_with_the_old_defaults() -> None:
 async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -> None:
     store = await open_store(db)
     try:
-        gid = await store.create_game(
-            guild_id=5,
-            channel_id=9,
-            game="mlem",
-            options={},
-            seed=1,
-            lang="en",
-            owner_id=1,
-            now=1.0,
-        )
-        with pytest.raises(ChannelBusy):
-            await store.create_game(
-                guild_id=5,
-                channel_id=9,
-                game="mlem",
-                options={},
-                seed=2,
-                lang="en",
-                owner_id=1,
-                now=1.0,
-            )
+        lobby: dict[str, Any] = {"guild_id": 5, "channel_id": 9, "game": "mlem", "options": {}}
+        gid = await store.create_game(**lobby, seed=1, lang="en", owner_id=1, now=1.0)
+        with pytest.raises(ChannelBusy):  # one live game a channel
+            await store.create_game(**lobby, seed=2, lang="en", owner_id=1, now=1.0)
         assert await store.vote(gid, "undo", 1, 2.0) == {1}
         assert await store.vote(gid, "undo", 1, 3.0) == {1}  # a second vote is the same vote
         assert await store.vote(gid, "undo", 2, 3.0) == {1, 2}

@@ -1,4 +1,5 @@
-"""The PostgreSQL store: the same interface and semantics as the SQLite one (host/storage.py).
+"""The PostgreSQL store: the same interface and semantics as the SQLite one (host/storage.py),
+and the same queries (host/store_sql.py's, their ``?`` numbered ``$1``, ``$2``, … here).
 
 An asyncpg pool; numbered migrations from ``migrations/pg/`` (the same numbers as SQLite's),
 applied at start under an advisory lock so that several processes starting together apply

@@ -39,6 +39,7 @@ from host.storage import (
     ChannelBusy,
     GameRow,
     Loaded,
+    Move,
     SeatRow,
     Storage,
     TimerRow,
@@ -568,25 +569,27 @@ class Host:
         wake = wake_time(keep, snap.row.host_options, now, bot_owes=bots_owed)
         try:
             version = await self.store.commit_action(
-                snap.id,
-                snap.row.version,
-                seat=seat,
-                choice=choice,
-                by_user=user_id,
-                by_bot=by_bot,
-                events=[event_dict(e) for e in events],
-                state=dumped,
-                over=over,
-                now=now,
-                think=None
-                if by_bot or timer is not None or since is None
-                else max(0.0, now - since[0]),
-                timer=timer,
-                waits=None if keep == waits and wake == snap.row.wake_at else keep,
-                wake_at=wake,
-                waits_was=waits,
-                timers_opened=opened,
-                timers_closed=closed,
+                Move(
+                    snap.id,
+                    snap.row.version,
+                    seat=seat,
+                    choice=choice,
+                    by_user=user_id,
+                    by_bot=by_bot,
+                    events=[event_dict(e) for e in events],
+                    state=dumped,
+                    over=over,
+                    now=now,
+                    think=None
+                    if by_bot or timer is not None or since is None
+                    else max(0.0, now - since[0]),
+                    timer=timer,
+                    waits=None if keep == waits and wake == snap.row.wake_at else keep,
+                    wake_at=wake,
+                    waits_was=waits,
+                    timers_opened=opened,
+                    timers_closed=closed,
+                )
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None

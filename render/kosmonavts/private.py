@@ -350,14 +350,8 @@ def _draw_order_panel(
     sh = kit.int_of(prev.get("shields_after"))
     for k in range(3):
         shield_icon(d, x + k * 30, y, 28, k < sh)
-    text(
-        d,
-        (x + 96, y + 14),
-        t("kosmonavts.render.private.shields", lang),
-        font(max(16, _least(d))),
-        fill=INK,
-        anchor="lm",
-    )
+    shields = t("kosmonavts.render.private.shields", lang)
+    text(d, (x + 96, y + 14), shields, font(max(16, _least(d))), fill=INK, anchor="lm")
     spd = _speed(prev.get("velocity"))
     text(
         d,

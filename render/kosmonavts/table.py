@@ -317,14 +317,8 @@ def _draw_events(
 ) -> None:
     x0, y0, x1, y1 = box
     kit.rounded_box(d, box, radius=14, fill=kit.BG2, outline=PANEL_EDGE)
-    text(
-        d,
-        (x0 + 14, y0 + 18),
-        t("kosmonavts.render.events", lang),
-        font(18),
-        fill=MUTED,
-        anchor="lm",
-    )
+    title = t("kosmonavts.render.events", lang)
+    text(d, (x0 + 14, y0 + 18), title, font(18), fill=MUTED, anchor="lm")
     ev = kit.dict_of(view.get("events"))
     deck = kit.int_of(ev.get("deck"))
     disc = kit.int_of(ev.get("discard"))
@@ -338,14 +332,8 @@ def _draw_events(
     y = y0 + 38
     rh = (y1 - 10 - y) / 4 if len(rows) > 3 else 36
     if not rows:
-        text(
-            d,
-            (x0 + 14, y + 14),
-            t("kosmonavts.render.no_events", lang),
-            font(max(16, _least(d))),
-            fill=FAINT,
-            anchor="lm",
-        )
+        none = t("kosmonavts.render.no_events", lang)
+        text(d, (x0 + 14, y + 14), none, font(max(16, _least(d))), fill=FAINT, anchor="lm")
     for cid, is_active in rows[:4]:
         kind = cid.split("-")[0].rstrip("12")
         col = KIND_RGB.get(kind, MUTED)

@@ -180,14 +180,8 @@ def _draw_crew(
     h = 36 + rows * row_h + 4
     top = _section(d, y, h, t("mlem.render.crew", lang))
     if not crew:
-        text(
-            d,
-            (PX0 + 16, top + 16),
-            t("mlem.render.crew_empty", lang),
-            font(18),
-            fill=FAINT,
-            anchor="lm",
-        )
+        empty = t("mlem.render.crew_empty", lang)
+        text(d, (PX0 + 16, top + 16), empty, font(18), fill=FAINT, anchor="lm")
     for k, member in enumerate(crew):
         ry = top + k * row_h
         seat = member.get("seat")

@@ -60,6 +60,22 @@ _GAME_COLS = (
 )
 
 
+async def _unlock(con: Conn, sql: str, *key: int) -> None:
+    """Let go of an advisory lock at the end of its critical section, which may have
+    committed a move: this never raises an error over it. On a connection that died (the
+    server restarted, the backend was killed) PostgreSQL has freed the lock already. Any
+    other failure leaves the lock in doubt: the connection is closed at once (PostgreSQL
+    then frees every lock it held), never handed back to the pool holding it."""
+    try:
+        await con.execute(sql, *key)
+    except BaseException as err:
+        if not con.is_closed():
+            con.terminate()
+        if not isinstance(err, Exception):
+            raise  # cancelled: the connection is closed, so the lock is gone
+        log.warning("advisory lock %s not released (%r): its connection is closed", key, err)
+
+
 def _count(status: str) -> int:
     """Rows touched, from asyncpg's status line ("UPDATE 1", "INSERT 0 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -166,7 +182,7 @@ class PgStore(Storage):
             try:
                 yield
             finally:
-                await con.execute("SELECT pg_advisory_unlock($1)", game_id)
+                await _unlock(con, "SELECT pg_advisory_unlock($1)", game_id)
 
     @asynccontextmanager
     async def lock_publish(self, game_id: int) -> AsyncIterator[None]:
@@ -180,7 +196,7 @@ class PgStore(Storage):
             try:
                 yield
             finally:
-                await con.execute("SELECT pg_advisory_unlock($1, $2)", PUBLISH_LOCK, game_id)
+                await _unlock(con, "SELECT pg_advisory_unlock($1, $2)", PUBLISH_LOCK, game_id)
 
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         async with self._conn() as con:

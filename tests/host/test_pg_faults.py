@@ -1,0 +1,152 @@
+"""A PostgreSQL server that drops a connection at the worst moment never misleads a player
+(issue 24), through the offline Discord harness on a real server: the backend killed right
+after a move's commit, or during it (the COMMIT's answer lost), or before it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot import Cosmodrome, build_bot
+from core.i18n import t
+from host.clock import FakeClock
+from host.settings import Settings
+from host.storage_pg import PgStore
+from tests.e2e.driver import latest_table, move_buttons, play_turn, press, refused, waiting_ids
+from tests.e2e.test_mlem_e2e import game_of, open_game, snapshot
+from tests.harness import Harness
+from tests.harness.idle import THREAD_WORK
+
+
+@pytest.fixture(autouse=True)
+def database_work_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every connection in use counts as pending work, so the harness waits for the
+    database too (as in tests/host/test_pg_bot.py)."""
+    inner = PgStore._conn
+
+    @contextlib.asynccontextmanager
+    async def counted(self: PgStore) -> AsyncIterator[Any]:
+        loop = asyncio.get_running_loop()
+        THREAD_WORK.begin(loop)
+        try:
+            async with inner(self) as con:
+                yield con
+        finally:
+            THREAD_WORK.end(loop)
+
+    monkeypatch.setattr(PgStore, "_conn", counted)
+
+
+@pytest.fixture
+def bot_factory(pg_url: str, clock: FakeClock) -> Callable[[], Cosmodrome]:
+    settings = Settings(token="test-token", db_path=pg_url, tick_seconds=0, db_pool=2)
+    seeds = random.Random(2024)
+    return lambda: build_bot(settings, clock=clock, seeds=seeds)
+
+
+async def kill_backend(url: str, pid: int) -> None:
+    """pg_terminate_backend from another connection, waiting until the backend is gone."""
+    con = await asyncpg.connect(url)
+    try:
+        assert await con.fetchval("SELECT pg_terminate_backend($1, 5000)", pid)
+    finally:
+        await con.close()
+
+
+async def start(h: Harness) -> tuple[dict[Any, int], PgStore]:
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
+    await open_game(h, ana, ben)
+    store = game_of(h).store
+    assert isinstance(store, PgStore)
+    return {ana: 0, ben: 1}, store
+
+
+def kill_at_commit(
+    store: PgStore, url: str, *, when: str, raise_after: bool = False
+) -> dict[str, int]:
+    """Make the next move's commit meet a killed backend: ``before`` it runs, or ``after``
+    it committed (then, with ``raise_after``, as if the COMMIT's answer was lost on the
+    way). Returns a counter of the kills made."""
+    inner = store.commit_action
+    kills = {"n": 0}
+
+    async def commit(*args: Any, **kwargs: Any) -> int:
+        con = store._current()
+        assert con is not None  # a move commits on its game lock's connection
+        if kills["n"] == 0 and when == "before":
+            kills["n"] += 1
+            await kill_backend(url, con.get_server_pid())
+        version = await inner(*args, **kwargs)
+        if kills["n"] == 0 and when == "after":
+            kills["n"] += 1
+            await kill_backend(url, con.get_server_pid())
+            if raise_after:
+                raise asyncpg.exceptions.ConnectionDoesNotExistError(
+                    "connection was closed in the middle of operation"
+                )
+        return version
+
+    store.commit_action = commit  # type: ignore[method-assign]
+    return kills
+
+
+async def check_move_shown(h: Harness, store: PgStore, version: int) -> None:
+    after = await snapshot(h)
+    assert after.row.version == version
+    assert after.row.published_version == after.row.version  # the table follows
+    assert latest_table(h).id == after.row.table_message_id
+    assert await store.lagging_games() == []
+
+
+async def test_backend_killed_right_after_the_commit(harness: Harness, pg_url: str) -> None:
+    """The unlock after the commit meets a dead connection: the player is not told that
+    nothing changed, and the table shows the move."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    kills = kill_at_commit(store, pg_url, when="after")
+    reply = await play_turn(h, seats, random.Random(1))  # asserts: not refused
+    assert reply is not None and not refused(reply)
+    assert kills["n"] == 1
+    await check_move_shown(h, store, before.row.version + 1)
+    assert await play_turn(h, seats, random.Random(2)) is not None  # play goes on
+
+
+async def test_commit_answer_lost_but_the_move_is_stored(harness: Harness, pg_url: str) -> None:
+    """The connection is lost during the COMMIT (the answer never comes back) but the move
+    is stored: read again on a fresh connection, the player is told nothing wrong."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    kill_at_commit(store, pg_url, when="after", raise_after=True)
+    reply = await play_turn(h, seats, random.Random(1))
+    assert reply is not None and not refused(reply)
+    await check_move_shown(h, store, before.row.version + 1)
+    assert len(await store.actions(before.id)) == sum(before.moves_by_seat.values()) + 1
+
+
+async def test_backend_killed_before_the_commit(harness: Harness, pg_url: str) -> None:
+    """The connection dies before the move is stored: the player hears that the storage
+    stopped answering and the move was not made; nothing changed; the next click plays."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    kill_at_commit(store, pg_url, when="before")
+    table = latest_table(h)
+    waiting = next(u for u in seats if u.id in waiting_ids(table))
+    ana = next(u for u, s in seats.items() if s == 0)
+    button = move_buttons(table, seats[waiting])[0]
+    reply = await press(h, waiting, table, button, random.Random(1))
+    assert refused(reply)
+    lang = "es" if waiting is ana else "en"
+    assert t("host.error.storage_not_made", lang) in reply.text()
+    assert (await snapshot(h)).row.version == before.row.version
+    assert latest_table(h).id == table.id
+    assert await play_turn(h, seats, random.Random(3)) is not None
+    assert (await snapshot(h)).row.version == before.row.version + 1

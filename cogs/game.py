@@ -402,8 +402,11 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)
             await self.publish(gid)
-        except Exception:
-            log.exception("game %s: move committed, publishing failed", gid)
+        except Exception as err:
+            if not storage_fault(err):
+                log.exception("game %s: move committed, publishing failed", gid)
+            else:  # the game lags: the pacing tick shows it once the database answers
+                log.warning("game %s: move committed, not shown yet (%r)", gid, err)
         self.spawn_bots(gid)
 
     async def check_stored(
@@ -820,14 +823,21 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             ),
             **kwargs,
         )
-        await self.host.store.update_game(
-            gid,
-            now,
-            table_message_id=msg.id,
-            table_to_move=waits_for,
-            table_hash=shown,
-            published_version=shows,
-        )
+        try:
+            await self.host.store.update_game(
+                gid,
+                now,
+                table_message_id=msg.id,
+                table_to_move=waits_for,
+                table_hash=shown,
+                published_version=shows,
+            )
+        except Exception:
+            # Not recorded (the database failed): the next publish would edit the table
+            # recorded before, above this one, and this one would stay behind with live
+            # buttons. Take it back; the game still lags, so the table follows.
+            await self.drop_message(snap.row.channel_id, msg.id)
+            raise
         if pinged_seats and pacing.catches_up(snap.row.host_options):
             # Pinged: their waits' catch-up ping (pings=away) is done (the waits are those
             # the table was drawn with; one started again since is left alone).

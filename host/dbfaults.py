@@ -99,7 +99,10 @@ def storage_fault(err: BaseException) -> bool:
                 ),
             ):
                 return True
-            if isinstance(e, exc.InterfaceError) and "closed" in str(e):
+            # A connection closed under a query, or detached from its pool proxy by then.
+            if isinstance(e, exc.InterfaceError) and any(
+                m in str(e) for m in ("closed", "released back to the pool")
+            ):
                 return True
             if isinstance(e, (TimeoutError, OSError)) and _from_asyncpg(e.__traceback__):
                 return True

@@ -16,6 +16,7 @@ and PostgreSQL releases their locks and rolls back their open transactions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -69,8 +70,10 @@ async def _unlock(con: Conn, sql: str, *key: int) -> None:
     try:
         await con.execute(sql, *key)
     except BaseException as err:
-        if not con.is_closed():
-            con.terminate()
+        # (a connection closed under it is detached from its pool proxy: that raises too)
+        with contextlib.suppress(Exception):
+            if not con.is_closed():
+                con.terminate()
         if not isinstance(err, Exception):
             raise  # cancelled: the connection is closed, so the lock is gone
         log.warning("advisory lock %s not released (%r): its connection is closed", key, err)

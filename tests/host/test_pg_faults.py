@@ -18,7 +18,15 @@ from core.i18n import t
 from host.clock import FakeClock
 from host.settings import Settings
 from host.storage_pg import PgStore
-from tests.e2e.driver import latest_table, move_buttons, play_turn, press, refused, waiting_ids
+from tests.e2e.driver import (
+    latest_table,
+    move_buttons,
+    play_turn,
+    press,
+    refused,
+    tables,
+    waiting_ids,
+)
 from tests.e2e.test_mlem_e2e import game_of, open_game, snapshot
 from tests.harness import Harness
 from tests.harness.idle import THREAD_WORK
@@ -150,3 +158,46 @@ async def test_backend_killed_before_the_commit(harness: Harness, pg_url: str) -
     assert latest_table(h).id == table.id
     assert await play_turn(h, seats, random.Random(3)) is not None
     assert (await snapshot(h)).row.version == before.row.version + 1
+
+
+def live_tables(h: Harness) -> list[Any]:
+    """The channel's table messages with a button still enabled."""
+    return [m for m in tables(h) if any(not b.disabled for b in m.buttons)]
+
+
+async def test_database_fails_between_posting_a_table_and_recording_it(
+    harness: Harness, pg_url: str
+) -> None:
+    """A new table is posted, then its connection is killed before its id is recorded:
+    the posted table is taken back, so the channel never holds a table nobody recorded;
+    the next publish (the tick) leaves one live table, the last game message."""
+    h = harness
+    seats, store = await start(h)
+    inner = store.update_game
+    kills = {"n": 0}
+
+    async def update_game(game_id: int, now: float, **fields: Any) -> None:
+        con = store._current()
+        if "table_message_id" in fields and kills["n"] == 0 and con is not None:
+            kills["n"] += 1
+            await kill_backend(pg_url, con.get_server_pid())
+        await inner(game_id, now, **fields)
+
+    store.update_game = update_game  # type: ignore[method-assign]
+    rng = random.Random(5)
+    while kills["n"] == 0:  # until a move needs a new table (a new player to move)
+        before = await snapshot(h)
+        assert await play_turn(h, seats, rng) is not None
+    after = await snapshot(h)
+    assert after.row.version == before.row.version + 1  # the move stands
+    assert after.row.published_version < after.row.version  # not shown yet: it lags
+    # The table recorded is the one live table (the trail of moves may be below it now).
+    assert [m.id for m in live_tables(h)] == [after.row.table_message_id]
+    assert latest_table(h).id == after.row.table_message_id
+    await h.bot.get_cog("GameCog").tick()  # type: ignore[union-attr]
+    shown = await snapshot(h)
+    assert shown.row.published_version == shown.row.version
+    assert [m.id for m in live_tables(h)] == [shown.row.table_message_id]
+    assert latest_table(h).id == shown.row.table_message_id
+    assert h.messages(h.channel_id)[-1].id == shown.row.table_message_id
+    assert await play_turn(h, seats, rng) is not None

@@ -237,14 +237,15 @@ def is_postgres_url(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(target: str | Path, *, pool: int = 10) -> Storage:
+async def open_store(target: str | Path, *, pool: int = 10, timeout: float = 1.0) -> Storage:
     """Open the store ``COSMODROME_DB`` names: a ``postgresql://`` URL (PostgreSQL, at most
-    ``pool`` connections) or a file path (SQLite)."""
+    ``pool`` connections) or a file path (SQLite). ``timeout``: how long one database call
+    may wait (COSMODROME_DB_TIMEOUT) before it fails as a storage fault."""
     if is_postgres_url(target):
         from host.storage_pg import PgStore
 
-        return await PgStore.open(str(target), max_size=pool)
-    return await SqliteStore.open(target)
+        return await PgStore.open(str(target), max_size=pool, timeout=timeout)
+    return await SqliteStore.open(target, busy_timeout=timeout)
 
 
 class Storage(ABC):
@@ -588,7 +589,7 @@ class SqliteStore(Storage):
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteStore:
+    async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> SqliteStore:
         # A file SQLite cannot open fails here, in this thread: when aiosqlite's own connect
         # fails, its worker thread outlives the call (and complains once the loop is gone).
         sqlite3.connect(str(path)).close()
@@ -599,7 +600,9 @@ class SqliteStore(Storage):
             # cut too (NORMAL in WAL mode only survives a crash of the process).
             await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
+            # How long a write waits for a file another program holds locked (then "database
+            # is locked": a storage fault, see host/dbfaults.py).
+            await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             store = cls(db)
             await store.migrate()
         except BaseException:

@@ -52,6 +52,8 @@ MIGRATIONS = SQLITE_MIGRATIONS / "pg"
 MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 #: The first half of the two-key advisory locks on publishing a game's table ("pu").
 PUBLISH_LOCK = 0x7075
+#: How long (seconds) the migrations at start may take: not a click's database call.
+MIGRATION_TIMEOUT = 3600.0
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
@@ -87,8 +89,10 @@ def _count(status: str) -> int:
 class PgStore(Storage):
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, timeout: float | None = None) -> None:
         self.pool = pool
+        #: How long to wait for a pooled connection (None: as long as it takes).
+        self.timeout = timeout
         #: The connection the current task holds (in a lock, a transaction or a read).
         self._bound: ContextVar[tuple[asyncio.Task[Any] | None, Conn] | None] = ContextVar(
             f"cosmodrome-pg-{id(self)}", default=None
@@ -97,9 +101,22 @@ class PgStore(Storage):
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PgStore:
-        pool = await asyncpg.create_pool(url, min_size=min(min_size, max_size), max_size=max_size)
-        store = cls(pool)
+    async def open(
+        cls, url: str, *, min_size: int = 2, max_size: int = 10, timeout: float = 1.0
+    ) -> PgStore:
+        """A pool of at most ``max_size`` connections. ``timeout`` (COSMODROME_DB_TIMEOUT)
+        bounds every wait of a click on the database: connecting, a pooled connection, each
+        statement (then asyncpg cancels it); past it, the call fails as a storage fault
+        (host/dbfaults.py) and the player is told the storage is not answering. A
+        connection that timed out is closed, and the pool connects anew when asked."""
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=min(min_size, max_size),
+            max_size=max_size,
+            timeout=timeout,
+            command_timeout=timeout,
+        )
+        store = cls(pool, timeout=timeout)
         try:
             await store.migrate()
         except BaseException:
@@ -113,8 +130,9 @@ class PgStore(Storage):
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/pg/NNNN_*.sql`` files newer than the recorded
         version, all in one transaction, one process at a time."""
+        wait = MIGRATION_TIMEOUT
         async with self.pool.acquire() as con, con.transaction():
-            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=wait)
             await con.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
             )
@@ -124,7 +142,7 @@ class PgStore(Storage):
                 if number <= current:
                     continue
                 log.info("applying migration pg/%s", path.name)
-                await con.execute(path.read_text(encoding="utf-8"))
+                await con.execute(path.read_text(encoding="utf-8"), timeout=wait)
                 await con.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 current = number
         return int(current)
@@ -142,7 +160,7 @@ class PgStore(Storage):
         if con is not None:
             yield con
             return
-        async with self.pool.acquire() as con:
+        async with self.pool.acquire(timeout=self.timeout) as con:
             token = self._bound.set((asyncio.current_task(), con))
             try:
                 yield con

@@ -4,10 +4,8 @@ after a move's commit, or during it (the COMMIT's answer lost), or before it."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -29,26 +27,7 @@ from tests.e2e.driver import (
 )
 from tests.e2e.test_mlem_e2e import game_of, open_game, snapshot
 from tests.harness import Harness
-from tests.harness.idle import THREAD_WORK
-
-
-@pytest.fixture(autouse=True)
-def database_work_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every connection in use counts as pending work, so the harness waits for the
-    database too (as in tests/host/test_pg_bot.py)."""
-    inner = PgStore._conn
-
-    @contextlib.asynccontextmanager
-    async def counted(self: PgStore) -> AsyncIterator[Any]:
-        loop = asyncio.get_running_loop()
-        THREAD_WORK.begin(loop)
-        try:
-            async with inner(self) as con:
-                yield con
-        finally:
-            THREAD_WORK.end(loop)
-
-    monkeypatch.setattr(PgStore, "_conn", counted)
+from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
 
 
 @pytest.fixture

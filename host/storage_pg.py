@@ -54,6 +54,10 @@ MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 PUBLISH_LOCK = 0x7075
 #: How long (seconds) the migrations at start may take: not a click's database call.
 MIGRATION_TIMEOUT = 3600.0
+#: How long (seconds) a publish may wait for its lock's connection and for the lock itself
+#: (another publish of the same game may hold it across slow Discord calls): after the
+#: click was answered, so longer than a click's waits.
+PUBLISH_WAIT = 30.0
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, options, seed, version, state, lang, owner_id, "
@@ -89,10 +93,22 @@ def _count(status: str) -> int:
 class PgStore(Storage):
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, *, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        *,
+        timeout: float | None = None,
+        lock_pool: asyncpg.Pool | None = None,
+    ) -> None:
         self.pool = pool
         #: How long to wait for a pooled connection (None: as long as it takes).
         self.timeout = timeout
+        #: The connections that hold publish locks (see :meth:`lock_publish`).
+        self.lock_pool = lock_pool or pool
+        #: The pool (and how long to wait on it) this task's next connection comes from.
+        self._via: ContextVar[tuple[asyncpg.Pool, float | None] | None] = ContextVar(
+            f"cosmodrome-pg-via-{id(self)}", default=None
+        )
         #: The connection the current task holds (in a lock, a transaction or a read).
         self._bound: ContextVar[tuple[asyncio.Task[Any] | None, Conn] | None] = ContextVar(
             f"cosmodrome-pg-{id(self)}", default=None
@@ -116,16 +132,25 @@ class PgStore(Storage):
             timeout=timeout,
             command_timeout=timeout,
         )
-        store = cls(pool, timeout=timeout)
+        try:
+            lock_pool = await asyncpg.create_pool(
+                url, min_size=0, max_size=max_size, timeout=timeout, command_timeout=timeout
+            )
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, timeout=timeout, lock_pool=lock_pool)
         try:
             await store.migrate()
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
         await self.pool.close()
+        if self.lock_pool is not self.pool:
+            await self.lock_pool.close()
 
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/pg/NNNN_*.sql`` files newer than the recorded
@@ -160,7 +185,8 @@ class PgStore(Storage):
         if con is not None:
             yield con
             return
-        async with self.pool.acquire(timeout=self.timeout) as con:
+        pool, timeout = self._via.get() or (self.pool, self.timeout)
+        async with pool.acquire(timeout=timeout) as con:
             token = self._bound.set((asyncio.current_task(), con))
             try:
                 yield con
@@ -211,9 +237,18 @@ class PgStore(Storage):
         (PUBLISH_LOCK, game id), a key space apart from the game locks' single keys, so a
         move can commit while its table is shown. The cog holds it around one publish, the
         Discord calls included (it decides from the table it finds recorded whether to edit
-        or post): one pooled connection per table being shown."""
-        async with self._conn() as con:
-            await con.execute("SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id)
+        or post): one connection per table being shown, bound to the task (the publish's
+        queries run on it), from a pool of its own (:attr:`lock_pool`), so that slow Discord
+        answers hold those connections and never the ones clicks need."""
+        async with contextlib.AsyncExitStack() as stack:
+            via = self._via.set((self.lock_pool, PUBLISH_WAIT))
+            try:
+                con = await stack.enter_async_context(self._conn())
+            finally:
+                self._via.reset(via)
+            await con.execute(
+                "SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id, timeout=PUBLISH_WAIT
+            )
             try:
                 yield
             finally:

@@ -4,7 +4,9 @@ after a move's commit, or during it (the COMMIT's answer lost), or before it."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,14 +21,16 @@ from host.storage_pg import PgStore
 from tests.e2e.driver import (
     latest_table,
     move_buttons,
+    offers,
     play_turn,
     press,
     refused,
     tables,
     waiting_ids,
 )
-from tests.e2e.test_mlem_e2e import game_of, open_game, snapshot
+from tests.e2e.test_mlem_e2e import JOIN, START, game_of, open_game, snapshot
 from tests.harness import Harness
+from tests.harness.idle import THREAD_WORK
 from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
 
 
@@ -180,3 +184,86 @@ async def test_database_fails_between_posting_a_table_and_recording_it(
     assert latest_table(h).id == shown.row.table_message_id
     assert h.messages(h.channel_id)[-1].id == shown.row.table_message_id
     assert await play_turn(h, seats, rng) is not None
+
+
+async def test_slow_discord_never_holds_the_connections_clicks_need(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20 games clicked at once while Discord answers each request slowly, on a pool of 2:
+    every publish holds its lock's connection across its Discord calls, from a pool of its
+    own, so no click waits for a connection of the main pool longer than the timeout (the
+    clicks would otherwise be told that the storage is not answering)."""
+    h = harness
+    ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
+    seats = {ana: 0, ben: 1}
+    channels = [h.channel_id] + [h.new_channel(f"mesa-{i}") for i in range(19)]
+    for channel in channels:
+        lobby = (await h.slash(ana, "game new", channel=channel, game="mlem")).posted
+        await h.click(ben, lobby, label=JOIN)
+        await h.click(ana, lobby, label=START)
+    store = game_of(h).store
+    assert isinstance(store, PgStore) and store.timeout is not None
+
+    waits: list[float] = []
+    acquire = asyncpg.pool.Pool.acquire
+
+    def timed_acquire(pool: asyncpg.Pool, *args: Any, **kwargs: Any) -> Any:
+        inner = acquire(pool, *args, **kwargs)
+        if pool is not store.pool:
+            return inner
+
+        class Timed:
+            async def __aenter__(self) -> Any:
+                start = time.monotonic()
+                try:
+                    return await inner.__aenter__()
+                finally:
+                    waits.append(time.monotonic() - start)
+
+            async def __aexit__(self, *exc: Any) -> Any:
+                return await inner.__aexit__(*exc)
+
+        return Timed()
+
+    monkeypatch.setattr(asyncpg.pool.Pool, "acquire", timed_acquire)
+    slow_discord(h, SLOW_DISCORD)
+
+    clicks = []
+    for channel in channels:
+        table = latest_table(h, channel)
+        user = next(u for u in seats if u.id in waiting_ids(table))
+        offer = offers(table, seats[user])[0]
+        values = None if offer.value is None else [offer.value]
+        clicks.append(
+            {"user": user, "message": table, "custom_id": offer.custom_id, "values": values}
+        )
+    replies = await h.click_many(clicks)
+    assert not any(refused(r) for r in replies), [r.text() for r in replies if refused(r)]
+    assert waits and max(waits) < store.timeout, f"a click waited {max(waits):.2f} s"
+    for channel in channels:
+        snap = await snapshot(h, channel)
+        assert snap.row.version == 3  # started, then one move
+        assert snap.row.published_version == snap.row.version
+        assert latest_table(h, channel).id == snap.row.table_message_id
+
+
+#: How long each Discord request but the interactions' own answers takes (seconds).
+SLOW_DISCORD = 0.1
+
+
+def slow_discord(h: Harness, delay: float) -> None:
+    """Every request to Discord's API but the answers to interactions (callbacks and
+    followups) waits ``delay`` seconds first, counted as pending work for the harness."""
+    inner = h.backend.http
+
+    async def slow(method: str, url: str, **kwargs: Any) -> Any:
+        if "/interactions/" not in url and "/webhooks/" not in url:
+            loop = asyncio.get_running_loop()
+            THREAD_WORK.begin(loop)
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                THREAD_WORK.end(loop)
+        return await inner(method, url, **kwargs)
+
+    h.backend.http = slow  # type: ignore[method-assign]

@@ -639,15 +639,20 @@ class SqliteStore(Storage):
 
     @asynccontextmanager
     async def transaction(self):  # type: ignore[no-untyped-def]
+        """One write transaction. A statement or the COMMIT that fails (a full disk, a file
+        another program holds locked: storage faults, see host/dbfaults.py) rolls it back,
+        unless SQLite did already, so the connection is never left inside it."""
         async with self._tx:
+            if self.db.in_transaction:  # a ROLLBACK that failed before: end it now
+                await self.db.execute("ROLLBACK")
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            else:
                 await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
 
     async def in_one_hop(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
         """Run the transaction ``body(db)`` — written like one over :meth:`transaction`, but
@@ -658,13 +663,16 @@ class SqliteStore(Storage):
 
         def run() -> T:
             db = _Direct(self.db._conn)
+            if db.conn.in_transaction:  # as in :meth:`transaction`
+                db.sql("ROLLBACK")
             db.sql("BEGIN IMMEDIATE")
             try:
                 out = _run_now(body(db))
+                db.sql("COMMIT")
             except BaseException:
-                db.sql("ROLLBACK")
+                if db.conn.in_transaction:
+                    db.sql("ROLLBACK")
                 raise
-            db.sql("COMMIT")
             return out
 
         async with self._tx:

@@ -120,22 +120,28 @@ class PgStore(Storage):
     async def open(
         cls, url: str, *, min_size: int = 2, max_size: int = 10, timeout: float = 1.0
     ) -> PgStore:
-        """A pool of at most ``max_size`` connections. ``timeout`` (COSMODROME_DB_TIMEOUT)
+        """Pools of at most ``max_size`` connections in all. ``timeout`` (COSMODROME_DB_TIMEOUT)
         bounds every wait of a click on the database: connecting, a pooled connection, each
         statement (then asyncpg cancels it); past it, the call fails as a storage fault
         (host/dbfaults.py) and the player is told the storage is not answering. A
         connection that timed out is closed, and the pool connects anew when asked."""
+        # A third of the connections (at least one) hold the publish locks, the rest serve
+        # the clicks: at most ``max_size`` in all (a pool of one: a single pool).
+        max_size = max(1, max_size)
+        locks = max(1, max_size // 3) if max_size >= 2 else 0
         pool = await asyncpg.create_pool(
             url,
-            min_size=min(min_size, max_size),
-            max_size=max_size,
+            min_size=min(min_size, max_size - locks),
+            max_size=max_size - locks,
             timeout=timeout,
             command_timeout=timeout,
         )
+        lock_pool = pool
         try:
-            lock_pool = await asyncpg.create_pool(
-                url, min_size=0, max_size=max_size, timeout=timeout, command_timeout=timeout
-            )
+            if locks:
+                lock_pool = await asyncpg.create_pool(
+                    url, min_size=0, max_size=locks, timeout=timeout, command_timeout=timeout
+                )
         except BaseException:
             await pool.close()
             raise

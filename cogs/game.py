@@ -429,6 +429,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         if not stored:
             raise StorageDown("host.error.storage_not_made") from err
         log.warning("game %s: the move is stored although its commit failed (%r)", snap.id, err)
+        after = await self.host.by_id(snap.id)
+        if after.row.status == "over":
+            # The game's last move: its results are written after its commit (idempotent).
+            await self.host._save_results(after)
 
     async def refresh_after_gone(
         self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool
@@ -882,6 +886,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             tkey = key
         todo = [a for a in public if a.seq > start]
         posted = False
+        made_ids: list[int] = []  # the messages this call posted
         chunk: list[str] = []
         for i, action in enumerate(todo):
             added = present.log_lines(snap, [action], None, lang)
@@ -889,6 +894,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if chunk and len(self.trail_text(header, chunk + added)) > TRAIL_CHARS:
                 # This message is full: it keeps what it has; the rest opens a new one.
                 made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
+                made_ids += [made] if made != mid else []
                 posted = posted or made != mid
                 mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
             if not chunk and len(self.trail_text(header, added)) > TRAIL_CHARS:
@@ -897,6 +903,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 header = self.trail_header(row.game, tkey, lang)
                 for piece in self.trail_pieces(header, added):
                     made = await self.put_trail(row.channel_id, mid, piece)
+                    made_ids += [made] if made != mid else []
                     posted = posted or made != mid
                     mid = None
                 mid, start, tkey = None, action.seq, key
@@ -908,19 +915,28 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 mid,
                 self.trail_text(self.trail_header(row.game, tkey, lang), chunk),
             )
+            made_ids += [made] if made != mid else []
             posted = posted or made != mid
             mid = made
         if tkey != key:
             # A new round: this message is done; the round's first move opens the next one.
             mid, start, tkey = None, todo[-1].seq if todo else start, key
         if (mid, start, tkey) != (row.trail_message_id, row.trail_seq, row.trail_key):
-            await self.host.store.update_game(
-                snap.id,
-                self.host.clock.now(),
-                trail_message_id=mid,
-                trail_seq=start,
-                trail_key=tkey,
-            )
+            try:
+                await self.host.store.update_game(
+                    snap.id,
+                    self.host.clock.now(),
+                    trail_message_id=mid,
+                    trail_seq=start,
+                    trail_key=tkey,
+                )
+            except Exception:
+                # Not recorded (the database failed): the next publish writes these moves
+                # again, so the messages posted here would say them twice. Take them back.
+                for made in made_ids:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.channel(row.channel_id).get_partial_message(made).delete()  # type: ignore[attr-defined]
+                raise
         return posted
 
     @staticmethod

@@ -16,9 +16,11 @@ import pytest
 from bot import Cosmodrome, build_bot
 from core.i18n import t
 from host.clock import FakeClock
+from host.dbfaults import StorageDown
 from host.settings import Settings
 from host.storage_pg import PgStore
 from tests.e2e.driver import (
+    is_final,
     latest_table,
     move_buttons,
     offers,
@@ -28,7 +30,7 @@ from tests.e2e.driver import (
     tables,
     waiting_ids,
 )
-from tests.e2e.test_mlem_e2e import JOIN, START, game_of, open_game, snapshot
+from tests.e2e.test_mlem_e2e import JOIN, START, check_replay, game_of, open_game, snapshot
 from tests.harness import Harness
 from tests.harness.idle import THREAD_WORK
 from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
@@ -63,7 +65,8 @@ def kill_at_commit(
 ) -> dict[str, int]:
     """Make the next move's commit meet a killed backend: ``before`` it runs, or ``after``
     it committed (then, with ``raise_after``, as if the COMMIT's answer was lost on the
-    way). Returns a counter of the kills made."""
+    way), or after the commit of the move that ends the game (``over``). Returns a counter
+    of the kills made."""
     inner = store.commit_action
     kills = {"n": 0}
 
@@ -74,7 +77,7 @@ def kill_at_commit(
             kills["n"] += 1
             await kill_backend(url, con.get_server_pid())
         version = await inner(*args, **kwargs)
-        if kills["n"] == 0 and when == "after":
+        if kills["n"] == 0 and (when == "after" or (when == "over" and kwargs.get("over"))):
             kills["n"] += 1
             await kill_backend(url, con.get_server_pid())
             if raise_after:
@@ -141,6 +144,60 @@ async def test_backend_killed_before_the_commit(harness: Harness, pg_url: str) -
     assert latest_table(h).id == table.id
     assert await play_turn(h, seats, random.Random(3)) is not None
     assert (await snapshot(h)).row.version == before.row.version + 1
+
+
+async def test_commit_answer_lost_and_the_database_cannot_say(
+    harness: Harness, pg_url: str
+) -> None:
+    """The COMMIT's answer is lost and the read that would tell fails too: the player is
+    told it is not known yet (never "nothing was changed"); the move is stored, and the
+    tick shows it."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    kill_at_commit(store, pg_url, when="after", raise_after=True)
+    actions = store.actions
+    failed = {"n": 0}
+
+    async def unreadable(*args: Any, **kwargs: Any) -> Any:
+        if failed["n"] == 0:
+            failed["n"] += 1
+            raise StorageDown()
+        return await actions(*args, **kwargs)
+
+    store.actions = unreadable  # type: ignore[method-assign]
+    table = latest_table(h)
+    waiting = next(u for u in seats if u.id in waiting_ids(table))
+    reply = await press(
+        h, waiting, table, move_buttons(table, seats[waiting])[0], random.Random(1)
+    )
+    assert refused(reply)
+    lang = "es" if seats[waiting] == 0 else "en"
+    assert t("host.error.storage_unsure", lang) in reply.text()
+    assert (await snapshot(h)).row.version == before.row.version + 1
+    await h.bot.get_cog("GameCog").tick()  # type: ignore[union-attr]
+    await check_move_shown(h, store, before.row.version + 1)
+
+
+async def test_backend_killed_after_the_last_move_of_the_game(
+    harness: Harness, pg_url: str
+) -> None:
+    """The game's last move commits, then its connection dies before the results are
+    written: the final table is shown, and the results are written all the same."""
+    h = harness
+    seats, store = await start(h)
+    kills = kill_at_commit(store, pg_url, when="over")
+    rng = random.Random(11)
+    for _ in range(2000):
+        if await play_turn(h, seats, rng) is None:
+            break
+    assert kills["n"] == 1
+    final = await snapshot(h)
+    assert final.row.status == "over" and is_final(latest_table(h))
+    assert final.row.published_version == final.row.version
+    for user in seats:
+        assert [row[0] for row in await store.user_stats(user.id)] == ["mlem"]
+    await check_replay(h)
 
 
 def live_tables(h: Harness) -> list[Any]:

@@ -324,3 +324,36 @@ def slow_discord(h: Harness, delay: float) -> None:
         return await inner(method, url, **kwargs)
 
     h.backend.http = slow  # type: ignore[method-assign]
+
+
+def trail_messages(h: Harness) -> list[Any]:
+    return [m for m in h.messages(h.channel_id) if "• " in (m.content or "") and not m.embeds]
+
+
+async def test_database_fails_before_the_trail_is_recorded(harness: Harness, pg_url: str) -> None:
+    """The first move's trail message is posted, then the connection dies before it is
+    recorded: the message is taken back, so the moves are never written twice; the tick
+    writes the trail once, then the table below it."""
+    h = harness
+    seats, store = await start(h)
+    inner = store.update_game
+    kills = {"n": 0}
+
+    async def update_game(game_id: int, now: float, **fields: Any) -> None:
+        con = store._current()
+        if "trail_seq" in fields and kills["n"] == 0 and con is not None:
+            kills["n"] += 1
+            await kill_backend(pg_url, con.get_server_pid())
+        await inner(game_id, now, **fields)
+
+    store.update_game = update_game  # type: ignore[method-assign]
+    assert trail_messages(h) == []
+    assert await play_turn(h, seats, random.Random(1)) is not None
+    assert kills["n"] == 1
+    assert trail_messages(h) == []  # posted, not recorded: taken back
+    await h.bot.get_cog("GameCog").tick()  # type: ignore[union-attr]
+    (trail,) = trail_messages(h)
+    shown = await snapshot(h)
+    assert shown.row.trail_message_id == trail.id
+    assert shown.row.published_version == shown.row.version
+    assert h.messages(h.channel_id)[-1].id == shown.row.table_message_id

@@ -90,6 +90,23 @@ def kill_at_commit(
     return kills
 
 
+def kill_at_record(store: PgStore, url: str, field: str) -> dict[str, int]:
+    """Kill the backend of the next ``update_game`` that records ``field``, just before
+    it runs (so it fails). Returns a counter of the kills made."""
+    inner = store.update_game
+    kills = {"n": 0}
+
+    async def update_game(game_id: int, now: float, **fields: Any) -> None:
+        con = store._current()
+        if field in fields and kills["n"] == 0 and con is not None:
+            kills["n"] += 1
+            await kill_backend(url, con.get_server_pid())
+        await inner(game_id, now, **fields)
+
+    store.update_game = update_game  # type: ignore[method-assign]
+    return kills
+
+
 async def check_move_shown(h: Harness, store: PgStore, version: int) -> None:
     after = await snapshot(h)
     assert after.row.version == version
@@ -213,17 +230,7 @@ async def test_database_fails_between_posting_a_table_and_recording_it(
     the next publish (the tick) leaves one live table, the last game message."""
     h = harness
     seats, store = await start(h)
-    inner = store.update_game
-    kills = {"n": 0}
-
-    async def update_game(game_id: int, now: float, **fields: Any) -> None:
-        con = store._current()
-        if "table_message_id" in fields and kills["n"] == 0 and con is not None:
-            kills["n"] += 1
-            await kill_backend(pg_url, con.get_server_pid())
-        await inner(game_id, now, **fields)
-
-    store.update_game = update_game  # type: ignore[method-assign]
+    kills = kill_at_record(store, pg_url, "table_message_id")
     rng = random.Random(5)
     while kills["n"] == 0:  # until a move needs a new table (a new player to move)
         before = await snapshot(h)
@@ -336,17 +343,7 @@ async def test_database_fails_before_the_trail_is_recorded(harness: Harness, pg_
     writes the trail once, then the table below it."""
     h = harness
     seats, store = await start(h)
-    inner = store.update_game
-    kills = {"n": 0}
-
-    async def update_game(game_id: int, now: float, **fields: Any) -> None:
-        con = store._current()
-        if "trail_seq" in fields and kills["n"] == 0 and con is not None:
-            kills["n"] += 1
-            await kill_backend(pg_url, con.get_server_pid())
-        await inner(game_id, now, **fields)
-
-    store.update_game = update_game  # type: ignore[method-assign]
+    kills = kill_at_record(store, pg_url, "trail_seq")
     assert trail_messages(h) == []
     assert await play_turn(h, seats, random.Random(1)) is not None
     assert kills["n"] == 1

@@ -18,7 +18,7 @@ from core.i18n import t
 from host.clock import FakeClock
 from host.dbfaults import StorageDown
 from host.settings import Settings
-from host.storage_pg import PgStore
+from host.storage_pg import PgStore, _unlock
 from tests.e2e.driver import (
     is_final,
     latest_table,
@@ -354,3 +354,27 @@ async def test_database_fails_before_the_trail_is_recorded(harness: Harness, pg_
     assert shown.row.trail_message_id == trail.id
     assert shown.row.published_version == shown.row.version
     assert h.messages(h.channel_id)[-1].id == shown.row.table_message_id
+
+
+async def test_an_unlock_that_fails_closes_its_connection(pg_url: str) -> None:
+    """An advisory unlock that fails on a live connection (here a statement error; in life
+    a timeout) never raises over the critical section, and the connection is closed rather
+    than pooled still holding the lock: PostgreSQL frees it, and the pool connects anew."""
+    store = await PgStore.open(pg_url, max_size=2)
+    other = await asyncpg.connect(pg_url)
+    try:
+        async with store._conn() as con:
+            await con.execute("SELECT pg_advisory_lock($1)", 77)
+            assert not await other.fetchval("SELECT pg_try_advisory_lock(77)")
+            await _unlock(con, "SELECT pg_advisory_unlock($1) / 0", 77)  # division by zero
+            # Closed at once, not only when handed back (asyncpg's reset unlocks all too).
+            for _ in range(100):  # the server ends the session's locks as it goes
+                if await other.fetchval("SELECT pg_try_advisory_lock(77)"):
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the lock outlived its connection")
+        assert await store.count_actions(1) == 0  # the pool works on
+    finally:
+        await other.close()
+        await store.close()

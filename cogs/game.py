@@ -165,9 +165,14 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if message_id is None:
                 message_id = (await interaction.original_response()).id
             old = snap.row.lobby_message_id
-            await self.host.store.update_game(
-                snap.id, self.host.clock.now(), lobby_message_id=message_id
-            )
+            try:
+                await self.host.store.update_game(
+                    snap.id, self.host.clock.now(), lobby_message_id=message_id
+                )
+            except Exception:  # not recorded: one live lobby, the one recorded before
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+                raise
             if old is not None and old != message_id:
                 await self.disable_buttons(snap.row.channel_id, old)
             return

@@ -104,3 +104,28 @@ async def test_a_file_another_program_holds_locked(harness: Harness, db_path: Pa
     assert not refused(reply)
     assert (await snapshot(h)).row.version == before.row.version + 1
     await check_replay(h)
+
+
+async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/game status reposts the lobby at the bottom; the disk is full when its id is to be
+    recorded: the new copy is taken back, so the lobby recorded stays the one live lobby."""
+    h = harness
+    ana = h.user("Ana", "es-ES")
+    lobby = (await h.slash(ana, "game new", game="mlem")).posted
+    store = game_of(h).store
+    inner = store.update_game
+
+    async def full(game_id: int, now: float, **fields: object) -> None:
+        if "lobby_message_id" in fields:
+            raise sqlite3.OperationalError("database or disk is full")
+        await inner(game_id, now, **fields)
+
+    monkeypatch.setattr(store, "update_game", full)
+    reply = await h.slash(ana, "game status")
+    assert t("host.error.storage_down", "es") in reply.text()
+    lobbies = [m for m in h.messages(h.channel_id) if m.buttons]
+    assert [m.id for m in lobbies] == [lobby.id]
+    row = await store.latest_game(h.channel_id)
+    assert row is not None and row.lobby_message_id == lobby.id

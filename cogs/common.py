@@ -17,7 +17,7 @@ from core import i18n
 from core.contract import IllegalMove
 from core.i18n import t
 from host import registry
-from host.dbfaults import fault_key, storage_fault
+from host.dbfaults import fault_key, storage_fault, timed_out
 from host.sessions import Host, HostError, Player, Snapshot
 
 if TYPE_CHECKING:
@@ -86,8 +86,9 @@ def guarded(func: F) -> F:
                 log.exception("could not read settings of %s", interaction.user.id)
             down = err
         lang = self.lang(interaction)
-        if down is not None and storage_fault(down):
-            # The database is away: say so at once (within Discord's 3 s), touch nothing.
+        if down is not None and timed_out(down):
+            # The database does not answer: say so at once (within Discord's 3 s), touch
+            # nothing. (A connection lost instead is worth going on: the pool connects anew.)
             log.warning("storage not answering (%r)", down)
             await self.reply(interaction, t(fault_key(down), lang))
             return

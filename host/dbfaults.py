@@ -109,6 +109,19 @@ def storage_fault(err: BaseException) -> bool:
     return False
 
 
+def timed_out(err: BaseException) -> bool:
+    """Whether ``err`` is a :func:`storage_fault` of a database that does not answer (a
+    timeout, SQLite's locked file), rather than one that dropped a connection: asking it
+    again at once would only wait as long again."""
+    if not storage_fault(err):
+        return False
+    return any(
+        isinstance(e, TimeoutError)
+        or (isinstance(e, sqlite3.OperationalError) and "locked" in str(e).lower())
+        for e in _chain(err)
+    )
+
+
 async def move_stored(
     store: Storage, game_id: int, *, after_seq: int, seat: int, user_id: int, choice: str
 ) -> bool | None:

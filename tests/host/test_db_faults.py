@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from host.dbfaults import StorageDown, fault_key, storage_fault
+from host.dbfaults import StorageDown, fault_key, storage_fault, timed_out
 from host.settings import Settings, SettingsError
 
 
@@ -35,3 +35,13 @@ def test_faults_and_bugs_told_apart() -> None:
         raise StorageDown("host.error.storage_unsure") from full
     except StorageDown as err:
         assert storage_fault(err) and fault_key(err) == "host.error.storage_unsure"
+
+
+def test_timeouts_told_from_lost_connections() -> None:
+    assert timed_out(sqlite3.OperationalError("database is locked"))
+    assert not timed_out(sqlite3.OperationalError("database or disk is full"))
+    assert not timed_out(TimeoutError())  # not from the database's client
+    try:
+        raise StorageDown() from TimeoutError()
+    except StorageDown as err:
+        assert timed_out(err)

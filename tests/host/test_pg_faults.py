@@ -70,14 +70,14 @@ def kill_at_commit(
     inner = store.commit_action
     kills = {"n": 0}
 
-    async def commit(*args: Any, **kwargs: Any) -> int:
+    async def commit(move: Any) -> int:
         con = store._current()
         assert con is not None  # a move commits on its game lock's connection
         if kills["n"] == 0 and when == "before":
             kills["n"] += 1
             await kill_backend(url, con.get_server_pid())
-        version = await inner(*args, **kwargs)
-        if kills["n"] == 0 and (when == "after" or (when == "over" and kwargs.get("over"))):
+        version = await inner(move)
+        if kills["n"] == 0 and (when == "after" or (when == "over" and move.over)):
             kills["n"] += 1
             await kill_backend(url, con.get_server_pid())
             if raise_after:

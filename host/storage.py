@@ -46,14 +46,15 @@ def is_postgres_url(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(target: str | Path, *, pool: int = 10) -> Storage:
+async def open_store(target: str | Path, *, pool: int = 10, timeout: float = 1.0) -> Storage:
     """Open the store ``COSMODROME_DB`` names: a ``postgresql://`` URL (PostgreSQL, at most
-    ``pool`` connections) or a file path (SQLite)."""
+    ``pool`` connections) or a file path (SQLite). ``timeout``: how long one database call
+    may wait (COSMODROME_DB_TIMEOUT) before it fails as a storage fault."""
     if is_postgres_url(target):
         from host.storage_pg import PgStore
 
-        return await PgStore.open(str(target), max_size=pool)
-    return await SqliteStore.open(target)
+        return await PgStore.open(str(target), max_size=pool, timeout=timeout)
+    return await SqliteStore.open(target, busy_timeout=timeout)
 
 
 class _Aio:
@@ -128,7 +129,7 @@ class SqliteStore(SqlStore):
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteStore:
+    async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> SqliteStore:
         # A file SQLite cannot open fails here, in this thread: when aiosqlite's own connect
         # fails, its worker thread outlives the call (and complains once the loop is gone).
         sqlite3.connect(str(path)).close()
@@ -139,7 +140,9 @@ class SqliteStore(SqlStore):
             # cut too (NORMAL in WAL mode only survives a crash of the process).
             await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
+            # How long a write waits for a file another program holds locked (then "database
+            # is locked": a storage fault, see host/dbfaults.py).
+            await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             store = cls(db)
             await store.migrate()
         except BaseException:
@@ -176,15 +179,20 @@ class SqliteStore(SqlStore):
 
     @asynccontextmanager
     async def transaction(self):  # type: ignore[no-untyped-def]
+        """One write transaction. A statement or the COMMIT that fails (a full disk, a file
+        another program holds locked: storage faults, see host/dbfaults.py) rolls it back,
+        unless SQLite did already, so the connection is never left inside it."""
         async with self._tx_lock:
+            if self.db.in_transaction:  # a ROLLBACK that failed before: end it now
+                await self.db.execute("ROLLBACK")
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            else:
                 await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
 
     async def in_one_hop(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
         """Run the transaction ``body(db)`` — written over a :class:`host.store_sql.Tx`, but
@@ -195,13 +203,16 @@ class SqliteStore(SqlStore):
 
         def run() -> T:
             db = _Direct(self.db._conn)
+            if db.conn.in_transaction:  # as in :meth:`transaction`
+                db.sql("ROLLBACK")
             db.sql("BEGIN IMMEDIATE")
             try:
                 out = _run_now(body(db))
+                db.sql("COMMIT")
             except BaseException:
-                db.sql("ROLLBACK")
+                if db.conn.in_transaction:
+                    db.sql("ROLLBACK")
                 raise
-            db.sql("COMMIT")
             return out
 
         async with self._tx_lock:

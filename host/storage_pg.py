@@ -17,6 +17,7 @@ and PostgreSQL releases their locks and rolls back their open transactions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -39,6 +40,30 @@ MIGRATIONS = SQLITE_MIGRATIONS / "pg"
 MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 #: The first half of the two-key advisory locks on publishing a game's table ("pu").
 PUBLISH_LOCK = 0x7075
+#: How long (seconds) the migrations at start may take: not a click's database call.
+MIGRATION_TIMEOUT = 3600.0
+#: How long (seconds) a publish may wait for its lock's connection and for the lock itself
+#: (another publish of the same game may hold it across slow Discord calls): after the
+#: click was answered, so longer than a click's waits.
+PUBLISH_WAIT = 30.0
+
+
+async def _unlock(con: Conn, sql: str, *key: int) -> None:
+    """Let go of an advisory lock at the end of its critical section, which may have
+    committed a move: this never raises an error over it. On a connection that died (the
+    server restarted, the backend was killed) PostgreSQL has freed the lock already. Any
+    other failure leaves the lock in doubt: the connection is closed at once (PostgreSQL
+    then frees every lock it held), never handed back to the pool holding it."""
+    try:
+        await con.execute(sql, *key)
+    except BaseException as err:
+        # (a connection closed under it is detached from its pool proxy: that raises too)
+        with contextlib.suppress(Exception):
+            if not con.is_closed():
+                con.terminate()
+        if not isinstance(err, Exception):
+            raise  # cancelled: the connection is closed, so the lock is gone
+        log.warning("advisory lock %s not released (%r): its connection is closed", key, err)
 
 
 def _count(status: str) -> int:
@@ -80,8 +105,22 @@ class PgStore(SqlStore):
     _FOR_UPDATE = " FOR UPDATE"
     _UNIQUE = (asyncpg.UniqueViolationError,)
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        *,
+        timeout: float | None = None,
+        lock_pool: asyncpg.Pool | None = None,
+    ) -> None:
         self.pool = pool
+        #: How long to wait for a pooled connection (None: as long as it takes).
+        self.timeout = timeout
+        #: The connections that hold publish locks (see :meth:`lock_publish`).
+        self.lock_pool = lock_pool or pool
+        #: The pool (and how long to wait on it) this task's next connection comes from.
+        self._via: ContextVar[tuple[asyncpg.Pool, float | None] | None] = ContextVar(
+            f"cosmodrome-pg-via-{id(self)}", default=None
+        )
         #: The connection the current task holds (in a lock, a transaction or a read).
         self._bound: ContextVar[tuple[asyncio.Task[Any] | None, Conn] | None] = ContextVar(
             f"cosmodrome-pg-{id(self)}", default=None
@@ -90,24 +129,53 @@ class PgStore(SqlStore):
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PgStore:
-        pool = await asyncpg.create_pool(url, min_size=min(min_size, max_size), max_size=max_size)
-        store = cls(pool)
+    async def open(
+        cls, url: str, *, min_size: int = 2, max_size: int = 10, timeout: float = 1.0
+    ) -> PgStore:
+        """Pools of at most ``max_size`` connections in all. ``timeout`` (COSMODROME_DB_TIMEOUT)
+        bounds every wait of a click on the database: connecting, a pooled connection, each
+        statement (then asyncpg cancels it); past it, the call fails as a storage fault
+        (host/dbfaults.py) and the player is told the storage is not answering. A
+        connection that timed out is closed, and the pool connects anew when asked."""
+        # A third of the connections (at least one) hold the publish locks, the rest serve
+        # the clicks: at most ``max_size`` in all (a pool of one: a single pool).
+        max_size = max(1, max_size)
+        locks = max(1, max_size // 3) if max_size >= 2 else 0
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=min(min_size, max_size - locks),
+            max_size=max_size - locks,
+            timeout=timeout,
+            command_timeout=timeout,
+        )
+        lock_pool = pool
+        try:
+            if locks:
+                lock_pool = await asyncpg.create_pool(
+                    url, min_size=0, max_size=locks, timeout=timeout, command_timeout=timeout
+                )
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, timeout=timeout, lock_pool=lock_pool)
         try:
             await store.migrate()
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
         await self.pool.close()
+        if self.lock_pool is not self.pool:
+            await self.lock_pool.close()
 
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/pg/NNNN_*.sql`` files newer than the recorded
         version, all in one transaction, one process at a time."""
+        wait = MIGRATION_TIMEOUT
         async with self.pool.acquire() as con, con.transaction():
-            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=wait)
             await con.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
             )
@@ -117,7 +185,7 @@ class PgStore(SqlStore):
                 if number <= current:
                     continue
                 log.info("applying migration pg/%s", path.name)
-                await con.execute(path.read_text(encoding="utf-8"))
+                await con.execute(path.read_text(encoding="utf-8"), timeout=wait)
                 await con.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 current = number
         return int(current)
@@ -135,7 +203,8 @@ class PgStore(SqlStore):
         if con is not None:
             yield con
             return
-        async with self.pool.acquire() as con:
+        pool, timeout = self._via.get() or (self.pool, self.timeout)
+        async with pool.acquire(timeout=timeout) as con:
             token = self._bound.set((asyncio.current_task(), con))
             try:
                 yield con
@@ -178,7 +247,7 @@ class PgStore(SqlStore):
             try:
                 yield
             finally:
-                await con.execute("SELECT pg_advisory_unlock($1)", game_id)
+                await _unlock(con, "SELECT pg_advisory_unlock($1)", game_id)
 
     @asynccontextmanager
     async def lock_publish(self, game_id: int) -> AsyncIterator[None]:
@@ -186,13 +255,22 @@ class PgStore(SqlStore):
         (PUBLISH_LOCK, game id), a key space apart from the game locks' single keys, so a
         move can commit while its table is shown. The cog holds it around one publish, the
         Discord calls included (it decides from the table it finds recorded whether to edit
-        or post): one pooled connection per table being shown."""
-        async with self._conn() as con:
-            await con.execute("SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id)
+        or post): one connection per table being shown, bound to the task (the publish's
+        queries run on it), from a pool of its own (:attr:`lock_pool`), so that slow Discord
+        answers hold those connections and never the ones clicks need."""
+        async with contextlib.AsyncExitStack() as stack:
+            via = self._via.set((self.lock_pool, PUBLISH_WAIT))
+            try:
+                con = await stack.enter_async_context(self._conn())
+            finally:
+                self._via.reset(via)
+            await con.execute(
+                "SELECT pg_advisory_lock($1, $2)", PUBLISH_LOCK, game_id, timeout=PUBLISH_WAIT
+            )
             try:
                 yield
             finally:
-                await con.execute("SELECT pg_advisory_unlock($1, $2)", PUBLISH_LOCK, game_id)
+                await _unlock(con, "SELECT pg_advisory_unlock($1, $2)", PUBLISH_LOCK, game_id)
 
     # -- what the SQL body asks of a driver ---------------------------------------------
 

@@ -1,0 +1,141 @@
+"""What the render tests share: the registered games and their renderers, seeded states along
+a game played by the engine's bots, and the render strings of a game.
+
+Not a test module: tests/render/test_render_contract.py runs the checks every renderer must
+pass (a new game gets them by being registered in host/registry.py); each game's own
+test_<game>_render.py keeps what only that game draws.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from core.contract import Decision, Game, random_answer
+from host import registry
+
+LANGS = ("en", "es")
+ROOT = Path(__file__).resolve().parents[2]
+#: Six players' names, one long, one with an accent, one with an emoji the fonts cannot draw.
+NAMES = ["Ana", "Benjamín Longname", "Cal 🚀", "Dora", "Eve", "Fede"]
+
+#: ``choose(game, state, decision, rng) -> answer``: who answers a decision while sampling.
+Chooser = Callable[[Game, Any, Decision, random.Random], str]
+
+
+def bot(game: Game, state: Any, d: Decision, rng: random.Random) -> str:
+    """The game's bot answers."""
+    choice: str = game.bot_choice(state, d.seat, rng)  # type: ignore[attr-defined]
+    return choice
+
+
+def game_ids() -> list[str]:
+    """Every registered game, in a stable order (for ``parametrize``)."""
+    return sorted(registry.games())
+
+
+def renderer(game_id: str) -> ModuleType:
+    return registry.renderer(game_id)
+
+
+@cache
+def _game_states(
+    game_id: str,
+    n: int,
+    seed: int,
+    every: int,
+    options: tuple[tuple[str, str], ...],
+    choose: Chooser,
+) -> tuple[dict[str, Any], ...]:
+    game = registry.get(game_id)
+    rng = random.Random(seed)
+    s = game.new(n, dict(options), seed)
+    out = [s]
+    k = 0
+    while pending := game.pending(s):
+        d = rng.choice(pending)
+        s, _ = game.apply(s, d.seat, choose(game, s, d, rng))
+        k += 1
+        if k % every == 0:
+            out.append(s)
+    out.append(s)
+    return tuple(out)
+
+
+def game_states(
+    game_id: str,
+    n: int,
+    seed: int,
+    every: int,
+    options: Mapping[str, str] | None = None,
+    choose: Chooser = bot,
+) -> tuple[dict[str, Any], ...]:
+    """Every ``every``-th state of a seeded game (a random pending decision each move,
+    answered by ``choose``: the game's bot unless told), and the last. Cached."""
+    return _game_states(game_id, n, seed, every, tuple(sorted((options or {}).items())), choose)
+
+
+def sample(states: tuple[dict[str, Any], ...], count: int) -> list[dict[str, Any]]:
+    """About ``count`` states spread along ``states``, and the last."""
+    step = max(1, len(states) // count)
+    return [*states[::step], states[-1]]
+
+
+def midgame(game_id: str) -> tuple[Any, int]:
+    """A state half way through a seeded game of three (or the fewest allowed) played by the
+    bots, and its player count."""
+    game = registry.get(game_id)
+    n = max(3, game.min_players)
+    states = game_states(game_id, n, 7, 10)
+    return states[len(states) // 2], n
+
+
+def render_keys(game_id: str) -> set[str]:
+    """The game's ``<id>.render.*`` strings (data/<id>/strings.json), checked to be the same
+    keys in both languages."""
+    data = json.loads((ROOT / "data" / game_id / "strings.json").read_text(encoding="utf-8"))
+    prefix = f"{game_id}.render."
+    en = {k for k in data["en"] if k.startswith(prefix)}
+    es = {k for k in data["es"] if k.startswith(prefix)}
+    assert en == es, en ^ es
+    return en
+
+
+#: Short names for pictures whose text is checked (marks, legends, sizes).
+SHORT_NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
+
+
+def random_states(
+    game: Game,
+    players: int,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    limit: int = 20_000,
+) -> list[Any]:
+    """Every state of one seeded random play-out (a random pending decision each move, a
+    random legal answer), from the set-up to the end or to ``limit`` moves."""
+    state = game.new(players, dict(options or {}), seed)
+    rng = random.Random(seed)
+    seen: list[Any] = [state]
+    for _ in range(limit):
+        pending = game.pending(state)
+        if not pending:
+            break
+        d = rng.choice(pending)
+        state, _ = game.apply(state, d.seat, random_answer(d, rng))
+        seen.append(state)
+    return seen
+
+
+def spread_states(game: Game, players: int, seed: int, samples: int = 6) -> Iterator[Any]:
+    """``samples`` states of one seeded random play-out (:func:`random_states`), spread over
+    the game, the final one included."""
+    seen = random_states(game, players, seed)
+    step = max(1, len(seen) // (samples - 1))
+    yield from seen[::step][: samples - 1]
+    yield seen[-1]

@@ -8,8 +8,7 @@ import random
 from core.contract import Event
 from rules.kosmonavts import GAME
 from rules.kosmonavts.bot import temperament
-
-from .test_kosmonavts_helpers import fly, fresh, offered, orders, play
+from tests.rules.kosmonavts_kit import fly, fresh, offered, orders, play
 
 
 def _host_rng(seed: int, version: int, seat: int) -> random.Random:

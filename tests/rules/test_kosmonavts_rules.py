@@ -25,8 +25,7 @@ from rules.kosmonavts.board import (
     zone,
 )
 from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, compose
-
-from .test_kosmonavts_helpers import (
+from tests.rules.kosmonavts_kit import (
     at,
     codes,
     fly,

@@ -6,7 +6,7 @@ import pytest
 
 from core.contract import Game, IllegalMove, check_option_id
 from rules.mlem import GAME, engine
-from tests.rules.test_mlem_helpers import (
+from tests.rules.mlem_kit import (
     ScriptedDice,
     act,
     codes,

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import json
 import random
-import string
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rules.galaxy_trucker import GAME, engine
 from rules.galaxy_trucker.tiles import START_CABINS, board_cells, cards, data, start_cell, tiles
+from tests.rules.kit import ROOT, check_key, check_languages_match, strings
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads(
-    (ROOT / "data" / "galaxy_trucker" / "strings.json").read_text(encoding="utf-8")
-)
+STRINGS = strings("galaxy_trucker")
 SOURCE = json.loads(
     (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").read_text()
     if (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").exists()
@@ -119,23 +116,14 @@ def test_piles_have_the_level_mix():
 # --------------------------------------------------------------------------- strings
 
 
-def _fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
 def test_strings_have_both_languages_with_the_same_placeholders():
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for k in en:
-        assert en[k].strip() and es[k].strip(), k
-        assert _fields(en[k]) == _fields(es[k]), k
-    assert "galaxy_trucker.name" in en and "galaxy_trucker.rules_summary" in en
+    check_languages_match(STRINGS, "galaxy_trucker")
+    assert "galaxy_trucker.name" in STRINGS["en"]
+    assert "galaxy_trucker.rules_summary" in STRINGS["en"]
 
 
 def _check_key(key: str, args: dict) -> None:
-    assert key in STRINGS["en"], key
-    fields = _fields(STRINGS["en"][key])
-    assert fields <= set(args), (key, fields, args)
+    check_key(STRINGS, key, args)
 
 
 def test_every_key_the_engine_uses_is_translated():

@@ -3,10 +3,7 @@ the engine can produce, in English and Spanish with the same placeholders."""
 
 from __future__ import annotations
 
-import json
 import random
-import string
-from pathlib import Path
 
 from rules.red_planet import GAME
 from rules.red_planet.data import (
@@ -25,9 +22,9 @@ from rules.red_planet.data import (
     SHIPS_DATA,
     ZONES,
 )
+from tests.rules.kit import check_key, check_languages_match, strings
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((ROOT / "data" / "red_planet" / "strings.json").read_text(encoding="utf-8"))
+STRINGS = strings("red_planet")
 STATUS = ("CONFIRMED", "INFERRED", "DESIGNED")
 
 
@@ -75,17 +72,9 @@ def test_event_cards() -> None:
             assert m["group"] in GROUPS and len(m["points"]) == 4
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
 def test_strings_in_both_languages_with_the_same_placeholders() -> None:
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for key, text in en.items():
-        assert key.startswith("red_planet.")
-        assert placeholders(text) == placeholders(es[key]), key
-        assert text.strip() and es[key].strip()
+    check_languages_match(STRINGS, "red_planet")
+    en = STRINGS["en"]
     assert "red_planet.name" in en and "red_planet.rules_summary" in en
     for part in ("tokens", "missions", "ice_monopoly", "discoveries"):
         assert f"red_planet.score.{part}" in en
@@ -94,12 +83,10 @@ def test_strings_in_both_languages_with_the_same_placeholders() -> None:
 def test_every_key_the_engine_produces_exists() -> None:
     """Random and bot games: every prompt, option label, event and phase has a string, and
     the arguments fill its placeholders."""
-    en = STRINGS["en"]
     seen: set[str] = set()
 
     def need(key: str, args: dict) -> None:
-        assert key in en, key
-        assert placeholders(en[key]) <= set(args), (key, args)
+        check_key(STRINGS, key, args)
         seen.add(key)
 
     for i in range(60):

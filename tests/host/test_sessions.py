@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from core.contract import IllegalMove
-from host.sessions import HostError, Player
+from host.sessions import Host, HostError, Player
 from host.storage import MIGRATIONS, SqliteStore
 from tests import toygame
-from tests.host.kit import ANA, BEN, CAL, MOD, make_host, play_one, started
+from tests.host.kit import ANA, BEN, CAL, MOD, USERS, make_host, play_one, started
 
 LAST_MIGRATION = max(int(p.name[:4]) for p in MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
 
@@ -88,27 +88,28 @@ async def test_refusals_change_nothing(host):
     assert await host.store.count_actions(gid) == 0
 
 
-async def test_stale_button_after_move(host):
+async def first_turn(host: Host) -> tuple[int, int, int, str]:
+    """A started game of Ana and Ben: its id, who is to move (user id and seat) and the
+    token of that decision's buttons."""
     gid = await started(host, ANA, BEN)
-    users = {0: ANA, 1: BEN}
     snap = await host.by_id(gid)
     d = snap.decisions[0]
-    token = snap.token(d)
-    await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+    return gid, USERS[d.seat].user_id, d.seat, snap.token(d)
+
+
+async def test_stale_button_after_move(host):
+    gid, user, seat, token = await first_turn(host)
+    await host.play(gid, user, seat, token, "add1")
     with pytest.raises(HostError):
-        await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+        await host.play(gid, user, seat, token, "add1")
     assert await host.store.count_actions(gid) == 1
 
 
 async def test_concurrent_clicks_apply_once(host):
-    gid = await started(host, ANA, BEN)
-    users = {0: ANA, 1: BEN}
-    snap = await host.by_id(gid)
-    d = snap.decisions[0]
-    token = snap.token(d)
+    gid, user, seat, token = await first_turn(host)
     results = await asyncio.gather(
-        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
-        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
+        host.play(gid, user, seat, token, "add2"),
+        host.play(gid, user, seat, token, "add2"),
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, Exception)]

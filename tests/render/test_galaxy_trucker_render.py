@@ -263,7 +263,8 @@ def test_rockets_are_labelled_by_race_order(monkeypatch: pytest.MonkeyPatch) -> 
     assert order != sorted(order)  # a race where seat order and race order differ
 
 
-def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every text the renderer draws (through ``kit.text``)."""
     texts: list[str] = []
     real = R.kit.text
 
@@ -272,6 +273,11 @@ def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch
         real(d, xy, s, *a, **kw)
 
     monkeypatch.setattr(R.kit, "text", spy)
+    return texts
+
+
+def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _drawn_texts(monkeypatch)
     s = _flight_state(over=True)
     R.render_table(GAME.view(s, None), NAMES[: s["n"]], "en")
     assert not [x for x in texts if x.startswith("Card ")], texts
@@ -301,14 +307,7 @@ def test_no_card_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
 
     s = next(x for x in states() if x["n"] == 4 and x["phase"] == "flight" and x["flight"]["card"])
     view = GAME.view(s, None)
-    texts: list[str] = []
-    real = R.kit.text
-
-    def spy(d: Any, xy: Any, t: str, *a: Any, **kw: Any) -> None:
-        texts.append(t)
-        real(d, xy, t, *a, **kw)
-
-    monkeypatch.setattr(R.kit, "text", spy)
+    texts = _drawn_texts(monkeypatch)
     for cid, card in sorted(cards().items()):
         for lang in ("en", "es"):
             texts.clear()

@@ -4,12 +4,15 @@ placeholders of a string. Each game's helpers are in tests/rules/<game>_kit.py."
 from __future__ import annotations
 
 import json
+import random
 import string
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from core.contract import Decision
 from rules import search
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,3 +70,29 @@ def check_sample_keeps_what_the_seat_sees(game: Any, s: Any, seats: int, rng: An
         assert game.view(w, seat) == game.view(s, seat)
         mine = [d for d in game.pending(s) if d.seat == seat]
         assert [d for d in game.pending(w) if d.seat == seat] == mine
+
+
+def walk_keys(
+    game: Any,
+    s: Any,
+    rng: random.Random,
+    choose: Callable[[Any, Decision, random.Random], str],
+    check: Callable[[str, dict[str, Any] | None], None],
+) -> Any:
+    """Play ``s`` to the end (a random pending decision each move, answered by
+    ``choose(state, decision, rng)``), calling ``check(key, args)`` for every string key
+    the game shows on the way: each prompt, option label and event with its arguments, and
+    the phase of each public view (args None). Returns the final state."""
+    while True:
+        check(game.view(s, None)["phase"], None)
+        pending = game.pending(s)
+        if not pending:
+            return s
+        for d in pending:
+            check(d.prompt, dict(d.args))
+            for o in d.options:
+                check(o.label, dict(o.args))
+        d = rng.choice(pending)
+        s, events = game.apply(s, d.seat, choose(s, d, rng))
+        for e in events:
+            check(e.code, dict(e.args))

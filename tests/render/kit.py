@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
+import time
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from PIL import Image
+
 from core.contract import Decision, Game, random_answer
 from host import registry
+from tests.kit import png_ok
 
 LANGS = ("en", "es")
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +91,23 @@ def sample(states: tuple[dict[str, Any], ...], count: int) -> list[dict[str, Any
     return [*states[::step], states[-1]]
 
 
+def sampler(
+    game_id: str, every: int, options: Mapping[str, str] | None = None, choose: Chooser = bot
+) -> tuple[
+    Callable[..., tuple[dict[str, Any], ...]], Callable[[int, int, int], list[dict[str, Any]]]
+]:
+    """One game's ``game_states(n, seed, every=every)`` (:func:`game_states` with these
+    options and answers) and ``sample(n, seed, count)`` (:func:`sample` of those states)."""
+
+    def states(n: int, seed: int, every: int = every) -> tuple[dict[str, Any], ...]:
+        return game_states(game_id, n, seed, every, options, choose)
+
+    def sampled(n: int, seed: int, count: int) -> list[dict[str, Any]]:
+        return sample(states(n, seed), count)
+
+    return states, sampled
+
+
 def midgame(game_id: str) -> tuple[Any, int]:
     """A state half way through a seeded game of three (or the fewest allowed) played by the
     bots, and its player count."""
@@ -139,3 +161,35 @@ def spread_states(game: Game, players: int, seed: int, samples: int = 6) -> Iter
     step = max(1, len(seen) // (samples - 1))
     yield from seen[::step][: samples - 1]
     yield seen[-1]
+
+
+def check_pictures_in_time(
+    game_id: str,
+    n: int,
+    samples: list[list[dict[str, Any]]],
+    table: Callable[[Image.Image], bool],
+    private: Callable[[Image.Image], bool],
+) -> None:
+    """Each state of each sample (one a seeded game; languages alternate along it): the
+    table (``table(image)`` holds) and every seat's private picture (``private(image)``
+    holds) are PNGs within budget, drawn in a median under 100 ms each. Counted in CPU time
+    of this process, so that other work on the machine does not make the test flaky
+    (bench/render.py measures wall time)."""
+    game, r = registry.get(game_id), renderer(game_id)
+    spent: list[float] = []
+    spent_private: list[float] = []
+    for states in samples:
+        for k, s in enumerate(states):
+            lang = LANGS[k % 2]
+            t0 = time.process_time()
+            img = png_ok(r.render_table(game.view(s, None), NAMES[:n], lang))
+            spent.append(time.process_time() - t0)
+            assert table(img), img.size
+            for seat in range(n):
+                view = {**game.view(s, seat), "seat": seat}
+                t0 = time.process_time()
+                png = r.render_private(view, NAMES[:n], lang)
+                spent_private.append(time.process_time() - t0)
+                assert private(png_ok(png)), seat
+    assert statistics.median(spent) < 0.1, statistics.median(spent)
+    assert statistics.median(spent_private) < 0.1, statistics.median(spent_private)

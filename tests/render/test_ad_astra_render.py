@@ -6,8 +6,6 @@ from __future__ import annotations
 import copy
 import random
 import re
-import statistics
-import time
 from typing import Any
 
 import pytest
@@ -19,7 +17,6 @@ from rules.ad_astra import GAME
 from rules.ad_astra.data import ARTIFACTS, RES, SOL, STARS
 from tests.kit import png_ok
 from tests.render import kit as K
-from tests.render.kit import LANGS
 
 NAMES = K.NAMES[:5]
 
@@ -32,38 +29,22 @@ def _bot_or_trade(game: Game, s: Any, d: Decision, rng: random.Random) -> str:
     return K.bot(game, s, d, rng)
 
 
-def game_states(n: int, seed: int, every: int = 7) -> tuple[dict[str, Any], ...]:
-    """Every ``every``-th state of a game played by the engine's bots (who also play their
-    Trade cards), and the last."""
-    return K.game_states("ad_astra", n, seed, every, {"artifacts": "all"}, _bot_or_trade)
-
-
-def sample(n: int, seed: int, count: int) -> list[dict[str, Any]]:
-    return K.sample(game_states(n, seed), count)
+#: States along seeded games played by the engine's bots, who also play their Trade cards
+#: (every 7th move, and the last).
+game_states, sample = K.sampler(
+    "ad_astra", every=7, options={"artifacts": "all"}, choose=_bot_or_trade
+)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_table_and_private_pictures_of_random_games(n: int) -> None:
-    spent: list[float] = []
-    spent_private: list[float] = []
-    for seed in (n * 10 + 1, n * 10 + 2):
-        for k, s in enumerate(sample(n, seed, 8)):
-            lang = LANGS[k % 2]
-            public = GAME.view(s, None)
-            t0 = time.process_time()
-            img = png_ok(R.render_table(public, NAMES[:n], lang))
-            spent.append(time.process_time() - t0)
-            assert img.width == R.W and 800 <= img.height <= 1300
-            for seat in range(n):
-                view = {**GAME.view(s, seat), "seat": seat}
-                t0 = time.process_time()
-                png = R.render_private(view, NAMES[:n], lang)
-                spent_private.append(time.process_time() - t0)
-                assert png_ok(png).width == R.PW
-    # A median under 100 ms, in CPU time of this process (other work on the machine does
-    # not make the test flaky; bench/render.py measures wall time).
-    assert statistics.median(spent) < 0.1, statistics.median(spent)
-    assert statistics.median(spent_private) < 0.1, statistics.median(spent_private)
+    K.check_pictures_in_time(
+        "ad_astra",
+        n,
+        [sample(n, seed, 8) for seed in (n * 10 + 1, n * 10 + 2)],
+        table=lambda img: img.width == R.W and 800 <= img.height <= 1300,
+        private=lambda img: img.width == R.PW,
+    )
 
 
 def test_trade_states_show_open_hands() -> None:
@@ -162,11 +143,8 @@ def test_private_none_when_nothing_private() -> None:
 
 
 def test_odd_views() -> None:
-    """Broken parts of a real view (tests/render/test_render_contract.py tries odd names,
-    languages and empty views on every game)."""
-    s = sample(4, 41, 4)[2]
-    view = GAME.view(s, None)
-    v = copy.deepcopy(view)
+    """A real view with broken parts (test_render_contract.py tries the generic odd input)."""
+    v = copy.deepcopy(GAME.view(sample(4, 41, 4)[2], None))
     v["planets"][0] = None
     v["planets"][1]["type"] = "Q"
     v["slots"] = [None, {"seat": 9, "card": "p0"}, {"seat": 0, "card": "zz"}, 5]

@@ -193,3 +193,11 @@ def check_pictures_in_time(
                 assert private(png_ok(png)), seat
     assert statistics.median(spent) < 0.1, statistics.median(spent)
     assert statistics.median(spent_private) < 0.1, statistics.median(spent_private)
+
+
+def renderer_source(game_id: str) -> str:
+    """The source of the game's renderer: render/<id>.py, or every module of the package
+    render/<id>/ once it is split by what it draws."""
+    one = ROOT / "render" / f"{game_id}.py"
+    parts = sorted((ROOT / "render" / game_id).glob("*.py"))
+    return "".join(p.read_text(encoding="utf-8") for p in ([one] if one.exists() else parts))

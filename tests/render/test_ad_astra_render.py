@@ -162,7 +162,7 @@ def test_odd_views() -> None:
 def test_every_render_string_the_renderer_uses_exists() -> None:
     en = K.render_keys("ad_astra")
     assert en
-    src = (K.ROOT / "render" / "ad_astra.py").read_text(encoding="utf-8")
+    src = K.renderer_source("ad_astra")
     used = {f"ad_astra.render.{k}" for k in re.findall(r'(?<![.\w])t\(\s*"([a-z_.]+)"', src)}
     used |= {f"ad_astra.render.system.{x}" for x in (SOL, *STARS)}
     used |= {f"ad_astra.render.abbr.{x}" for x in STARS}

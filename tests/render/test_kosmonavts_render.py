@@ -12,7 +12,7 @@ from core import i18n
 from render import kit, kosmonavts
 from tests.kit import png_ok
 from tests.render import fixtures_kosmonavts as F
-from tests.render.kit import LANGS, ROOT, render_keys
+from tests.render.kit import LANGS, ROOT, render_keys, renderer_source
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -184,7 +184,7 @@ def test_emoji_names_are_cleaned() -> None:
 def test_every_render_string_the_renderer_uses_exists() -> None:
     en = render_keys("kosmonavts")
     assert en
-    src = (ROOT / "render" / "kosmonavts.py").read_text(encoding="utf-8")
+    src = renderer_source("kosmonavts")
     import re
 
     used = set(re.findall(r'"(kosmonavts\.render\.[a-z_.0-9]+)"', src))

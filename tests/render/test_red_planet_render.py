@@ -142,7 +142,7 @@ def test_odd_views() -> None:
 def test_every_render_string_the_renderer_uses_exists() -> None:
     en = K.render_keys("red_planet")
     assert en
-    src = (K.ROOT / "render" / "red_planet.py").read_text(encoding="utf-8")
+    src = K.renderer_source("red_planet")
     used = {f"red_planet.render.{k}" for k in re.findall(r'\bt\(\s*"([a-z_.]+)"', src)}
     used |= {f"red_planet.render.zone.{z}" for z in ZONES}
     used |= {f"red_planet.render.compass.{k}" for k in "nesw"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result
+from core.contract import Decision, Event, Option, Result
 from tests.toybase import ToyGame, best_wins
 
 ROUNDS = 2
@@ -58,8 +58,7 @@ class Pool(ToyGame, players=(2, 6)):
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("pool.error.illegal")
+        self.check_offered(s, seat, choice, "pool.error.illegal")
         s = {
             **s,
             "pool": [t for t in s["pool"] if t != choice],

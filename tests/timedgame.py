@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result, Timer
+from core.contract import Decision, Event, Option, OptionSpec, Result, Timer
 from tests.toybase import ToyGame, best_wins
 
 SPEED = {"live": 120.0, "days": 12 * 3600.0}
@@ -77,8 +77,7 @@ class Timed(ToyGame, game_id="timed", players=(2, 3)):
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("timed.error.illegal")
+        self.check_offered(s, seat, choice, "timed.error.illegal")
         s = {**s, "scores": list(s["scores"])}
         if s["guess"] is not None:
             guess = list(s["guess"])

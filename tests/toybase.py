@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.contract import OptionSpec, Result
+from core.contract import Decision, IllegalMove, OptionSpec, Result
 
 
 class ToyGame:
@@ -26,6 +26,14 @@ class ToyGame:
             cls.id, cls.name = game_id, f"{game_id}.name"
         if players is not None:
             cls.min_players, cls.max_players = players
+
+    def pending(self, s: dict[str, Any]) -> list[Decision]:
+        raise NotImplementedError
+
+    def check_offered(self, s: dict[str, Any], seat: int, choice: str, error: str) -> None:
+        """Refuse (IllegalMove ``error``) a choice no open decision of ``seat`` offers."""
+        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
+            raise IllegalMove(error)
 
     def dump(self, s: dict[str, Any]) -> dict[str, Any]:
         return s

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
+from core.contract import Decision, Event, Option, OptionSpec, Result
 from tests.toybase import ToyGame, best_wins
 
 
@@ -56,8 +56,7 @@ class Toy(ToyGame, game_id="toy", players=(2, 3)):
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("toy.error.illegal")
+        self.check_offered(s, seat, choice, "toy.error.illegal")
         s = {**s, "scores": list(s["scores"])}
         if s["secret"] is not None:
             secret = list(s["secret"])

@@ -35,6 +35,14 @@ class HistoryMixin(CogBase):
         await self.channel(snap.row.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+        # The notice closes the trail message above it (which keeps the undone move's line,
+        # the notice saying it was taken back): the moves from now on are written below it.
+        await self.host.store.update_game(
+            gid,
+            self.host.clock.now(),
+            trail_message_id=None,
+            trail_seq=sum(snap.moves_by_seat.values()),
+        )
         await self.publish(gid)
         await self.done(interaction, text)
 

@@ -31,11 +31,17 @@ class HistoryMixin(CogBase):
     async def on_undo(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
         snap = await self.host.undo(gid, self.player(interaction))
-        text = t("host.undo.done", snap.row.lang, who=interaction.user.display_name)
+        await self.tell_table(interaction, snap, "host.undo.done")
+
+    async def tell_table(self, interaction: discord.Interaction, snap: Snapshot, key: str) -> None:
+        """After a player's act on the whole table (an undo, a seat taken back): ``key``
+        (naming the player as ``who``) in the game's channel and language, the table shown
+        again, and the same sentence to close a slash command."""
+        text = t(key, snap.row.lang, who=interaction.user.display_name)
         await self.channel(snap.row.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
-        await self.publish(gid)
+        await self.publish(snap.id)
         await self.done(interaction, text)
 
     async def do_rollback(self, interaction: discord.Interaction, snap: Snapshot) -> None:

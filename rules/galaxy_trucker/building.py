@@ -32,6 +32,14 @@ def err(code: str, **args: Any) -> IllegalMove:
     return IllegalMove(f"{GAME}.error.{code}", **args)
 
 
+def cell_arg(text: str) -> sh.Cell:
+    """The cell an option id names (``<row>.<col>``); refused as a bad cell otherwise."""
+    try:
+        return sh.unkey(text)
+    except ValueError:
+        raise err("bad_cell") from None
+
+
 def board_of(s: dict[str, Any]) -> str:
     out: str = level(s["level"])["board"]
     return out
@@ -241,10 +249,7 @@ def _with_hand(
         p["rot"] = (p["rot"] + 1) % 4
         return [ev("rot", seat, private_to=seat, **tile_args(tid, p["rot"]))]
     if head == "place":
-        try:
-            cell = sh.unkey(rest)
-        except ValueError:
-            raise err("bad_cell") from None
+        cell = cell_arg(rest)
         if cell not in sh.free_cells(sh.load(p["ship"]), board_cells(board_of(s))):
             raise err("bad_cell")
         p["ship"][sh.key(cell)] = [tid, p["rot"]]

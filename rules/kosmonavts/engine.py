@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
-from rules.kit import Events, Options, check, clone
+from rules.kit import Events, Options, check, clone, ranks_of
 from rules.kit import rng as next_rng
 
 from .board import (
@@ -1064,7 +1064,7 @@ def result(s: Mapping[str, Any]) -> Result | None:
         return (scores[k], ret, fours)
 
     keys = [key(k) for k in range(s["n"])]
-    ranks = tuple(1 + sum(1 for other in keys if other > keys[k]) for k in range(s["n"]))
+    ranks = ranks_of(keys)
     return Result(
         scores=scores, ranks=ranks, breakdown=tuple(parts), tiebreak=tiebreak_key(s, keys)
     )

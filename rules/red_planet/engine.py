@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
-from rules.kit import Events, Options, check, clone, rng
+from rules.kit import Events, Options, check, clone, ranks_of, rng
 
 from .data import (
     ACTIONS,
@@ -1215,7 +1215,7 @@ def result_of(s: S) -> Result | None:
     scores = tuple(sum(p.values()) for p in parts)
     counts = [sum(s["tokens"][seat].values()) for seat in range(s["n"])]
     keys = [(scores[i], counts[i]) for i in range(s["n"])]
-    ranks = tuple(1 + sum(1 for k in keys if k > keys[i]) for i in range(s["n"]))
+    ranks = ranks_of(keys)
     # R25: the tie-break named when players equal on points were split by their tokens.
     split = any(
         scores[i] == scores[j] and counts[i] != counts[j]

@@ -367,12 +367,13 @@ def _prune(s: dict[str, Any], seat: int, events: list[Event]) -> None:
         if not k:
             continue
         cell = sh.unkey(k)
-        if cell not in ship or not _supported(ship, cell, colour):
+        if cell not in ship or not life_supported(ship, cell, colour):
             p["aliens"][colour] = None
             events.append(ev(f"alien_lost_{colour}", seat))
 
 
-def _supported(ship: sh.Ship, cell: sh.Cell, colour: str) -> bool:
+def life_supported(ship: sh.Ship, cell: sh.Cell, colour: str) -> bool:
+    """Whether the tile at ``cell`` is joined to a life support of ``colour``."""
     tid, rot = ship[cell]
     for d in range(4):
         other = sh.neighbour(cell, d)

@@ -23,7 +23,6 @@ from .tiles import (
     data,
     level,
     regular_tile_ids,
-    side,
     sides_now,
     start_cell,
     tile,
@@ -288,21 +287,13 @@ def _alien_cabins(s: dict[str, Any], seat: int, colour: str) -> list[sh.Cell]:
         return []
     taken = {sh.unkey(k) for k in p["aliens"].values() if k}
     ship = sh.load(p["ship"])
-    out = []
-    for cell, (tid, rot) in sorted(ship.items()):
-        if tile(tid).type != "cabin" or cell in taken:
-            continue
-        for d in range(4):
-            other = sh.neighbour(cell, d)
-            if other in ship:
-                t2, r2 = ship[other]
-                if (
-                    tile(t2).alien == colour
-                    and sh.joint(side(tid, rot, d), side(t2, r2, (d + 2) % 4)) == "ok"
-                ):
-                    out.append(cell)
-                    break
-    return out
+    return [
+        cell
+        for cell, (tid, _rot) in sorted(ship.items())
+        if tile(tid).type == "cabin"
+        and cell not in taken
+        and adv.life_supported(ship, cell, colour)
+    ]
 
 
 def _board_crew(s: dict[str, Any], seat: int) -> list[Event]:

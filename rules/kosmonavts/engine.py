@@ -808,10 +808,7 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
         body = _body_at(s, end)
         if body is not None:
             candidates[seat] = body
-    if candidates:
-        _open_landing(s, candidates, 3)
-    else:
-        _land(s, events, [], 3, "flight")
+    _open_landing(s, events, candidates, 3, "flight")
 
 
 def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) -> None:
@@ -827,7 +824,14 @@ def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) ->
     events.append(_EV("evacuated." + body, seat))
 
 
-def _open_landing(s: dict[str, Any], candidates: dict[int, str], phase: int) -> None:
+def _open_landing(
+    s: dict[str, Any], events: list[Event], candidates: dict[int, str], phase: int, then: str
+) -> None:
+    """Ask the ships of ``candidates`` (seat -> the body each ended on) whether to land;
+    with none, the phase goes on at once (``then``, see :func:`_land`)."""
+    if not candidates:
+        _land(s, events, [], phase, then)
+        return
     s["landing"] = {
         "phase": phase,
         "body": [candidates.get(k) for k in range(s["n"])],
@@ -972,10 +976,7 @@ def _after_flight(s: dict[str, Any], events: list[Event]) -> None:
             body = _body_at(s, _pos(ship))
             if body is not None:
                 candidates[seat] = body
-    if candidates:
-        _open_landing(s, candidates, 4)
-    else:
-        _land(s, events, [], 4, "planets")
+    _open_landing(s, events, candidates, 4, "planets")
 
 
 def _after_planets(s: dict[str, Any], events: list[Event]) -> None:

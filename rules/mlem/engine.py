@@ -276,16 +276,22 @@ def _booster_owners(s: dict[str, Any]) -> list[int]:
     return sorted(c[0] for c in s["crew"] if c[1] == "booster" and not c[2])
 
 
-def _explore_specs(s: dict[str, Any]) -> dict[str, Spec]:
-    """Every legal movement of the current roll: option id -> (steps, faces, owners of the
-    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket."""
+def _usable_roll(s: dict[str, Any]) -> tuple[frozenset[Any], int, dict[Any, int]]:
+    """What the rocket's space accepts, its afterburner's steps per ``A`` die (0 without
+    one) and how many rolled dice of each accepted face there are."""
     space = s["space"]
     ok = ACCEPTS[space]
-    ab = AFTERBURNER[space] or 0
     counts: dict[Any, int] = {}
     for f in s["roll"]:
         if f in ok:
             counts[f] = counts.get(f, 0) + 1
+    return ok, AFTERBURNER[space] or 0, counts
+
+
+def _explore_specs(s: dict[str, Any]) -> dict[str, Spec]:
+    """Every legal movement of the current roll: option id -> (steps, faces, owners of the
+    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket."""
+    ok, ab, counts = _usable_roll(s)
     groups = [f for f in GROUP_ORDER if f in counts]
     owners = _booster_owners(s)
     booster_sets = [c for r in range(len(owners) + 1) for c in combinations(owners, r)]
@@ -346,13 +352,7 @@ def _parts(s: dict[str, Any]) -> list[Option]:
     """The options of a dice-picking decision: each usable group of rolled dice (``A``,
     ``1`` … ``4``), each aboard booster (``b<seat>``) and the tile's extra dice (``x``).
     Every non-empty mix of them is a legal movement."""
-    space = s["space"]
-    ok = ACCEPTS[space]
-    ab = AFTERBURNER[space] or 0
-    counts: dict[Any, int] = {}
-    for f in s["roll"]:
-        if f in ok:
-            counts[f] = counts.get(f, 0) + 1
+    ok, ab, counts = _usable_roll(s)
     out = []
     for f in GROUP_ORDER:
         if f in counts:

@@ -172,13 +172,28 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
     timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button
+    key = f"build.{seat}.{p['step']}"
+    return ship_decision(seat, f"{GAME}.{prompt}", options, args, key, grid, timer)
+
+
+def ship_decision(
+    seat: int,
+    prompt: str,
+    options: list[Option],
+    args: dict[str, Any],
+    key: str,
+    grid: tuple[int, int] | None,
+    timer: Timer | None = None,
+) -> Decision:
+    """A seat's private decision about its own ship (building, pre-launch), on a grid of
+    its cells."""
     return Decision(
         seat=seat,
-        prompt=f"{GAME}.{prompt}",
+        prompt=prompt,
         options=tuple(options),
         args=args,
         private=True,
-        key=f"build.{seat}.{p['step']}",
+        key=key,
         grid=grid,
         timer=timer,
     )

@@ -233,15 +233,8 @@ def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
             cabins, f"alien.{colour}", f"opt.alien_{colour}", "primary"
         )
         options.append(opt("noalien", f"opt.noalien_{colour}"))
-    return Decision(
-        seat=seat,
-        prompt=f"{GAME}.prompt.{stage.replace('.', '_')}",
-        options=tuple(options),
-        args=args,
-        private=True,
-        key=f"pre.{seat}.{p['step']}",
-        grid=grid,
-    )
+    prompt = f"{GAME}.prompt.{stage.replace('.', '_')}"
+    return bd.ship_decision(seat, prompt, options, args, f"pre.{seat}.{p['step']}", grid)
 
 
 # --------------------------------------------------------------------------- pre-launch

@@ -532,9 +532,9 @@ def _place_on(s: S, c: int, i: int, k: int, ev: list[Event]) -> None:
 #
 # A character's effect is a list of steps (see _steps_for); a step is ``[kind, *params]``.
 # Each kind that asks the resolving colour something has one entry in _STEP_KINDS: ``ask``
-# builds the decision (prompt, args, options, private) or returns None to skip the step, and
-# ``do`` applies the chosen option. The automatic kinds (recruit, card, full) are handled by
-# _run without asking.
+# builds the decision (prompt, args, options, private) or returns None to skip the step;
+# ``do`` applies the chosen option; ``neutral`` is what the two-player game's neutral colour
+# picks (R26). The automatic kinds (recruit, card, full) are handled by _run without asking.
 
 #: What a step asks: (prompt, args, options, private), or None when it is skipped.
 Ask = tuple[str, dict[str, Any], list[Option], bool] | None
@@ -543,6 +543,9 @@ Ask = tuple[str, dict[str, Any], list[Option], bool] | None
 class StepKind(NamedTuple):
     ask: Callable[[S, int, list[Any]], Ask]
     do: Callable[[S, int, list[Any], str, list[Event]], None]
+    #: The neutral colour's pick among the offered ids (R26): by default ``done`` when
+    #: offered (it never moves or drops astronauts), else the first.
+    neutral: Callable[[S, list[str]], str] = lambda s, ids: "done" if "done" in ids else ids[0]
 
 
 def _done_opt() -> Option:
@@ -830,18 +833,42 @@ def _do_act3(s: S, c: int, step: list[Any], choice: str, ev: list[Event]) -> Non
         s["task"]["steps"].insert(0, ["pilot2", choice])
 
 
+def _fullest(s: S, ids: list[str]) -> str:
+    """The neutral places on (or launches) the docked ship closest to full, leftmost on a
+    tie."""
+    return min(ids, key=lambda oid: (_room(s["docks"][int(oid[1:])]), int(oid[1:])))
+
+
+def _leader_hit(s: S, ids: list[str]) -> str:
+    """The neutral's victim: an astronaut of the leading player where it can (R26)."""
+    lead = _leader(s)
+    hits = [oid for oid in ids if oid.endswith(f".{lead}")]
+    return (hits or ids)[0]
+
+
+def _leader_ship(s: S, ids: list[str]) -> str:
+    """The neutral destroys the docked ship with the most of the leader's astronauts
+    (leftmost on a tie)."""
+    lead = _leader(s)
+    return max(ids, key=lambda oid: (s["docks"][int(oid[1:])]["crew"].count(lead), -int(oid[1:])))
+
+
+def _draw_first(s: S, ids: list[str]) -> str:
+    return "draw" if "draw" in ids else ids[0]
+
+
 _STEP_KINDS: dict[str, StepKind] = {
-    "place": StepKind(_ask_place, _do_place),
-    "place3": StepKind(_ask_place3, _do_place3),
+    "place": StepKind(_ask_place, _do_place, _fullest),
+    "place3": StepKind(_ask_place3, _do_place3, _fullest),
     "dest": StepKind(_ask_dest, _do_dest),
     "move": StepKind(_ask_move, _do_move),
-    "sci": StepKind(_ask_sci, _do_sci),
-    "peek": StepKind(_ask_sci, _do_sci),
+    "sci": StepKind(_ask_sci, _do_sci, _draw_first),
+    "peek": StepKind(_ask_sci, _do_sci, _draw_first),
     "assign": StepKind(_ask_assign, _do_assign),
-    "launch": StepKind(_ask_launch, _do_launch),
-    "destroy": StepKind(_ask_destroy, _do_destroy),
-    "ff": StepKind(_ask_ff, _do_ff),
-    "kill": StepKind(_ask_kill, _do_kill),
+    "launch": StepKind(_ask_launch, _do_launch, _fullest),
+    "destroy": StepKind(_ask_destroy, _do_destroy, _leader_ship),
+    "ff": StepKind(_ask_ff, _do_ff, _leader_hit),
+    "kill": StepKind(_ask_kill, _do_kill, _leader_hit),
     "drop": StepKind(_ask_drop, _do_drop),
     "pilot": StepKind(_ask_pilot, _do_pilot),
     "pilot2": StepKind(_ask_pilot2, _do_pilot2),
@@ -855,6 +882,11 @@ def _options(s: S, c: int, step: list[Any]) -> Ask:
     if step[0].startswith("act") and c >= s["n"]:
         return None  # the neutral holds no action cards
     return _STEP_KINDS[step[0]].ask(s, c, step)
+
+
+def _neutral_pick(s: S, c: int, step: list[Any], opts: list[Option]) -> str:
+    """What the neutral colour ``c`` picks among ``opts``, the options ``step`` offers it."""
+    return _STEP_KINDS[step[0]].neutral(s, [o.id for o in opts])
 
 
 def _do(s: S, c: int, step: list[Any], choice: str, ev: list[Event]) -> None:
@@ -899,28 +931,6 @@ def _leader(s: S) -> int:
     """The human player leading on point-token value (lowest seat on a tie)."""
     vals = [_token_value(s, seat) for seat in range(s["n"])]
     return vals.index(max(vals))
-
-
-def _neutral_pick(s: S, c: int, step: list[Any], opts: list[Option]) -> str:
-    ids = [o.id for o in opts]
-    kind = step[0]
-    if kind in ("place", "place3", "launch"):
-        # The docked ship closest to full, leftmost on a tie.
-        return min(ids, key=lambda oid: (_room(s["docks"][int(oid[1:])]), int(oid[1:])))
-    if kind in ("ff", "kill", "destroy"):
-        lead = _leader(s)
-        if kind == "destroy":
-            return max(
-                ids,
-                key=lambda oid: (s["docks"][int(oid[1:])]["crew"].count(lead), -int(oid[1:])),
-            )
-        hits = [oid for oid in ids if oid.endswith(f".{lead}")]
-        return (hits or ids)[0]
-    if kind in ("sci", "peek"):
-        return "draw" if "draw" in ids else ids[0]
-    if "done" in ids:  # the neutral never moves astronauts around Mars
-        return "done"
-    return ids[0]
 
 
 # --------------------------------------------------------------------------- end of round

@@ -173,30 +173,15 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
     timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button
     key = f"build.{seat}.{p['step']}"
-    return ship_decision(seat, f"{GAME}.{prompt}", options, args, key, grid, timer)
-
-
-def ship_decision(
-    seat: int,
-    prompt: str,
-    options: list[Option],
-    args: dict[str, Any],
-    key: str,
-    grid: tuple[int, int] | None,
-    timer: Timer | None = None,
-) -> Decision:
-    """A seat's private decision about its own ship (building, pre-launch), on a grid of
-    its cells."""
-    return Decision(
-        seat=seat,
-        prompt=prompt,
-        options=tuple(options),
-        args=args,
-        private=True,
-        key=key,
-        grid=grid,
-        timer=timer,
+    return ship_decision(
+        seat, f"{GAME}.{prompt}", options, args=args, key=key, grid=grid, timer=timer
     )
+
+
+def ship_decision(seat: int, prompt: str, options: list[Option], **more: Any) -> Decision:
+    """A seat's private decision about its own ship (building, pre-launch); ``more``: the
+    decision's other fields (args, key, grid, timer)."""
+    return Decision(seat=seat, prompt=prompt, options=tuple(options), private=True, **more)
 
 
 def flip_decision(s: dict[str, Any], seat: int) -> Decision:

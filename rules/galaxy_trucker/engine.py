@@ -234,7 +234,8 @@ def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
         )
         options.append(opt("noalien", f"opt.noalien_{colour}"))
     prompt = f"{GAME}.prompt.{stage.replace('.', '_')}"
-    return bd.ship_decision(seat, prompt, options, args, f"pre.{seat}.{p['step']}", grid)
+    key = f"pre.{seat}.{p['step']}"
+    return bd.ship_decision(seat, prompt, options, args=args, key=key, grid=grid)
 
 
 # --------------------------------------------------------------------------- pre-launch

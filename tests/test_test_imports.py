@@ -18,8 +18,6 @@ KNOWN = {
     ("host/test_pg_shards.py", "host/test_two_processes.py"),
     ("host/test_pg_faults.py", "host/test_pg_bot.py"),
     ("host/test_pg_frozen.py", "host/test_pg_bot.py"),
-    ("rules/test_galaxy_trucker_give_up.py", "rules/test_galaxy_trucker_trek.py"),
-    ("rules/test_galaxy_trucker_give_up.py", "test_decision_symbols.py"),
 }
 
 

@@ -97,3 +97,22 @@ def flyer(
         return s, events
 
     return make
+
+
+# -- the Trek and retirement tests' ships and deck (R23-R29, R26c)
+
+ENGINE = 73  # single engine, 1000
+ENGINE_B = 74  # the same
+RED_HOLD = 67  # red hold, 1 space, U00U
+HOLD = 26  # normal hold, 2 spaces, U00U
+CANNON = 101  # single cannon, 0010
+
+TEST_CARDS = {
+    "T-ship": CARDS["T-ship"],
+    "T-slavers": CARDS["T-slavers"],
+}
+STARDUST = "2E-I-04"
+EPIDEMIC = "2E-II-05"
+CABIN = 47  # cabin 020U: joined to the starting cabin from 7.8
+OPEN_SPACE = "2E-I-05"
+PLANETS = "2E-I-13"  # RR / RBB / Y, 2 days

@@ -17,23 +17,21 @@ from rules.galaxy_trucker import GAME, engine
 from rules.galaxy_trucker import adventure as adv
 from rules.galaxy_trucker import ship as sh
 from rules.galaxy_trucker.tiles import level, regular_tile_ids, start_cell
-from tests.rules.galaxy_trucker_kit import CARDS, codes, flyer
-
-ENGINE = 73  # single engine, 1000
-ENGINE_B = 74  # the same
-RED_HOLD = 67  # red hold, 1 space, U00U
-HOLD = 26  # normal hold, 2 spaces, U00U
-CANNON = 101  # single cannon, 0010
-
-TEST_CARDS = {
-    "T-ship": CARDS["T-ship"],
-    "T-slavers": CARDS["T-slavers"],
-}
-STARDUST = "2E-I-04"
-EPIDEMIC = "2E-II-05"
-CABIN = 47  # cabin 020U: joined to the starting cabin from 7.8
-OPEN_SPACE = "2E-I-05"
-PLANETS = "2E-I-13"  # RR / RBB / Y, 2 days
+from tests.rules.galaxy_trucker_kit import (
+    CABIN,
+    CANNON,
+    ENGINE,
+    ENGINE_B,
+    EPIDEMIC,
+    HOLD,
+    OPEN_SPACE,
+    PLANETS,
+    RED_HOLD,
+    STARDUST,
+    TEST_CARDS,
+    codes,
+    flyer,
+)
 
 
 def answer(s: dict[str, Any], seat: int, rng: random.Random) -> str:

@@ -11,7 +11,7 @@ from core.contract import Game
 from host import registry
 from host.clock import Clock
 from host.locks import KeyedLocks
-from host.records import HostError, Snapshot
+from host.records import HostError, Player, Snapshot
 from host.storage import GameRow, Loaded, Storage
 
 
@@ -84,3 +84,18 @@ class HostBase:
         if loaded is None:
             raise HostError("host.error.no_game")
         return self._load(loaded)
+
+    async def _active(self, game_id: int) -> Snapshot:
+        """The game, refused unless it is being played (a lobby, or over)."""
+        snap = await self.by_id(game_id)
+        if snap.row.status != "active":
+            raise HostError("host.error.game_over")
+        return snap
+
+    @staticmethod
+    def _player_seat(snap: Snapshot, who: Player) -> int:
+        """``who``'s own seat, refused if they have none."""
+        seat = snap.seat_of(who.user_id)
+        if seat is None:
+            raise HostError("host.error.not_a_player")
+        return seat

@@ -39,12 +39,8 @@ class History(Play):
 
     async def undo(self, game_id: int, who: Player) -> Snapshot:
         async with self.locks[game_id]:
-            snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                raise HostError("host.error.game_over")
-            seat = snap.seat_of(who.user_id)
-            if seat is None:
-                raise HostError("host.error.not_a_player")
+            snap = await self._active(game_id)
+            seat = self._player_seat(snap, who)
             if any(d.private for d in snap.decisions):
                 # One answer for everyone while secrets are being chosen: whether an undo
                 # would work must not tell anyone that somebody has started choosing.
@@ -84,9 +80,7 @@ class History(Play):
         round (bots then move at once with ``bots``, else are owed their moves). Returns the
         snapshot, "rolled"/"voted", votes so far, votes needed."""
         async with self.locks[game_id]:
-            snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                raise HostError("host.error.game_over")
+            snap = await self._active(game_id)
             actions = await self.store.actions(game_id)
             state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
             rounds = [snap.game.view(state, None).get("round")]

@@ -46,10 +46,19 @@ class Lobby(Play):
     def _seat_for(gid: int, p: Player) -> SeatRow:
         return SeatRow(gid, 0, p.user_id, False, p.name, p.locale, True)
 
-    async def _lobby(self, game_id: int) -> Snapshot:
+    async def _lobby(
+        self, game_id: int, member: Player | None = None, version: int | None = None
+    ) -> Snapshot:
+        """The lobby, refused once the game has started; with ``version`` (the lobby
+        message's), refused when out of date; with ``member``, refused unless they sit in
+        it or manage the channel."""
         snap = await self.by_id(game_id)
         if snap.row.status != "lobby":
             raise HostError("host.error.lobby_closed")
+        if version is not None and version != snap.row.version:
+            raise HostError("host.error.stale")
+        if member is not None and snap.seat_of(member.user_id) is None and not member.can_manage:
+            raise HostError("host.error.not_in_lobby")
         return snap
 
     async def join(self, game_id: int, who: Player) -> Snapshot:
@@ -65,9 +74,7 @@ class Lobby(Play):
 
     async def add_bot(self, game_id: int, who: Player) -> Snapshot:
         async with self.locks[game_id]:
-            snap = await self._lobby(game_id)
-            if snap.seat_of(who.user_id) is None and not who.can_manage:
-                raise HostError("host.error.not_in_lobby")
+            snap = await self._lobby(game_id, who)
             if len(snap.seats) >= snap.game.max_players:
                 raise HostError("host.error.lobby_full", max=snap.game.max_players)
             n = sum(1 for s in snap.seats if s.is_bot) + 1
@@ -91,11 +98,7 @@ class Lobby(Play):
         """Switch a lobby's bot seat to the next level (easy → normal → hard → easy). With
         ``version`` (the lobby message's), a click on an out-of-date lobby is refused."""
         async with self.locks[game_id]:
-            snap = await self._lobby(game_id)
-            if version is not None and version != snap.row.version:
-                raise HostError("host.error.stale")
-            if snap.seat_of(who.user_id) is None and not who.can_manage:
-                raise HostError("host.error.not_in_lobby")
+            snap = await self._lobby(game_id, who, version)
             if not (0 <= seat < len(snap.seats)) or not snap.seats[seat].is_bot:
                 raise HostError("host.error.stale")
             levels = pacing.BOT_LEVELS
@@ -110,9 +113,7 @@ class Lobby(Play):
         owed its moves: :meth:`play_bots`). Returns the snapshot and what happened."""
         async with self.locks[game_id]:
             snap = await self.by_id(game_id)
-            seat = snap.seat_of(who.user_id)
-            if seat is None:
-                raise HostError("host.error.not_a_player")
+            seat = self._player_seat(snap, who)
             now = self.clock.now()
             if snap.row.status == "lobby":
                 seats = [s for s in snap.seats if s.seat != seat]
@@ -147,11 +148,7 @@ class Lobby(Play):
         """Switch a lobby option to its next value. With ``version`` (the lobby message's),
         a click on an out-of-date lobby is refused: switching twice is not idempotent."""
         async with self.locks[game_id]:
-            snap = await self._lobby(game_id)
-            if version is not None and version != snap.row.version:
-                raise HostError("host.error.stale")
-            if snap.seat_of(who.user_id) is None and not who.can_manage:
-                raise HostError("host.error.not_in_lobby")
+            snap = await self._lobby(game_id, who, version)
             host_level = option_id.startswith("h.")
             specs = pacing.HOST_OPTIONS if host_level else self.lobby_options(snap)
             key = option_id.removeprefix("h.")
@@ -171,9 +168,7 @@ class Lobby(Play):
         """Deal the game. With ``bots`` the bot seats to move first move at once; without,
         they are owed their moves (see :meth:`play_bots`)."""
         async with self.locks[game_id]:
-            snap = await self._lobby(game_id)
-            if snap.seat_of(who.user_id) is None and not who.can_manage:
-                raise HostError("host.error.not_in_lobby")
+            snap = await self._lobby(game_id, who)
             n = len(snap.seats)
             if n < snap.game.min_players:
                 raise HostError("host.error.too_few", min=snap.game.min_players, n=n)

@@ -286,6 +286,8 @@ class Play(Waits):
             snap = await self._commit(snap, seat, choice, None, True, steps)
         raise RuntimeError(f"game {snap.id}: bots did not stop after {MAX_BOT_STEPS} moves")
 
+    # -- results ------------------------------------------------------------------------
+
     async def _save_results(self, snap: Snapshot) -> None:
         result = snap.result()
         if result is None:

@@ -156,12 +156,8 @@ class Tick(Play):
         play it. Counts a miss; enough misses put the seat on autopilot. The bot moves it
         unblocks: as :meth:`pace`'s ``bots``."""
         async with self.locks[game_id]:
-            snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                raise HostError("host.error.game_over")
-            me = snap.seat_of(who.user_id)
-            if me is None:
-                raise HostError("host.error.not_a_player")
+            snap = await self._active(game_id)
+            me = self._player_seat(snap, who)
             if me == seat:
                 raise HostError("host.error.cover_self")
             if not (0 <= seat < len(snap.seats)) or not snap.decisions_for(seat):
@@ -225,9 +221,7 @@ class Tick(Play):
     async def take_back(self, game_id: int, who: Player) -> Snapshot:
         """The owner of a seat on autopilot plays it again."""
         async with self.locks[game_id]:
-            snap = await self.by_id(game_id)
-            if snap.row.status != "active":
-                raise HostError("host.error.game_over")
+            snap = await self._active(game_id)
             seat = next(
                 (s.seat for s in snap.seats if s.user_id == who.user_id and s.autopilot), None
             )

@@ -88,6 +88,14 @@ class Waits(HostBase):
             keep[seat] = (now, 0, 0) if row is None or seat == acted else row
         return keep
 
+    @staticmethod
+    def bot_to_move(snap: Snapshot) -> int | None:
+        """The first bot seat (autopilot included) the game waits for, if any. None while
+        the game is paused (its channel is lost): its bots wait with its clocks."""
+        if snap.row.status != "active" or snap.row.paused is not None:
+            return None
+        return next((s for s in snap.to_move() if not snap.human(s)), None)
+
     async def table_pinged(self, game_id: int, since: dict[int, float]) -> None:
         """A new table pinged these seats (seat -> the start of the wait it was drawn with):
         under ``pings=away`` that was the wait's catch-up ping (its first nudge,
@@ -170,11 +178,3 @@ class Waits(HostBase):
             if row is not None and row.running and now >= row.due:
                 return d
         return None
-
-    @staticmethod
-    def bot_to_move(snap: Snapshot) -> int | None:
-        """The first bot seat (autopilot included) the game waits for, if any. None while
-        the game is paused (its channel is lost): its bots wait with its clocks."""
-        if snap.row.status != "active" or snap.row.paused is not None:
-            return None
-        return next((s for s in snap.to_move() if not snap.human(s)), None)

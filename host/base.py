@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from core.contract import Game
+from core.contract import Game, standing_of
 from host import registry
 from host.clock import Clock
 from host.locks import KeyedLocks
@@ -64,6 +64,7 @@ class HostBase:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
+                snap.standing = standing_of(game, snap.state)
             snap.moves_by_seat = loaded.moves_by_seat
         return snap
 

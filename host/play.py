@@ -21,10 +21,11 @@ from core.contract import (
     random_answer,
     seats_pending,
     split_picks,
+    standing_of,
 )
 from host import pacing, registry
 from host.records import TIMER_EVENT, Gone, HostError, Outcome, Snapshot, Step, event_dict
-from host.storage import VersionConflict
+from host.storage import Move, VersionConflict
 from host.waits import Waits, wake_time
 
 log = logging.getLogger(__name__)
@@ -52,10 +53,10 @@ class Play(Waits):
             if snap.seat_of(user_id) is None:
                 raise HostError("host.error.not_a_player")
             raise HostError("host.error.not_your_button")
-        for d in snap.decisions_for(seat):
+        for d in [*snap.decisions_for(seat), *snap.standing_for(seat)]:
             if snap.token(d) == token:
                 return d
-        if not snap.decisions_for(seat):
+        if not snap.decisions_for(seat) and not snap.standing_for(seat):
             waiting = snap.human_to_move()
             raise HostError("host.error.not_your_turn", waiting=waiting)
         raise HostError("host.error.stale")
@@ -128,25 +129,27 @@ class Play(Waits):
         wake = wake_time(keep, snap.row.host_options, now, bot_owes=bots_owed)
         try:
             version = await self.store.commit_action(
-                snap.id,
-                snap.row.version,
-                seat=seat,
-                choice=choice,
-                by_user=user_id,
-                by_bot=by_bot,
-                events=[event_dict(e) for e in events],
-                state=dumped,
-                over=over,
-                now=now,
-                think=None
-                if by_bot or timer is not None or since is None
-                else max(0.0, now - since[0]),
-                timer=timer,
-                waits=None if keep == waits and wake == snap.row.wake_at else keep,
-                wake_at=wake,
-                waits_was=waits,
-                timers_opened=opened,
-                timers_closed=closed,
+                Move(
+                    snap.id,
+                    snap.row.version,
+                    seat=seat,
+                    choice=choice,
+                    by_user=user_id,
+                    by_bot=by_bot,
+                    events=[event_dict(e) for e in events],
+                    state=dumped,
+                    over=over,
+                    now=now,
+                    think=None
+                    if by_bot or timer is not None or since is None
+                    else max(0.0, now - since[0]),
+                    timer=timer,
+                    waits=None if keep == waits and wake == snap.row.wake_at else keep,
+                    wake_at=wake,
+                    waits_was=waits,
+                    timers_opened=opened,
+                    timers_closed=closed,
+                )
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
@@ -172,6 +175,7 @@ class Play(Waits):
             game=snap.game,
             state=state,
             decisions=decisions,
+            standing=[] if over else standing_of(snap.game, state),
             moves_by_seat=moves,
             timers=timers,
             waits=keep,

@@ -40,6 +40,8 @@ class Snapshot:
     game: Game
     state: Any = None
     decisions: list[Decision] = field(default_factory=list)
+    #: The game's standing decisions (see :func:`core.contract.standing_of`): never "to move".
+    standing: list[Decision] = field(default_factory=list)
     moves_by_seat: dict[int, int] = field(default_factory=dict)
     #: The game's timers seen so far, by key.
     timers: dict[str, TimerRow] = field(default_factory=dict)
@@ -76,6 +78,9 @@ class Snapshot:
 
     def decisions_for(self, seat: int) -> list[Decision]:
         return [d for d in self.decisions if d.seat == seat]
+
+    def standing_for(self, seat: int) -> list[Decision]:
+        return [d for d in self.standing if d.seat == seat]
 
     def to_move(self) -> list[int]:
         return sorted({d.seat for d in self.decisions})

@@ -15,7 +15,7 @@ from tests.e2e.driver import TO_MOVE, field, is_final, latest_table, play_to_end
 from tests.e2e.test_kosmonavts_e2e import open_game as open_kosmonavts
 from tests.e2e.test_mlem_e2e import open_game, snapshot
 from tests.harness import Harness
-from tests.rules.test_mlem_helpers import ScriptedDice
+from tests.rules.mlem_kit import ScriptedDice
 
 
 def mission_marks(state: dict, seat: int) -> str:

@@ -1,0 +1,148 @@
+"""A game's past: taking back the last move, voting it back to the start of the round, and
+replaying the action log from the seed (for a recap, and to audit the stored state)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.play import Play
+from host.records import HostError, Player, Snapshot, public_move
+from host.storage import VersionConflict
+
+
+class History(Play):
+    """Undo, rollback and replay."""
+
+    # -- undo and rollback --------------------------------------------------------------
+
+    def _replay(self, snap: Snapshot, actions: list[Any]) -> Any:
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        for a in actions:
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+        return state
+
+    async def undoable(self, snap: Snapshot) -> tuple[int, int] | None:
+        """(seat, seq) of the last action if its player may still take it back: a person's
+        choice that revealed nothing, with nobody (not even a bot) acting since. Never while
+        a secret choice is open: the table must not change when someone makes one."""
+        if snap.row.status != "active" or any(d.private for d in snap.decisions):
+            return None
+        last = await self.store.actions(snap.id, limit=1)
+        if not last:
+            return None
+        a = last[-1]
+        if a.by_bot or a.by_user is None or any(e.get("reveals") for e in a.events):
+            return None
+        if not public_move(a.events):
+            return None  # secret choices are changed with their own buttons, in private
+        return a.seat, a.seq
+
+    async def undo(self, game_id: int, who: Player) -> Snapshot:
+        async with self.locks[game_id]:
+            snap = await self._active(game_id)
+            seat = self._player_seat(snap, who)
+            if any(d.private for d in snap.decisions):
+                # One answer for everyone while secrets are being chosen: whether an undo
+                # would work must not tell anyone that somebody has started choosing.
+                raise HostError("host.error.undo_secret_phase")
+            actions = await self.store.actions(game_id)
+            if not actions:
+                raise HostError("host.error.undo_nothing")
+            last = actions[-1]
+            if last.seat != seat or last.by_bot:
+                raise HostError("host.error.undo_not_last")
+            if last.timer is not None:
+                raise HostError("host.error.undo_timer")
+            if any(e.get("reveals") for e in last.events):
+                raise HostError("host.error.undo_revealed")
+            if not public_move(last.events):
+                raise HostError("host.error.undo_private")
+            state = self._replay(snap, actions[:-1])
+            try:
+                await self.store.undo_actions(
+                    game_id,
+                    snap.row.version,
+                    [last.seq],
+                    "undo",
+                    snap.game.dump(state),
+                    self.clock.now(),
+                )
+            except VersionConflict:
+                raise HostError("host.error.stale") from None
+            after = await self.by_id(game_id)
+            await self.sync_waits(after, acted=seat)
+            return after
+
+    async def rollback(
+        self, game_id: int, who: Player, *, bots: bool = True
+    ) -> tuple[Snapshot, str, int, int]:
+        """Vote (players) or force (Manage Channels) going back to the start of the current
+        round (bots then move at once with ``bots``, else are owed their moves). Returns the
+        snapshot, "rolled"/"voted", votes so far, votes needed."""
+        async with self.locks[game_id]:
+            snap = await self._active(game_id)
+            actions = await self.store.actions(game_id)
+            state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+            rounds = [snap.game.view(state, None).get("round")]
+            for a in actions:
+                state, _ = snap.game.apply(state, a.seat, a.choice)
+                rounds.append(snap.game.view(state, None).get("round"))
+            # the start of the current round: where its last unbroken run began (a round
+            # number may come back, e.g. each flight of a Galaxy Trucker Trek counts cards
+            # from 1 again)
+            keep = len(actions)
+            while keep > 0 and rounds[keep - 1] == rounds[-1]:
+                keep -= 1
+            if keep == len(actions):
+                raise HostError("host.error.rollback_nothing")
+            humans = {s.user_id for s in snap.seats if not s.is_bot and s.user_id is not None}
+            needed = len(humans) // 2 + 1
+            if not who.can_manage:
+                if who.user_id not in humans:
+                    raise HostError("host.error.not_a_player")
+                kind = f"rollback:{keep}"  # a vote counts for the round it was cast in
+                votes = await self.store.vote(game_id, kind, who.user_id, self.clock.now())
+                votes &= humans
+                if len(votes) < needed:
+                    return snap, "voted", len(votes), needed
+            state = self._replay(snap, actions[:keep])
+            try:
+                await self.store.undo_actions(
+                    game_id,
+                    snap.row.version,
+                    [a.seq for a in actions[keep:]],
+                    "rollback",
+                    snap.game.dump(state),
+                    self.clock.now(),
+                )
+            except VersionConflict:
+                raise HostError("host.error.stale") from None
+            await self.store.clear_votes(game_id, "rollback:%")
+            after = await self.by_id(game_id)
+            if bots:
+                after = await self._run_bots(after, [])
+            await self.sync_waits(after)
+            return after, "rolled", needed, needed
+
+    async def replay_views(self, game_id: int, frames: int = 24) -> list[dict[str, Any]]:
+        """Public views sampled along the game (first and last included), for a recap."""
+        snap = await self.by_id(game_id)
+        actions = await self.store.actions(game_id)
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        marks = {round(i * len(actions) / max(frames - 1, 1)) for i in range(frames)}
+        views = [snap.game.view(state, None)]
+        for i, a in enumerate(actions, start=1):
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+            if i in marks:
+                views.append(snap.game.view(state, None))
+        return views
+
+    # -- audit --------------------------------------------------------------------------
+
+    async def replay(self, game_id: int) -> dict[str, Any]:
+        """Replay the action log from the seed; the dump must equal the stored state."""
+        snap = await self.by_id(game_id)
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        for a in await self.store.actions(game_id):
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+        return snap.game.dump(state)

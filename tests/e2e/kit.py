@@ -8,12 +8,20 @@ tests/host/) need around the offline Discord harness, written once.
   (or not); the lobby message.
 * :func:`private_images`, :func:`assert_no_secrets_in_channels` — the privacy guard: no
   private picture, no line matching a secret's pattern, in any channel message.
-* :func:`assert_tables_have_pictures`, :func:`assert_translated`, :func:`text_patterns` —
-  every table carries its picture; every word reached the players translated.
+* :func:`assert_finished`, :func:`assert_played_in_private`, :func:`assert_replays` — a
+  game over with its scores explained, a player with closed DMs served by "My hand".
+* :func:`assert_tables_have_pictures`, :func:`table_picture`, :func:`assert_translated`,
+  :func:`text_patterns`, :func:`secret_patterns` — every table carries its picture; every
+  word reached the players translated; what only one seat may read, by game.
+* The table readers (the last table message, its move buttons and offers) are in
+  :mod:`tests.e2e.driver` (``latest_table``, ``move_buttons``, ``offers``); a whole game
+  read click by click: :class:`PublicWatch`, :class:`Played`.
 * :func:`forged_click`, :func:`refusal_text` — a click as an out-of-date client sends it,
   and the ephemeral sentence the bot answered with.
-* :func:`click_choice`, :func:`play_straight` — players who click the game's own heuristic
-  (any registered game ends this way), wherever the bot shows them their moves.
+* :func:`click_choice`, :func:`play_straight`, :func:`play_whole_game`,
+  :func:`open_and_play` — players who click the game's own heuristic (any registered game
+  ends this way), wherever the bot shows them their moves; a few random clicks.
+* :func:`register_toys` — toy games registered with the host for one test.
 
 The simulated players themselves (clicking only what they are shown) are in
 :mod:`tests.e2e.driver`.
@@ -237,6 +245,79 @@ def text_patterns(
                     parts = [p for p in parts if p]
                 out.append(re.compile(".+".join(re.escape(p) for p in parts)))
     return out
+
+
+def table_picture(m: Message) -> bytes:
+    """The picture of a table message (its ``table.png``), as last shown."""
+    found = [a.data for a in m.attachments if a.name == "table.png" and a.is_image]
+    assert found, f"a table without its picture: {m.text()[:200]}"
+    return found[0]
+
+
+#: What only the seat concerned may read, by game: keys of the game's strings (a key and
+#: its children) whose text must never reach a channel, and whether a placeholder at an
+#: end of a text matches nothing there (:func:`text_patterns`' ``drop_empty``).
+SECRET_KEYS: dict[str, tuple[tuple[str, ...], bool]] = {
+    # the order being composed and the mission cards
+    "kosmonavts": (
+        (
+            "kosmonavts.prompt.order",
+            "kosmonavts.prompt.order_landed",
+            "kosmonavts.prompt.missions",
+        ),
+        False,
+    ),
+    # events addressed to one seat (a card drawn, a discovery looked at, an action card
+    # committed), the missions, the secret prompts (whether to play an action card too)
+    "red_planet": (
+        (
+            "red_planet.event.drew",
+            "red_planet.event.peeked",
+            "red_planet.mission",
+            "red_planet.prompt.mission",
+            "red_planet.prompt.choose",
+            "red_planet.prompt.assign",
+            "red_planet.prompt.commit",
+            "red_planet.event.commit",
+        ),
+        False,
+    ),
+    # the planets seen, the card planned, the artifact drawn, the cards discarded at the
+    # hand limit, the private prompts
+    "ad_astra": (
+        (
+            "ad_astra.event.saw",
+            "ad_astra.event.placed_card",
+            "ad_astra.event.artifact_is",
+            "ad_astra.event.discarded_cards",
+            "ad_astra.prompt.plan_card",
+            "ad_astra.prompt.land",
+            "ad_astra.prompt.discard",
+        ),
+        False,
+    ),
+    # a ship in progress: where a tile went, what a builder drew or holds (a ship broken by
+    # a hit in flight is asked on the table with "prompt.broken": ships in flight are
+    # public; the pre-launch "prompt.split" is private)
+    "galaxy_trucker": (
+        (
+            *(
+                f"galaxy_trucker.event.{k}"
+                for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
+            ),
+            "galaxy_trucker.prompt.hand",
+            "galaxy_trucker.prompt.fix",
+            "galaxy_trucker.prompt.split",
+        ),
+        True,
+    ),
+}
+
+
+def secret_patterns(game: str) -> list[re.Pattern[str]]:
+    """Regexes of the texts of ``game`` that only one seat may read (none listed: none)."""
+    keys, drop_empty = SECRET_KEYS.get(game, ((), False))
+    return text_patterns(game, keys, drop_empty=drop_empty) if keys else []
 
 
 def assert_tables_have_pictures(h: Harness, *, ever: bool = True) -> list[Message]:

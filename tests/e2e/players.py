@@ -16,22 +16,12 @@ from rules.galaxy_trucker import GAME as GALAXY_TRUCKER
 from rules.kosmonavts import GAME as KOSMONAVTS
 from rules.kosmonavts.engine import seat_options
 from tests.e2e.driver import Offer
-from tests.e2e.kit import assert_no_secrets_in_channels, snapshot, text_patterns
+from tests.e2e.kit import assert_no_secrets_in_channels, secret_patterns, snapshot
 from tests.harness import FakeUser, Harness
 
 #: What only a Galaxy Trucker builder may read: where they put a tile, what they drew, what
 #: they hold.
-SHIP_IN_PROGRESS = text_patterns(
-    "galaxy_trucker",
-    [
-        f"galaxy_trucker.event.{k}"
-        for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
-    ]
-    # (a ship broken by a hit in flight is asked on the table with "prompt.broken": ships
-    # in flight are public; the pre-launch "prompt.split" is private)
-    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix", "galaxy_trucker.prompt.split"],
-    drop_empty=True,
-)
+SHIP_IN_PROGRESS = secret_patterns("galaxy_trucker")
 
 
 def own_knowledge(state: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -44,7 +44,6 @@ from tests.e2e.kit import (
     cog_of,
     host_of,
     snapshot,
-    text_patterns,
 )
 from tests.harness import FakeUser, Harness
 
@@ -56,18 +55,7 @@ OFFER_SECONDS = {"live": 40, "days": 14400}  # an offer's own, shorter time
 
 #: What only the player concerned may read: the planets seen, the card planned, the
 #: artifact drawn, the cards discarded at the hand limit, the private prompts.
-PRIVATE_ONLY = text_patterns(
-    "ad_astra",
-    [
-        "ad_astra.event.saw",
-        "ad_astra.event.placed_card",
-        "ad_astra.event.artifact_is",
-        "ad_astra.event.discarded_cards",
-        "ad_astra.prompt.plan_card",
-        "ad_astra.prompt.land",
-        "ad_astra.prompt.discard",
-    ],
-)
+PRIVATE_ONLY = kit.secret_patterns("ad_astra")
 
 
 @dataclass

@@ -7,7 +7,8 @@ game gets these tests by being registered (``host.registry.GAME_MODULES``).
   breakdowns add up; each player was pinged at most :data:`MOST_PINGS` times (the first
   turns do ping); every table carried its picture and older tables were deleted; the log
   replays to the stored state; every word reached the players translated; no private
-  picture of any seat reached a channel; buttons are routed by pattern (no view kept in
+  picture of any seat reached a channel, nor any line only one seat may read
+  (``tests.e2e.kit.SECRET_KEYS``); buttons are routed by pattern (no view kept in
   memory).
 * A stale button (a decision that is no longer open), a forged option and a click by
   someone who is not playing are refused in private and change nothing.
@@ -34,6 +35,7 @@ from tests.e2e.kit import (
     open_game,
     play_whole_game,
     refusal_text,
+    secret_patterns,
     snapshot,
 )
 from tests.harness import FakeUser, Harness
@@ -62,10 +64,11 @@ async def test_a_whole_game_with_default_options(
     posted = assert_tables_have_pictures(h)
     assert len(posted) > 3 and len(tables(h)) == 1
     assert_translated(h, game, users, caplog)
-    # No seat's secret reached a channel: no private picture, no private panel.
+    # No seat's secret reached a channel: no private picture, no private panel, no line
+    # that only one seat may read.
     for m in h.messages():
         assert "private.png" not in [a.name for a in m.attachments], m.text()[:200]
-    assert_no_secrets_in_channels(h, users)
+    assert_no_secrets_in_channels(h, users, secret_patterns(game))
     # Buttons are routed by pattern: discord.py keeps no view per message in memory.
     assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
 

@@ -83,9 +83,7 @@ ORDER_CONTENT = text_patterns(
 )
 ORDER_GIVEN = text_patterns(["kosmonavts.event.order_confirmed"])
 #: What only a private panel shows: the order being composed and the mission cards.
-PRIVATE_ONLY = text_patterns(
-    ["kosmonavts.prompt.order", "kosmonavts.prompt.order_landed", "kosmonavts.prompt.missions"]
-)
+PRIVATE_ONLY = kit.secret_patterns("kosmonavts")
 
 
 @dataclass
@@ -289,7 +287,7 @@ async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Ha
     snap = await snapshot(h)
     assert snap.state["phase"] == "orders" and snap.state["round"] == 1
     table = latest_table(h)
-    image = table.attachments[0].data
+    image = kit.table_picture(table)
     versions = len(table.versions)
     watch = kit.PublicWatch(h)
     watch.fresh()
@@ -302,7 +300,7 @@ async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Ha
     assert not refused(reply)
     assert "↗" in panel.text() and "(1/3" in panel.text()
     assert watch.fresh() == (0, [])
-    assert len(table.versions) == versions and table.attachments[0].data == image
+    assert len(table.versions) == versions and kit.table_picture(table) == image
     assert latest_table(h) == table
 
     # She confirms: the channel learns that she has given her order, not what it is.

@@ -52,18 +52,7 @@ def phrases(prefixes: Iterable[str]) -> list[re.Pattern[str]]:
 #: What only the player concerned may read: events addressed to one seat (a card drawn, a
 #: discovery looked at, an action card committed), the missions, the secret prompts
 #: (whether to play an action card this round included).
-PRIVATE_ONLY = phrases(
-    [
-        "red_planet.event.drew",
-        "red_planet.event.peeked",
-        "red_planet.mission",
-        "red_planet.prompt.mission",
-        "red_planet.prompt.choose",
-        "red_planet.prompt.assign",
-        "red_planet.prompt.commit",
-        "red_planet.event.commit",
-    ]
-)
+PRIVATE_ONLY = kit.secret_patterns("red_planet")
 
 
 #: Each player's final sum ("Ann: 46 (tokens) + 3 (missions) + … = 49 points.").

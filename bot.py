@@ -97,7 +97,9 @@ class Cosmodrome(commands.AutoShardedBot):
             import asyncpg
 
             try:
-                self.store = await open_store(path, pool=self.settings.db_pool)
+                self.store = await open_store(
+                    path, pool=self.settings.db_pool, timeout=self.settings.db_timeout
+                )
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 raise StartupError(
                     f"cannot open the PostgreSQL database {redact_url(path)!r} ({exc}). Check "
@@ -106,7 +108,7 @@ class Cosmodrome(commands.AutoShardedBot):
                 ) from exc
         else:
             try:
-                self.store = await open_store(path)
+                self.store = await open_store(path, timeout=self.settings.db_timeout)
             except (OSError, sqlite3.Error) as exc:
                 raise StartupError(
                     f"cannot open the database {str(path)!r} ({exc}). Set COSMODROME_DB to a "

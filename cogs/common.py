@@ -17,6 +17,7 @@ from core import i18n
 from core.contract import IllegalMove
 from core.i18n import t
 from host import registry
+from host.dbfaults import fault_key, storage_fault, timed_out
 from host.sessions import Host, HostError, Player, Snapshot
 
 if TYPE_CHECKING:
@@ -75,13 +76,22 @@ def guarded(func: F) -> F:
     async def wrapper(
         self: CogBase, interaction: discord.Interaction, *args: Any, **kwargs: Any
     ) -> None:
+        down = None
         try:
             _, override = await self.host.store.user_settings(interaction.user.id)
             if override:
                 interaction.extras["lang"] = override
-        except Exception:
-            log.exception("could not read settings of %s", interaction.user.id)
+        except Exception as err:
+            if not storage_fault(err):
+                log.exception("could not read settings of %s", interaction.user.id)
+            down = err
         lang = self.lang(interaction)
+        if down is not None and timed_out(down):
+            # The database does not answer: say so at once (within Discord's 3 s), touch
+            # nothing. (A connection lost instead is worth going on: the pool connects anew.)
+            log.warning("storage not answering (%r)", down)
+            await self.reply(interaction, t(fault_key(down), lang))
+            return
         try:
             await func(self, interaction, *args, **kwargs)
         except IllegalMove as err:
@@ -96,7 +106,11 @@ def guarded(func: F) -> F:
             perm = t(f"host.perm.{name}", lang)
             text = t("host.error.missing_permission", lang, permission=perm)
             await self.reply(interaction, text)
-        except Exception:
+        except Exception as err:
+            if storage_fault(err):
+                log.warning("storage not answering in %s (%r)", func.__name__, err)
+                await self.reply(interaction, t(fault_key(err), lang))
+                return
             log.exception("error in %s", func.__name__)
             await self.reply(interaction, t("host.error.internal", lang))
 

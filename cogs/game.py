@@ -25,6 +25,7 @@ from core import i18n
 from core.contract import Decision
 from core.i18n import t
 from host import pacing, registry
+from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Player, Snapshot, public_move
 from host.storage import GameRow
@@ -164,9 +165,14 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if message_id is None:
                 message_id = (await interaction.original_response()).id
             old = snap.row.lobby_message_id
-            await self.host.store.update_game(
-                snap.id, self.host.clock.now(), lobby_message_id=message_id
-            )
+            try:
+                await self.host.store.update_game(
+                    snap.id, self.host.clock.now(), lobby_message_id=message_id
+                )
+            except Exception:  # not recorded: one live lobby, the one recorded before
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+                raise
             if old is not None and old != message_id:
                 await self.disable_buttons(snap.row.channel_id, old)
             return
@@ -365,7 +371,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         )
         try:
             decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
-            self.host.check_choice(snap, decision, opt)
+            choice = self.host.check_choice(snap, decision, opt)
         except Gone as err:
             err.snap = snap  # type: ignore[attr-defined]
             await self.refresh_after_gone(interaction, gid, seat, from_private)
@@ -389,6 +395,10 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
         except HostError:
             # It was playable when clicked, so another click got there first.
             raise HostError("host.error.raced") from None
+        except Exception as err:
+            if not storage_fault(err):
+                raise
+            await self.check_stored(snap, seat, interaction.user.id, choice, err)
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
         # The table shows the move (and "thinking" for the bots it unblocked) at once; the
@@ -397,9 +407,37 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)
             await self.publish(gid)
-        except Exception:
-            log.exception("game %s: move committed, publishing failed", gid)
+        except Exception as err:
+            if not storage_fault(err):
+                log.exception("game %s: move committed, publishing failed", gid)
+            else:  # the game lags: the pacing tick shows it once the database answers
+                log.warning("game %s: move committed, not shown yet (%r)", gid, err)
         self.spawn_bots(gid)
+
+    async def check_stored(
+        self, snap: Snapshot, seat: int, user_id: int, choice: str, err: Exception
+    ) -> None:
+        """The database failed under a move (e.g. the connection was lost during its
+        COMMIT, or right after it): read the game again on a fresh connection and go on as
+        committed if the move is stored; else say that it was not made, or, when the
+        storage does not answer that either, that it cannot tell yet."""
+        stored = await move_stored(
+            self.host.store,
+            snap.id,
+            after_seq=sum(snap.moves_by_seat.values()),
+            seat=seat,
+            user_id=user_id,
+            choice=choice,
+        )
+        if stored is None:
+            raise StorageDown("host.error.storage_unsure") from err
+        if not stored:
+            raise StorageDown("host.error.storage_not_made") from err
+        log.warning("game %s: the move is stored although its commit failed (%r)", snap.id, err)
+        after = await self.host.by_id(snap.id)
+        if after.row.status == "over":
+            # The game's last move: its results are written after its commit (idempotent).
+            await self.host._save_results(after)
 
     async def refresh_after_gone(
         self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool
@@ -794,14 +832,21 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             ),
             **kwargs,
         )
-        await self.host.store.update_game(
-            gid,
-            now,
-            table_message_id=msg.id,
-            table_to_move=waits_for,
-            table_hash=shown,
-            published_version=shows,
-        )
+        try:
+            await self.host.store.update_game(
+                gid,
+                now,
+                table_message_id=msg.id,
+                table_to_move=waits_for,
+                table_hash=shown,
+                published_version=shows,
+            )
+        except Exception:
+            # Not recorded (the database failed): the next publish would edit the table
+            # recorded before, above this one, and this one would stay behind with live
+            # buttons. Take it back; the game still lags, so the table follows.
+            await self.drop_message(snap.row.channel_id, msg.id)
+            raise
         if pinged_seats and pacing.catches_up(snap.row.host_options):
             # Pinged: their waits' catch-up ping (pings=away) is done (the waits are those
             # the table was drawn with; one started again since is left alone).
@@ -846,6 +891,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             tkey = key
         todo = [a for a in public if a.seq > start]
         posted = False
+        made_ids: list[int] = []  # the messages this call posted
         chunk: list[str] = []
         for i, action in enumerate(todo):
             added = present.log_lines(snap, [action], None, lang)
@@ -853,6 +899,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             if chunk and len(self.trail_text(header, chunk + added)) > TRAIL_CHARS:
                 # This message is full: it keeps what it has; the rest opens a new one.
                 made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
+                made_ids += [made] if made != mid else []
                 posted = posted or made != mid
                 mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
             if not chunk and len(self.trail_text(header, added)) > TRAIL_CHARS:
@@ -861,6 +908,7 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 header = self.trail_header(row.game, tkey, lang)
                 for piece in self.trail_pieces(header, added):
                     made = await self.put_trail(row.channel_id, mid, piece)
+                    made_ids += [made] if made != mid else []
                     posted = posted or made != mid
                     mid = None
                 mid, start, tkey = None, action.seq, key
@@ -872,19 +920,28 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 mid,
                 self.trail_text(self.trail_header(row.game, tkey, lang), chunk),
             )
+            made_ids += [made] if made != mid else []
             posted = posted or made != mid
             mid = made
         if tkey != key:
             # A new round: this message is done; the round's first move opens the next one.
             mid, start, tkey = None, todo[-1].seq if todo else start, key
         if (mid, start, tkey) != (row.trail_message_id, row.trail_seq, row.trail_key):
-            await self.host.store.update_game(
-                snap.id,
-                self.host.clock.now(),
-                trail_message_id=mid,
-                trail_seq=start,
-                trail_key=tkey,
-            )
+            try:
+                await self.host.store.update_game(
+                    snap.id,
+                    self.host.clock.now(),
+                    trail_message_id=mid,
+                    trail_seq=start,
+                    trail_key=tkey,
+                )
+            except Exception:
+                # Not recorded (the database failed): the next publish writes these moves
+                # again, so the messages posted here would say them twice. Take them back.
+                for made in made_ids:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.channel(row.channel_id).get_partial_message(made).delete()  # type: ignore[attr-defined]
+                raise
         return posted
 
     @staticmethod

@@ -24,6 +24,7 @@ from cogs.common import CogBase, guarded
 from core import i18n
 from core.i18n import t
 from host import pacing
+from host.dbfaults import storage_fault
 from host.locks import KeyedLocks
 from host.sessions import Snapshot
 
@@ -85,8 +86,11 @@ class PacingMixin(CogBase):
         while True:
             try:
                 await self.tick()
-            except Exception:
-                log.exception("pacing tick failed")
+            except Exception as err:
+                if not storage_fault(err):
+                    log.exception("pacing tick failed")
+                else:  # the database is away: the next tick tries again
+                    log.warning("pacing tick: the storage is not answering (%r)", err)
             await asyncio.sleep(await self._until_next_tick(every))
 
     async def _until_next_tick(self, every: float) -> float:

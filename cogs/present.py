@@ -200,7 +200,7 @@ def table_embed(snap: Snapshot, lines: Sequence[str], lang: str) -> discord.Embe
             name=t("host.table.to_move", lang), value=to_move_text(snap, lang)[:1024], inline=False
         )
         shown = [d for d in snap.decisions if not d.private]
-        legend = legend_text(snap, shown, lang)
+        legend = legend_text(snap, shown + standing_shown(snap), lang)
         if legend:
             embed.add_field(name=t("host.table.legend", lang), value=legend[:1024], inline=False)
         timers = [  # a Discord timestamp: each reader sees the time left ("in 2 minutes")
@@ -606,6 +606,13 @@ def table_view(
             layouts=layouts,
         )
     row = min(row, 4)
+    helpers = 2 + undo + back
+    standing = standing_shown(snap)
+    if standing and row < 4:  # a row of their own ("Ana: give up after this card")
+        add_standing(v, snap, standing, lang, row, ui.GRID_COLS)
+        row += 1
+    elif standing:  # no row left: beside the helpers, as many as fit
+        add_standing(v, snap, standing, lang, row, ui.GRID_COLS - helpers)
     v.add_item(
         ui.TableButton(snap.id, snap.row.version, "hand", label=t("host.btn.hand", lang), row=row)
     )
@@ -625,6 +632,41 @@ def table_view(
             )
         )
     return v
+
+
+def standing_shown(snap: Snapshot) -> list[Decision]:
+    """The standing decisions the table shows: human seats' public ones (see
+    :func:`core.contract.standing_of`); a bot's are never shown."""
+    if snap.row.status != "active":
+        return []
+    return [d for d in snap.standing if not d.private and snap.human(d.seat)]
+
+
+def add_standing(
+    v: discord.ui.View,
+    snap: Snapshot,
+    standing: Sequence[Decision],
+    lang: str,
+    row: int,
+    room: int,
+) -> None:
+    """One button per option of ``standing`` in ``row``, at most ``room``, each named for
+    its seat ("Ana: give up after this card")."""
+    options = [(d, o) for d in standing for o in d.options][: max(0, room)]
+    for d, o in options:
+        label = f"{snap.names[d.seat]}: {ui.option_label(snap.row.game, o, lang, snap.names)}"
+        v.add_item(
+            ui.MoveButton(
+                snap.id,
+                snap.row.version,
+                d.seat,
+                snap.token(d),
+                o.id,
+                label=label,
+                style=ui.STYLES.get(o.style, discord.ButtonStyle.secondary),
+                row=row,
+            )
+        )
 
 
 def deadline_view(snap: Snapshot, seat: int, lang: str, can_skip: bool) -> discord.ui.View:
@@ -729,6 +771,8 @@ def private_panel(
         if snap.row.status == "active"
         else []
     )
+    if any(d.private for d in decisions):  # a private standing option rides along, never alone
+        decisions += [d for d in snap.standing_for(seat) if d.private]
     embed = discord.Embed(
         title=t("host.private.title", lang, game=game_name(snap.row.game, lang)),
         colour=COLOUR,
@@ -770,6 +814,7 @@ def panel_mark(snap: Snapshot, seat: int) -> str:
     private = [d for d in snap.decisions_for(seat) if d.private]
     if not private:
         return ""
+    private += [d for d in snap.standing_for(seat) if d.private]  # shown beside, not alone
     return snap.token(private[0]) + "/" + "".join(d.options_mark() for d in private)
 
 

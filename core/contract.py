@@ -39,6 +39,10 @@ Conventions every game follows
   with whose it is, so a prompt names what it is about ("land your Moon ×2 astronaut…"),
   not only "choose". A private decision's prompt is shown to its seat alone; the table
   says only that the seat is choosing in secret.
+* **Standing decisions.** What a seat may do at any time without being asked (give up a
+  flight) is not in ``pending`` but in the optional ``standing`` hook (see :class:`Game`
+  and :func:`standing_of`): nobody is waited for, pinged or timed on it, and bots never
+  take it. Its identity and tokens work as for any decision.
 * **Secrets stay in views.** ``view(state, None)`` is the public view: nothing private to any
   seat. ``view(state, seat)`` adds what that seat may see. Channel messages and public images
   are built from public views only.
@@ -248,6 +252,16 @@ class Game(Protocol):
     #                                               table shows a legend line for the ones
     #                                               the open decisions use; a test checks
     #                                               that no prompt or label uses another.
+    #   standing(state) -> list[Decision]           standing decisions: options a seat may
+    #                                               take at any time without being asked
+    #                                               (e.g. give up a flight). Never part of
+    #                                               ``pending``: they make no seat "to
+    #                                               move" (no ping, deadline, timer, bot or
+    #                                               autopilot move). ``apply_checked``
+    #                                               accepts an answer to one; the table shows
+    #                                               a human seat's public ones as buttons, a
+    #                                               private one rides on a DM panel shown
+    #                                               anyway. Bots never take them.
     #   unused_options(options) -> ids              the game's lobby options that do not
     #                                               apply with these option values (e.g.
     #                                               no hourglass in a learning flight): the
@@ -364,7 +378,8 @@ def apply_checked(
     game: Game, state: State, seat: int, choice: str, *, timer: bool = False
 ) -> tuple[State, list[Event]]:
     """Apply ``choice`` after checking it answers one of ``seat``'s decisions in ``pending``
-    (see :func:`check_picks`: offered ids, distinct, as many as allowed). With ``timer``
+    or one of its standing decisions (the optional ``standing`` hook, see :class:`Game`;
+    see :func:`check_picks`: offered ids, distinct, as many as allowed). With ``timer``
     (the host applying a timer's expiry) the expiry option of one of the seat's decisions
     is accepted too, offered or not.
 
@@ -372,15 +387,27 @@ def apply_checked(
     each game's diligence: nothing that was not offered is ever applied.
     """
     offered = [d for d in game.pending(state) if d.seat == seat]
-    if not offered:
-        raise IllegalMove("host.error.not_your_turn")
     if timer and any(d.timer is not None and d.timer.option == choice for d in offered):
         return game.apply(state, seat, choice)
-    if not any(answers(d, choice) for d in offered):
-        if len(offered) == 1:
-            check_picks(offered[0], choice)  # raises the precise reason
-        raise IllegalMove("host.error.not_offered")
-    return game.apply(state, seat, choice)
+    if any(answers(d, choice) for d in offered):
+        return game.apply(state, seat, choice)
+    # not an answer to an open question: perhaps to one of the seat's standing decisions
+    standing = [d for d in standing_of(game, state) if d.seat == seat]
+    if any(answers(d, choice) for d in standing):
+        return game.apply(state, seat, choice)
+    if not offered and not standing:
+        raise IllegalMove("host.error.not_your_turn")
+    asked = offered or standing
+    if len(asked) == 1:
+        check_picks(asked[0], choice)  # raises the precise reason
+    raise IllegalMove("host.error.not_offered")
+
+
+def standing_of(game: Game, state: State) -> list[Decision]:
+    """The game's standing decisions (its optional ``standing`` hook; none without it):
+    what a seat may choose at any time, apart from ``pending``."""
+    hook = getattr(game, "standing", None)
+    return [] if hook is None else list(hook(state))
 
 
 def seats_pending(decisions: Sequence[Decision]) -> list[int]:

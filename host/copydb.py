@@ -28,7 +28,7 @@ from core.contract import Game, IllegalMove
 from host import registry
 from host.settings import redact_url
 from host.storage import SqliteStore, is_postgres_url
-from host.storage_pg import PgStore
+from host.storage_pg import MIGRATION_TIMEOUT, PgStore
 
 #: Every table, parents before children (foreign keys).
 TABLES = (
@@ -126,7 +126,7 @@ async def copy_database(
         raise CopyError(f"the source must be an existing SQLite file, got {str(source)!r}")
     src = await SqliteStore.open(source)
     try:
-        dst = await PgStore.open(target)
+        dst = await PgStore.open(target, timeout=MIGRATION_TIMEOUT)  # one long transaction
         try:
             return await copy(src, dst, games)
         finally:

@@ -30,6 +30,7 @@ from core.contract import (
     random_answer,
     seats_pending,
     split_picks,
+    standing_of,
 )
 from host import pacing, registry
 from host.clock import Clock
@@ -38,6 +39,7 @@ from host.storage import (
     ChannelBusy,
     GameRow,
     Loaded,
+    Move,
     SeatRow,
     Storage,
     TimerRow,
@@ -99,6 +101,8 @@ class Snapshot:
     game: Game
     state: Any = None
     decisions: list[Decision] = field(default_factory=list)
+    #: The game's standing decisions (see :func:`core.contract.standing_of`): never "to move".
+    standing: list[Decision] = field(default_factory=list)
     moves_by_seat: dict[int, int] = field(default_factory=dict)
     #: The game's timers seen so far, by key.
     timers: dict[str, TimerRow] = field(default_factory=dict)
@@ -135,6 +139,9 @@ class Snapshot:
 
     def decisions_for(self, seat: int) -> list[Decision]:
         return [d for d in self.decisions if d.seat == seat]
+
+    def standing_for(self, seat: int) -> list[Decision]:
+        return [d for d in self.standing if d.seat == seat]
 
     def to_move(self) -> list[int]:
         return sorted({d.seat for d in self.decisions})
@@ -272,6 +279,7 @@ class Host:
             snap.state = game.load(row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
+                snap.standing = standing_of(game, snap.state)
             snap.moves_by_seat = loaded.moves_by_seat
         return snap
 
@@ -485,10 +493,10 @@ class Host:
             if snap.seat_of(user_id) is None:
                 raise HostError("host.error.not_a_player")
             raise HostError("host.error.not_your_button")
-        for d in snap.decisions_for(seat):
+        for d in [*snap.decisions_for(seat), *snap.standing_for(seat)]:
             if snap.token(d) == token:
                 return d
-        if not snap.decisions_for(seat):
+        if not snap.decisions_for(seat) and not snap.standing_for(seat):
             waiting = snap.human_to_move()
             raise HostError("host.error.not_your_turn", waiting=waiting)
         raise HostError("host.error.stale")
@@ -561,25 +569,27 @@ class Host:
         wake = wake_time(keep, snap.row.host_options, now, bot_owes=bots_owed)
         try:
             version = await self.store.commit_action(
-                snap.id,
-                snap.row.version,
-                seat=seat,
-                choice=choice,
-                by_user=user_id,
-                by_bot=by_bot,
-                events=[event_dict(e) for e in events],
-                state=dumped,
-                over=over,
-                now=now,
-                think=None
-                if by_bot or timer is not None or since is None
-                else max(0.0, now - since[0]),
-                timer=timer,
-                waits=None if keep == waits and wake == snap.row.wake_at else keep,
-                wake_at=wake,
-                waits_was=waits,
-                timers_opened=opened,
-                timers_closed=closed,
+                Move(
+                    snap.id,
+                    snap.row.version,
+                    seat=seat,
+                    choice=choice,
+                    by_user=user_id,
+                    by_bot=by_bot,
+                    events=[event_dict(e) for e in events],
+                    state=dumped,
+                    over=over,
+                    now=now,
+                    think=None
+                    if by_bot or timer is not None or since is None
+                    else max(0.0, now - since[0]),
+                    timer=timer,
+                    waits=None if keep == waits and wake == snap.row.wake_at else keep,
+                    wake_at=wake,
+                    waits_was=waits,
+                    timers_opened=opened,
+                    timers_closed=closed,
+                )
             )
         except VersionConflict:
             raise HostError("host.error.stale") from None
@@ -605,6 +615,7 @@ class Host:
             game=snap.game,
             state=state,
             decisions=decisions,
+            standing=[] if over else standing_of(snap.game, state),
             moves_by_seat=moves,
             timers=timers,
             waits=keep,

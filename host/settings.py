@@ -44,6 +44,10 @@ class Settings:
     dev_guild: int | None = None
     #: COSMODROME_DB_POOL: at most this many PostgreSQL connections per process.
     db_pool: int = 10
+    #: COSMODROME_DB_TIMEOUT: how long (seconds) one database call may wait (to connect,
+    #: for a pooled connection, for a statement; SQLite: for a locked file) before the
+    #: player is told the game's storage is not answering (see host/dbfaults.py).
+    db_timeout: float = 1.0
     #: How often reminders and deadlines are checked (seconds); 0 turns the checks off.
     tick_seconds: float = 60.0
     #: COSMODROME_SHARDS: the Discord shards this process runs (None: all of them).
@@ -77,12 +81,23 @@ class Settings:
             raise SettingsError(
                 f"COSMODROME_DB_POOL must be a number from 2 to 1000, got {pool!r}"
             )
+        timeout = merged.get("COSMODROME_DB_TIMEOUT", "").strip() or "1"
+        try:
+            db_timeout = float(timeout)
+        except ValueError:
+            db_timeout = -1.0
+        if not 0.05 <= db_timeout <= 60:
+            raise SettingsError(
+                "COSMODROME_DB_TIMEOUT must be a number of seconds from 0.05 to 60, "
+                f"got {timeout!r}"
+            )
         shard_ids, shard_count = parse_shards(
             merged.get("COSMODROME_SHARDS", "").strip(),
             merged.get("COSMODROME_SHARD_COUNT", "").strip(),
         )
         settings = cls(
             db_pool=int(pool),
+            db_timeout=db_timeout,
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             db_path=merged.get("COSMODROME_DB", "").strip() or "cosmodrome.db",
             dev_guild=int(guild) if guild else None,

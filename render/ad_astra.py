@@ -84,12 +84,8 @@ TERRA_RGB: RGB = (120, 240, 140)
 SLOT_RGB: RGB = (40, 46, 82)
 
 
-def _lang(lang: str | None) -> str:
-    return kit.lang_or_default(lang)
-
-
-def t(key: str, lang: str, **args: Any) -> str:
-    return i18n.t(f"ad_astra.render.{key}", lang, **args)
+_lang = kit.lang_or_default
+t = kit.texts("ad_astra.render")
 
 
 def seat_shape(c: int) -> str:
@@ -693,11 +689,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is never read."""
-    public = {k: v for k, v in view.items() if k != "private"}
-    lang = _lang(lang)
-    with kit.LOCK:
-        img = _draw_table(public, names, lang)
-    return kit.to_png_palette(img, _TABLE_PALETTE)
+    return kit.picture_png(_draw_table, _TABLE_PALETTE, kit.public(view), names, _lang(lang))
 
 
 # --------------------------------------------------------------------------- private
@@ -726,10 +718,8 @@ def render_private(
             if kit.is_seat(cand, 6):
                 seat = cand
                 break
-    lang = _lang(lang)
-    with kit.LOCK:
-        img = _draw_private(view, priv, names, lang, seat)
-    return kit.to_png_palette(img, _TABLE_PALETTE)  # the game's one palette
+    # the game's one palette
+    return kit.picture_png(_draw_private, _TABLE_PALETTE, view, priv, names, _lang(lang), seat)
 
 
 def _section(d: ImageDraw.ImageDraw, y: float, title: str) -> float:

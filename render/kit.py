@@ -31,7 +31,9 @@ from __future__ import annotations
 import io
 import math
 import random
+import sys
 import threading
+import types
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -169,6 +171,21 @@ def displayable(s: str, style: str = "bold") -> str:
 def lang_or_default(lang: str | None) -> str:
     """A language the strings exist in (English for anything unknown)."""
     return lang if lang in i18n.LANGS else i18n.DEFAULT
+
+
+def texts(prefix: str) -> Callable[..., str]:
+    """A game's picture strings: ``texts("mlem.render")("title", lang, **args)`` is the text
+    of ``mlem.render.title``."""
+
+    def t(key: str, lang: str, **args: Any) -> str:
+        return i18n.t(f"{prefix}.{key}", lang, **args)
+
+    return t
+
+
+def public(view: dict) -> dict:
+    """The view without its ``private`` part: what a table may draw."""
+    return {k: v for k, v in view.items() if k != "private"}
 
 
 def player_name(names: Sequence[str], seat: int, lang: str) -> str:
@@ -680,6 +697,19 @@ def to_png_palette(img: Image.Image, palette: Image.Image, compress_level: int =
     return buf.getvalue()
 
 
+def picture_png(
+    draw: Callable[..., Image.Image],
+    palette: Image.Image,
+    *args: Any,
+    lock: threading.Lock = LOCK,
+) -> bytes:
+    """``draw(*args)`` while holding ``lock`` (fonts are shared between worker threads), as
+    PNG bytes on the game's fixed ``palette``."""
+    with lock:
+        img = draw(*args)
+    return to_png_palette(img, palette)
+
+
 # --------------------------------------------------------------------------- scaled drawing
 
 
@@ -746,8 +776,9 @@ class ScaledDraw(ImageDraw.ImageDraw):
     def arc(self, xy: Any, start: float, end: float, fill: Any = None, width: int = 1) -> None:
         self._call("arc", self._map(xy), start, end, fill, self._w(width))
 
-    def chord(  # type: ignore[override]
+    def _sector(
         self,
+        kind: str,
         xy: Any,
         start: float,
         end: float,
@@ -755,18 +786,13 @@ class ScaledDraw(ImageDraw.ImageDraw):
         outline: Any = None,
         width: int = 1,
     ) -> None:
-        self._call("chord", self._map(xy), start, end, fill, outline, self._w(width))
+        self._call(kind, self._map(xy), start, end, fill, outline, self._w(width))
 
-    def pieslice(  # type: ignore[override]
-        self,
-        xy: Any,
-        start: float,
-        end: float,
-        fill: Any = None,
-        outline: Any = None,
-        width: int = 1,
-    ) -> None:
-        self._call("pieslice", self._map(xy), start, end, fill, outline, self._w(width))
+    def chord(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+        self._sector("chord", *args, **kw)
+
+    def pieslice(self, *args: Any, **kw: Any) -> None:  # type: ignore[override]
+        self._sector("pieslice", *args, **kw)
 
     def ellipse(  # type: ignore[override]
         self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
@@ -819,3 +845,42 @@ class ScaledDraw(ImageDraw.ImageDraw):
     ) -> tuple[float, float, float, float]:
         probe = ImageDraw.Draw(Image.new("L", (1, 1)))
         return probe.textbbox(xy, text, font, *args, **kw)
+
+
+# --------------------------------------------------------------------------- split renderers
+
+
+_UNSET = object()
+
+
+class OneModule(types.ModuleType):
+    """A renderer split into a package of modules (geometry, glyphs, table, private…) that
+    still reads as one module from outside: setting a name on the package (a test watching
+    a mark, or swapping a legend) sets it too in each of the package's modules that holds
+    the same object under that name, so the drawing code sees it wherever it lives."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        old = self.__dict__.get(name, _UNSET)
+        prefix = self.__name__ + "."
+        if old is not _UNSET and not isinstance(old, types.ModuleType):
+            for mod_name, mod in list(sys.modules.items()):
+                if mod_name.startswith(prefix) and vars(mod).get(name, _UNSET) is old:
+                    setattr(mod, name, value)
+        super().__setattr__(name, value)
+
+
+def one_module(name: str, marks: Iterable[str] = ()) -> None:
+    """Make the package ``name`` a :class:`OneModule` (call it at the end of its
+    ``__init__``), with each of ``marks`` (drawing helpers a test watches by name) on its
+    face, taken from the package's module that defines it."""
+    package = sys.modules[name]
+    parts = [m for n, m in sys.modules.items() if n.startswith(name + ".")]
+    for mark in marks:
+        found = [
+            vars(m)[mark]
+            for m in parts
+            if getattr(vars(m).get(mark), "__module__", 0) == m.__name__
+        ]
+        assert len(found) == 1, f"{name}.{mark}: defined in {len(found)} modules"
+        setattr(package, mark, found[0])
+    package.__class__ = OneModule

@@ -79,12 +79,8 @@ NOW_RGB: RGB = (200, 84, 56)
 CREAM: RGB = (226, 216, 190)
 
 
-def _lang(lang: str | None) -> str:
-    return kit.lang_or_default(lang)
-
-
-def t(key: str, lang: str, **args: Any) -> str:
-    return i18n.t(f"red_planet.render.{key}", lang, **args)
+_lang = kit.lang_or_default
+t = kit.texts("red_planet.render")
 
 
 # --------------------------------------------------------------------------- marks
@@ -756,11 +752,9 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is never read."""
-    public = {k: v for k, v in view.items() if k != "private"}
-    lang = _lang(lang)
-    with _LOCK:
-        img = _draw_table(public, names, lang)
-    return kit.to_png_palette(img, _TABLE_PALETTE)
+    return kit.picture_png(
+        _draw_table, _TABLE_PALETTE, kit.public(view), names, _lang(lang), lock=_LOCK
+    )
 
 
 # ----------------------------------------------------------------------------- private
@@ -798,10 +792,10 @@ def render_private(
     assert isinstance(priv, dict)
     if seat is None:
         seat = view.get("seat") if kit.is_seat(view.get("seat"), 6) else None
-    lang = _lang(lang)
-    with _LOCK:
-        img = _draw_private(view, priv, names, lang, seat)
-    return kit.to_png_palette(img, _TABLE_PALETTE)  # the game's one palette
+    # the game's one palette
+    return kit.picture_png(
+        _draw_private, _TABLE_PALETTE, view, priv, names, _lang(lang), seat, lock=_LOCK
+    )
 
 
 def _card(
@@ -845,64 +839,29 @@ def _draw_private(
 
     pw = 1100
     card_w, card_h = (pw - 48 - 2 * 14) / 3, 148
-    sections: list[tuple[str, list[tuple[str, str, str, RGB]]]] = []
+    Item = tuple[str, str, str, RGB]
+
+    def card(cid: str, note: str = "", col: RGB = PANEL_EDGE, zone: str | None = None) -> Item:
+        """A card's name, its text (after the zone it was found in), a note, its colour."""
+        desc = i18n.t(f"red_planet.card.{cid}.desc", lang)
+        desc = desc if zone is None else f"{_zone_name(zone, lang)} · {desc}"
+        return i18n.t(f"red_planet.card.{cid}", lang), desc, note, col
+
+    sections: list[tuple[str, list[Item]]] = []
     if dealt:
-        sections.append(
-            (
-                t("private.choose_mission", lang),
-                [
-                    (
-                        i18n.t(f"red_planet.card.{m}", lang),
-                        i18n.t(f"red_planet.card.{m}.desc", lang),
-                        "",
-                        PANEL_EDGE,
-                    )
-                    for m in dealt
-                ],
-            )
-        )
+        sections.append((t("private.choose_mission", lang), [card(m) for m in dealt]))
     if missions:
         items = []
         for m in missions:
-            mid = str(m.get("id"))
             pts = int(m.get("points") or 0)
-            items.append(
-                (
-                    i18n.t(f"red_planet.card.{mid}", lang),
-                    i18n.t(f"red_planet.card.{mid}.desc", lang),
-                    t("now_points", lang, n=pts),
-                    kit.GREEN if pts > 0 else GOLD,
-                )
-            )
+            note = t("now_points", lang, n=pts)
+            items.append(card(str(m.get("id")), note, kit.GREEN if pts > 0 else GOLD))
         sections.append((t("private.missions", lang), items))
     if acts:
-        sections.append(
-            (
-                t("private.actions", lang),
-                [
-                    (
-                        i18n.t(f"red_planet.card.{a}", lang),
-                        i18n.t(f"red_planet.card.{a}.desc", lang),
-                        "",
-                        PANEL_EDGE,
-                    )
-                    for a in acts
-                ],
-            )
-        )
+        sections.append((t("private.actions", lang), [card(a) for a in acts]))
     if discs:
-        items = []
-        for z, cid in sorted(
-            discs.items(), key=lambda kv: ZONES.index(kv[0]) if kv[0] in ZONES else 99
-        ):
-            items.append(
-                (
-                    i18n.t(f"red_planet.card.{cid}", lang),
-                    f"{_zone_name(z, lang)} · {i18n.t(f'red_planet.card.{cid}.desc', lang)}",
-                    "",
-                    (120, 150, 220),
-                )
-            )
+        found = sorted(discs.items(), key=lambda kv: ZONES.index(kv[0]) if kv[0] in ZONES else 99)
+        items = [card(cid, col=(120, 150, 220), zone=z) for z, cid in found]
         sections.append((t("private.discoveries", lang), items))
 
     ph = 72 + (170 if hand or chosen else 0)

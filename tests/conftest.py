@@ -50,6 +50,7 @@ SLOW = (
     "e2e/test_panel_faults.py",
     "host/test_pg_shards.py",
     "host/test_pg_bot.py",
+    "host/test_pg_faults.py::test_slow_discord_never_holds_the_connections_clicks_need",
 )
 
 

@@ -45,6 +45,9 @@ aboard ``a.<row>.<col>.<j>`` and new ones ``n.<i>``; ``retire`` (give up the fli
 this card, R26) beside ``pow``, ``take``/``pass``, ``planet`` and ``def``/``hit``; between
 two cards, for a ship the card hurt, ``go`` / ``retire`` (R26b).
 
+Standing (the ``standing`` hook: never pending, nobody waits on it; public,
+``key = give_up.<seat>``): ``retire`` for every flying ship not being asked (R26c).
+
 The Trek (``level`` = ``trek``) prefixes every decision key and hourglass timer key with
 ``t<flight>.`` (``t2.build.0.31``, ``t2.hourglass.1``).
 
@@ -56,7 +59,8 @@ the replay audit), so a lobby stored before the option existed replays under rul
 
 Rulings (where the rules leave a choice to us; R1-R13 are tested in
 ``tests/rules/test_galaxy_trucker_rulings.py``, R13-R22 in ``test_galaxy_trucker_flight.py``,
-R23-R29 in ``test_galaxy_trucker_trek.py``, R30-R34 in ``test_galaxy_trucker_choices.py``)
+R23-R29 in ``test_galaxy_trucker_trek.py``, R26c in
+``test_galaxy_trucker_give_up.py``, R30-R34 in ``test_galaxy_trucker_choices.py``)
 -----------------------------------------------------------------------------------------
 R1. Edition: 2nd edition tiles (152 + 4 starting cabins), boards and level I/II cards;
     level III cards are the original edition's (provisional). Seat i has the starting cabin
@@ -167,6 +171,21 @@ R26. Voluntary retirement: the rules allow it after any adventure, before the ne
 
     Games stored before R26b keep the first ruling: ``retire`` beside the power, reward and
     planet questions from the second card on, no question between cards.
+R26c. Giving up unasked (rules 2, single flights and the Trek): the rules let a ship leave
+    after any adventure, and R26b only reaches the ship being asked and ships a card hurt.
+    Asking every ship after every card would cost each player a click per card and hold
+    the flight on anyone away, so the choice is a standing one instead (the host's
+    ``standing`` hook): every flying ship that is not the one being asked, and is not
+    already leaving, may press ``retire`` ("give up after this card") at any time; nobody
+    is waiting on it (no ping, no deadline), bots and absent players never press it (R28).
+    During a card the ship leaves once the card is resolved, with the retirements the
+    rules force, before the next card is revealed (the trail says so at once, and again
+    when it leaves); between two cards (while ships the last card hurt are asked, R26b) it
+    leaves at once. The question open for another ship is not disturbed. The ship being
+    asked gives up beside its own question (R26b), where ``retire`` is offered. The host's
+    undo takes it back while it is the last move. Games stored under rules 1 offer nothing
+    of the kind; games stored under rules 2 before R26c replay unchanged (it adds a
+    possible move and changes none).
 R27. A retired ship (forced or voluntary) keeps its credits won on cards, sells its goods at
     half price (rounded up, R22), still pays its lost tiles, and gets no arrival reward and
     no best-looking ship bonus. Retiring during the last card counts as retiring.
@@ -257,6 +276,7 @@ class GalaxyTruckerGame(EngineGame):
         "🟩": "galaxy_trucker.legend.green",
         "🟦": "galaxy_trucker.legend.blue",
         "🔋": "galaxy_trucker.legend.battery",
+        "🏳": "galaxy_trucker.legend.give_up",
     }
 
     def unused_options(self, options: Mapping[str, str]) -> list[str]:
@@ -272,6 +292,10 @@ class GalaxyTruckerGame(EngineGame):
     def panel(self, state: dict[str, Any], decision: Decision) -> list[list[str | None]] | None:
         """Squeezed grids for phones (see :func:`rules.galaxy_trucker.engine.panel_of`)."""
         return engine.panel_of(state, decision)
+
+    def standing(self, state: dict[str, Any]) -> list[Decision]:
+        """R26c: giving up the flight, unasked (see :func:`engine.standing_of`)."""
+        return engine.standing_of(state)
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat (see :mod:`rules.galaxy_trucker.bot`)."""

@@ -177,6 +177,54 @@ def can_retire(s: dict[str, Any], seat: int) -> bool:
     )
 
 
+def can_give_up(s: dict[str, Any], seat: int) -> bool:
+    """R26c: ``seat``'s ship may give up the flight now, unasked (a standing decision): it is
+    flying, not the ship being asked (that one gives up beside its own question, R26b), not
+    already leaving, in a game under rules 2."""
+    f = s.get("flight")
+    if rules_of(s) < 2 or s["phase"] != "flight" or f is None or f["ask"] is None:
+        return False
+    return (
+        f["pos"][seat] is not None
+        and f["ask"]["seat"] != seat
+        and seat not in f.get("quit", [])
+        and seat not in f["doomed"]
+    )
+
+
+def standing_of(s: dict[str, Any]) -> list[Decision]:
+    """R26c: every flying ship not being asked may give up the flight at any time (public,
+    ``key = give_up.<seat>``, option ``retire``): after the card being resolved, or at once
+    between two cards (while ships the last card hurt are asked, R26b)."""
+    if s["phase"] != "flight":
+        return []
+    now = "window" in s["flight"]  # between two cards: the last one is over
+    label = "opt.give_up_now" if now else "opt.give_up"
+    prompt = f"{GAME}.prompt.give_up_now" if now else f"{GAME}.prompt.give_up"
+    out = [
+        Decision(seat, prompt, (opt("retire", label, "danger"),), key=f"give_up.{seat}")
+        for seat in range(s["n"])
+        if can_give_up(s, seat)
+    ]
+    tr = s.get("trek")
+    return out if tr is None else [_in_trek(d, tr["flight"]) for d in out]
+
+
+def _give_up(s: dict[str, Any], seat: int) -> list[Event]:
+    """R26c: ``seat`` gives up unasked. Between two cards it leaves at once; during a card it
+    leaves once the card is resolved (with the retirements the rules force), before the next
+    card is revealed. The question open for another seat stays the same question."""
+    f = s["flight"]
+    if "window" in f:
+        f["pos"][seat] = None
+        f["retired"].append(seat)
+        f["window"] = [x for x in f["window"] if x != seat]
+        return [ev("gave_up", seat)]
+    f.setdefault("quit", []).append(seat)
+    f["doomed"].append(seat)
+    return [ev("will_retire", seat)]
+
+
 def asked(s: dict[str, Any], seat: int) -> str | None:
     """The kind of flight question ``seat`` is asked now (``"next"``: the window between
     cards, R26b), else None."""
@@ -432,8 +480,12 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
             events += start_prelaunch(new)
     elif phase == "flight":
         ask = new["flight"]["ask"]
-        if choice == "retire" and not (ask and ask["kind"] == "next"):
-            return new, _retire(new, seat)
+        window = ask and ask["kind"] == "next"
+        if choice == "retire" and not (window and ask["seat"] == seat):
+            if can_give_up(new, seat):  # R26c: unasked
+                return new, _give_up(new, seat)
+            if not window:
+                return new, _retire(new, seat)  # beside the seat's own question (R26)
         events = adv.apply_flight(new, seat, choice)
     else:
         events = _apply_prelaunch(new, seat, choice)

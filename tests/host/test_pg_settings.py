@@ -41,7 +41,8 @@ async def test_open_store_opens_either(tmp_path, pg_url: str) -> None:
     pg = await open_store(pg_url, pool=3)
     try:
         assert isinstance(sqlite, SqliteStore) and isinstance(pg, PgStore)
-        assert pg.pool.get_max_size() == 3
+        # the clicks' pool and the publish locks' pool: 3 connections in all
+        assert (pg.pool.get_max_size(), pg.lock_pool.get_max_size()) == (2, 1)
     finally:
         await sqlite.close()
         await pg.close()

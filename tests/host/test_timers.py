@@ -9,7 +9,7 @@ import pytest
 from host.clock import FakeClock
 from host.pacing import tick_wait
 from host.sessions import TIMER_EVENT, Host, HostError, Player
-from host.storage import VersionConflict, open_store
+from host.storage import Move, VersionConflict, open_store
 from tests import timedgame
 
 ANA = Player(1, "Ana", "es")
@@ -144,17 +144,19 @@ async def test_the_firing_commit_marks_the_timer_in_the_same_transaction(host, c
 
     async def commit(version: int) -> int:
         return await host.store.commit_action(
-            gid,
-            version,
-            seat=seat,
-            choice="pass",
-            by_user=None,
-            by_bot=False,
-            events=[],
-            state=state,
-            over=False,
-            now=clock.now(),
-            timer="turn.0",
+            Move(
+                gid,
+                version,
+                seat=seat,
+                choice="pass",
+                by_user=None,
+                by_bot=False,
+                events=[],
+                state=state,
+                over=False,
+                now=clock.now(),
+                timer="turn.0",
+            )
         )
 
     version = await commit(snap.row.version)

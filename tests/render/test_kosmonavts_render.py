@@ -207,7 +207,9 @@ def test_render_strings_exist_in_both_languages() -> None:
     en = {k for k in data["en"] if k.startswith("kosmonavts.render.")}
     es = {k for k in data["es"] if k.startswith("kosmonavts.render.")}
     assert en and en == es
-    src = (ROOT / "render" / "kosmonavts.py").read_text(encoding="utf-8")
+    src = "".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "render" / "kosmonavts").glob("*.py")
+    )
     import re
 
     used = set(re.findall(r'"(kosmonavts\.render\.[a-z_.0-9]+)"', src))

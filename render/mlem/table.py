@@ -1,0 +1,388 @@
+"""MLEM pictures: the public table (header, tokens on the track, objectives, legend) and the
+palette every MLEM picture is encoded on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from core import i18n
+from render import kit
+from render.kit import GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from render.mlem.base import _base, _objective_box
+from render.mlem.geometry import (
+    BOARD_H,
+    BOARD_K,
+    BOARD_MIN,
+    BOARD_X1,
+    CELL_EARLY_RGB,
+    CELL_EDGE,
+    CELL_RGB,
+    DEEP,
+    DEEP_RGB,
+    DISASTER_MAX,
+    GREEN_SOFT,
+    HEAD_K,
+    HEAD_MIN,
+    HEADER_H,
+    MOON_POS,
+    MOON_RGB,
+    MOONS,
+    OBJECTIVES,
+    OUT_H,
+    OUT_HEADER_H,
+    OUT_W,
+    PANEL_K,
+    PANEL_X0,
+    PATH_RGB,
+    PHASE_RGB,
+    PLANET_GEO,
+    PLANET_RGB,
+    PX0,
+    PX1,
+    RECON_RGB,
+    RED_SOFT,
+    TRACK,
+    UFO_RGB,
+    H,
+    W,
+    _least,
+    _rc,
+    cell_box,
+)
+from render.mlem.glyphs import (
+    ROCKET_SPRITES,
+    _mission_icon,
+    _moon_icon,
+    _planet_icon,
+    _rocket_at,
+    paste_center,
+    recon_tile,
+    rocket,
+    satellite,
+    star,
+    ufo,
+)
+from render.mlem.panels import _draw_crew, _draw_dice, _draw_final, _draw_players, _draw_variants
+from render.mlem.view import _counts, _lang, _phase, _seat_ok
+
+# ----------------------------------------------------------------------------- table
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W) -> None:
+    """The header strip (title, voyage, phase, disaster track) ``width`` wide."""
+    t = i18n.t
+    kit.rounded_box(
+        d, (8, 6, width - 8, HEADER_H - 4), radius=12, fill=kit.BG2, outline=PANEL_EDGE
+    )
+    title = t("mlem.render.title", lang)
+    text(d, (24, HEADER_H / 2), title, font(30), fill=GOLD, anchor="lm", shadow=2)
+    x = 24 + font(30).getlength(t("mlem.render.title", lang)) + 24
+    rnd = view.get("round")
+    if rnd is not None:
+        s = t("mlem.render.voyage", lang, n=rnd)
+        text(d, (x, HEADER_H / 2), s, font(28), fill=INK, anchor="lm", shadow=2)
+        x += font(28).getlength(s) + 20
+    ph = _phase(view)
+    label = t(f"mlem.render.phase.{ph}", lang)
+    col = PHASE_RGB.get(ph, MUTED)
+    wpx = kit.pill(d, x, 12, HEADER_H - 10, label, font(26), col, radius=17, dy=-2)
+    if view.get("last_voyage") and not view.get("over"):
+        x += wpx + 14
+        s = t("mlem.render.last_voyage", lang)
+        text(d, (x, HEADER_H / 2), s, font(20), fill=GOLD, anchor="lm", shadow=2)
+
+    # disaster track 0..11, right aligned
+    limit = view.get("disaster_limit")
+    top = limit if isinstance(limit, int) and 1 <= limit <= 20 else DISASTER_MAX
+    n = max(0, min(top, int(view.get("disasters") or 0)))
+    bw, gap = 26, 4
+    bx1 = width - 22
+    bw = min(bw, int(min(360, width * 0.3) - (top + 1) * gap) // (top + 1))
+    bx0 = bx1 - (top + 1) * (bw + gap) + gap
+    label = t("mlem.render.disasters", lang)
+    text(d, (bx0 - 12, HEADER_H / 2 - 10), label, font(18), fill=MUTED, anchor="rm")
+    ends = t("mlem.render.disasters_end", lang, n=top)
+    text(
+        d, (bx0 - 12, HEADER_H / 2 + 11), ends, font(HEAD_MIN, "cond"), fill=RED_SOFT, anchor="rm"
+    )
+    for k in range(top + 1):
+        x0 = bx0 + k * (bw + gap)
+        box = (x0, 16, x0 + bw, HEADER_H - 14)
+        if k == n:
+            fill, edge = (255, 90, 70), INK
+        elif k < n:
+            fill, edge = (120, 40, 48), (170, 70, 80)
+        else:
+            fill, edge = PANEL, PANEL_EDGE
+        d.rounded_rectangle(box, radius=5, fill=fill, outline=edge, width=2 if k != n else 3)
+        if k == n:
+            text(
+                d,
+                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                str(k),
+                font(HEAD_MIN),
+                fill=kit.DARK,
+                anchor="mm",
+            )
+        elif k == top:
+            text(
+                d,
+                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                "✕",
+                font(HEAD_MIN),
+                fill=RED_SOFT,
+                anchor="mm",
+            )
+
+
+def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    # recon tiles on their slots
+    recon = view.get("recon")
+    if isinstance(recon, dict):
+        slots = recon.get("slots") or {}
+        for key, tile in slots.items():
+            try:
+                s = int(key)
+            except (TypeError, ValueError):
+                continue
+            if s not in TRACK:
+                continue
+            x0, y0, x1, _ = cell_box(s)
+            recon_tile(d, x1 - 44, y0 + 4, 40, tile if isinstance(tile, dict) else None)
+
+    rk = view.get("rocket") or {}
+    sp = rk.get("space")
+    sp = max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
+
+    # UFO marker: in the middle of its space, or above it when the rocket is there too
+    u = view.get("ufo")
+    if isinstance(u, dict) and isinstance(u.get("space"), int):
+        s = max(0, min(DEEP, u["space"]))
+        x0, y0, x1, _ = cell_box(s)
+        if s == DEEP:
+            ufo(d, x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56, 46)
+        elif s == sp:
+            ufo(d, (x0 + x1) / 2 + 8, y0 - 2, 46)
+        else:
+            ufo(d, (x0 + x1) / 2, y0 + 49, 46)
+
+    # moons
+    for mid, occ in (view.get("moons") or {}).items():
+        pos = MOON_POS.get(mid)
+        if not pos:
+            continue
+        for (mx, my, r), seat, value in zip(pos, occ or [], MOONS[mid], strict=False):
+            if _seat_ok(seat, n):
+                kit.seat_token(d, (mx, my), r + 1, seat)
+                text(
+                    d,
+                    (mx, my + 1),
+                    str(value),
+                    font(BOARD_MIN),
+                    fill=INK,
+                    anchor="mm",
+                    outline=3,
+                    outline_fill=(0, 0, 0),
+                )
+
+    # planets: rows in arrival order
+    for pid, rows in (view.get("planets") or {}).items():
+        geo = PLANET_GEO.get(pid)
+        if not geo:
+            continue
+        x, y = geo["rows"]
+        ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
+        pitch = 25 if len(ok) <= 4 else 22
+        for k, (seat, count) in enumerate(ok[:5]):
+            cy = y + 8 + k * pitch
+            kit.seat_token(d, (x + 10, cy), 10, seat)
+            text(
+                d,
+                (x + 23, cy + 1),
+                f"×{count}",
+                font(BOARD_MIN, "cond"),
+                fill=INK,
+                anchor="lm",
+                outline=2,
+                outline_fill=(0, 0, 0),
+            )
+
+    # deep space occupants
+    ds = view.get("deep_space") or {}
+    x0, y0, _, _ = cell_box(DEEP)
+    for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
+        occ = _counts(ds.get(key) or [], n)
+        for k, (seat, count) in enumerate(occ[:8]):
+            cx: float = x0 + 18 + (k % 3) * 44
+            cy = top + (k // 3) * 25
+            kit.seat_token(d, (cx, cy), 10, seat)
+            if count > 1:
+                text(
+                    d,
+                    (cx + 11, cy + 2),
+                    str(count),
+                    font(BOARD_MIN, "cond"),
+                    fill=INK,
+                    anchor="lm",
+                    outline=2,
+                    outline_fill=(0, 0, 0),
+                )
+
+    # rocket: a gold frame round its space and the rocket flying along the track
+    if sp is not None and not view.get("over"):
+        x0, y0, x1, y1 = cell_box(sp)
+        d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=15, outline=GOLD, width=5)
+        direction = "left" if _rc(sp)[0] == 1 else "right"
+        cx = (x0 + x1) / 2
+        if sp == DEEP:
+            ufo_here = isinstance(u, dict) and u.get("space") == DEEP
+            cx = x0 + 44 if ufo_here else cx
+        cy = y0 + (56 if sp == DEEP else 47)
+        if isinstance(d, kit.ScaledDraw):  # the board drawn at another size
+            cx, cy = d.pt(cx, cy)
+            paste_center(img, _rocket_at(round(60 * d.k), direction), cx, cy)
+        else:
+            paste_center(img, ROCKET_SPRITES[direction], cx, cy)
+
+
+def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    objs = view.get("objectives") or {}
+    for k, obj in enumerate(OBJECTIVES):
+        seat = objs.get(obj)
+        box = _objective_box(k)
+        if _seat_ok(seat, n):
+            d.rounded_rectangle(box, radius=10, outline=kit.seat_color(seat), width=4)
+            kit.seat_token(d, (box[2] - 20, box[1] + 22), 13, seat)
+
+
+def _draw_legend(
+    d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], view: dict, lang: str
+) -> tuple[float, float]:
+    """What every mark on the table means, drawn in ``box`` (picture pixels) with each
+    table: the board's marks, then those of the variants in play. Returns the legend's
+    bottom and the right end of its widest entry."""
+    t = i18n.t
+    items: list[tuple[Any, str]] = [
+        (lambda dr, xy, s: kit.die(dr, xy, s, "A"), t("mlem.render.legend.afterburner", lang)),
+        (_moon_icon, t("mlem.render.legend.moon", lang)),
+        (_planet_icon, t("mlem.render.legend.planet", lang)),
+        (
+            lambda dr, xy, s: satellite(dr, xy[0] + s / 2, xy[1] + s / 2, s),
+            t("mlem.render.legend.satellite", lang),
+        ),
+        (
+            lambda dr, xy, s: star(dr, xy[0] + s / 2, xy[1] + s / 2, s * 0.45),
+            t("mlem.render.legend.commander", lang),
+        ),
+    ]
+    if not view.get("over"):
+        items.append(
+            (
+                lambda dr, xy, s: rocket(dr, xy[0] + s / 2, xy[1] - 1, s + 2),
+                t("mlem.render.legend.first", lang),
+            )
+        )
+    if isinstance(view.get("ufo"), dict):
+        items.append(
+            (
+                lambda dr, xy, s: ufo(dr, xy[0] + s / 2, xy[1] + s / 2 + 2, s * 1.2),
+                t("mlem.render.legend.ufo", lang),
+            )
+        )
+    recon = view.get("recon")
+    if isinstance(recon, dict) and not all((recon.get("slots") or {}).values()):
+        items.append(
+            (
+                lambda dr, xy, s: recon_tile(dr, xy[0], xy[1], s, None),
+                t("mlem.render.legend.recon_slot", lang),
+            )
+        )
+    if isinstance(view.get("missions"), dict):
+        items.append(
+            (
+                lambda dr, xy, s: _mission_icon(dr, xy[0] + 2, xy[1] + 2, s - 4),
+                t("mlem.render.legend.missions", lang),
+            )
+        )
+    x0, y0, x1, _ = box
+    f = font(_least(d), "cond")
+    bottom = kit.legend(d, (x0, y0), items, f, max_width=x1 - x0, icon=22, gap=22)
+    return bottom, x0 + max(22 + 6 + f.getlength(label) for _, label in items)
+
+
+def _panels(out: Image.Image, x: float, y: float) -> ImageDraw.ImageDraw:
+    """A drawer whose panel coordinates (``PX0``.., any ``y``) land ``PANEL_K`` times bigger
+    with the panel's left edge at ``x`` and panel coordinate ``y`` at picture row ``y``."""
+    return kit.ScaledDraw(out, PANEL_K, (PX0 - x / PANEL_K, y - y / PANEL_K))
+
+
+def _build_out_base(lang: str) -> Image.Image:
+    out = kit.star_field((OUT_W, OUT_H), seed=2076)
+    board = _base(lang).crop((0, HEADER_H, BOARD_X1, H))
+    out.paste(
+        board.resize((round(BOARD_X1 * BOARD_K), BOARD_H), Image.Resampling.LANCZOS),
+        (0, OUT_HEADER_H),
+    )
+    return out
+
+
+_out_base = kit.per_language(_build_out_base)  # the static board, already shrunk
+
+
+def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    n = int(view.get("players") or len(view.get("scores") or []) or len(names) or 2)
+    n = max(1, min(n, len(kit.PALETTE)))
+    out = _out_base(lang).copy()
+    _draw_header(kit.ScaledDraw(out, HEAD_K), view, lang, OUT_W / HEAD_K)
+    d = kit.ScaledDraw(out, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
+    _objective_claims(d, view, n)
+    _draw_track_tokens(out, d, view, n)
+    top = OUT_HEADER_H + 8
+    side = _panels(out, PANEL_X0, top)
+    y: float = top
+    y = _draw_players(side, y, view, names, lang, n)
+    if not view.get("over"):
+        y = _draw_crew(side, y, view, names, lang, n)
+        y = _draw_dice(side, y, view, lang)
+    else:
+        y = _draw_final(side, y, view, lang, n)
+    below = OUT_HEADER_H + BOARD_H + 6
+    lx = 14.0
+    if _draw_variants(_panels(out, 14, below), below, view, names, lang) > below:
+        lx += (PX1 - PX0) * PANEL_K + 8  # the legend goes right of the variants panel
+    _draw_legend(ImageDraw.Draw(out), (lx, below + 4, PANEL_X0 - 12, OUT_H - 6), view, lang)
+    return out
+
+
+#: The private picture's fills: missions (done, to do) and their target spaces.
+MISSION_DONE_RGB: RGB = (30, 66, 44)
+MISSION_TODO_RGB: RGB = (60, 54, 30)
+TARGET_DONE_RGB: RGB = (40, 110, 64)
+TARGET_TODO_RGB: RGB = (120, 96, 20)
+
+
+def _exact_colours() -> list[RGB]:
+    """The colours drawn over the static board, kept exact in the PNG palette: seats (so
+    a seat's colour never drifts into another's), the theme and this board's own."""
+    out: list[RGB] = [p.rgb for p in kit.PALETTE]
+    out += [kit.BG, kit.BG2, kit.PANEL, kit.PANEL_EDGE, kit.INK, kit.MUTED, kit.FAINT]
+    out += [kit.GOLD, kit.RED, kit.GREEN, kit.DARK, (0, 0, 0), (255, 255, 255)]
+    out += [MOON_RGB, CELL_RGB, CELL_EARLY_RGB, CELL_EDGE, PATH_RGB, DEEP_RGB, UFO_RGB]
+    out += [RED_SOFT, GREEN_SOFT, *PLANET_RGB.values(), *RECON_RGB.values()]
+    out += list(PHASE_RGB.values())
+    out += [MISSION_DONE_RGB, MISSION_TODO_RGB, TARGET_DONE_RGB, TARGET_TODO_RGB]  # private
+    return out
+
+
+#: One palette for every MLEM picture (the table, the private picture), made once: mapping
+#: onto it is faster than finding a palette for each picture, and keeps every seat colour
+#: exact (the recap GIF too).
+_PALETTE = kit.palette_for(_out_base(i18n.DEFAULT), _exact_colours())
+
+
+def render_table(view: dict, names: list[str], lang: str) -> bytes:
+    """PNG bytes of the public table. ``view["private"]`` is never read."""
+    return kit.picture_png(_draw_table, _PALETTE, kit.public(view), names, _lang(lang))

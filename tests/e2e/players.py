@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,9 +16,12 @@ from typing import Any
 from rules.galaxy_trucker import GAME as GALAXY_TRUCKER
 from rules.kosmonavts import GAME as KOSMONAVTS
 from rules.kosmonavts.engine import seat_options
-from tests.e2e.driver import Offer
-from tests.e2e.kit import assert_no_secrets_in_channels, secret_patterns, snapshot
+from tests.e2e.driver import Offer, latest_table, play_turn
+from tests.e2e.kit import assert_finished, assert_no_secrets_in_channels, secret_patterns, snapshot
 from tests.harness import FakeUser, Harness
+
+#: The most clicks a Galaxy Trucker flight takes in these tests.
+GT_MAX_CLICKS = 1500
 
 #: What only a Galaxy Trucker builder may read: where they put a tile, what they drew, what
 #: they hold.
@@ -137,3 +141,27 @@ def ship_guard(h: Harness, users: Sequence[FakeUser]) -> None:
     for m in h.messages():
         assert "private.png" not in [a.name for a in m.attachments], m.text()[:200]
     assert_no_secrets_in_channels(h, users, SHIP_IN_PROGRESS, pictures=True)
+
+
+async def finish_flight(
+    h: Harness, seats: dict[FakeUser, int], rng: random.Random, closed: set[FakeUser], tr: Trucker
+) -> Any:
+    """Galaxy Trucker: play on (``tr`` choosing) to the credits, which explain the scores;
+    every card was named in turn on the table. The final snapshot."""
+    for _ in range(GT_MAX_CLICKS):
+        if await play_turn(h, seats, rng, closed=closed, choose=tr) is None:
+            break
+    else:
+        raise AssertionError("the flight did not end")
+    snap = await assert_finished(h)
+    assert snap.state["phase"] == "over"
+    text = latest_table(h).text()
+    for score in snap.result().scores:
+        assert f"**{score}**" in text
+    # the trail has no card headers (one move may resolve several cards): each card's
+    # first line names it ("Card 3 of 12: Meteor swarm"), every card in turn
+    public = h.all_public_text()
+    assert not re.search(r"^\*\*(Card|Carta) \d+\*\*", public, re.M)
+    numbers = [int(k) for k in re.findall(r"🃏 (?:Card|Carta) (\d+) (?:of|de) \d+", public)]
+    assert numbers and set(numbers) == set(range(1, max(numbers) + 1))
+    return snap

@@ -12,7 +12,6 @@ so that a flight stays short.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -30,11 +29,11 @@ from tests.e2e.driver import (
     play_turn,
     refused,
 )
-from tests.e2e.kit import assert_finished, assert_translated, host_of, snapshot
+from tests.e2e.kit import assert_translated, host_of, snapshot
 from tests.e2e.players import Trucker, ship_guard
+from tests.e2e.players import finish_flight as finish
 from tests.harness import FakeUser, Harness
 
-MAX_CLICKS = 1500
 pytestmark = pytest.mark.usefixtures("i18n_warnings")
 TIMER_FIELD = ("⏳ Time runs out", "⏳ Se acaba el tiempo")
 
@@ -44,28 +43,6 @@ async def open_game(
 ) -> Any:
     await kit.open_game(h, "galaxy_trucker", owner, others, bots=bots, options=options)
     return await snapshot(h)
-
-
-async def finish(
-    h: Harness, seats: dict[FakeUser, int], rng: random.Random, closed: set[FakeUser], tr: Trucker
-) -> Any:
-    for _ in range(MAX_CLICKS):
-        if await play_turn(h, seats, rng, closed=closed, choose=tr) is None:
-            break
-    else:
-        raise AssertionError("the flight did not end")
-    snap = await assert_finished(h)
-    assert snap.state["phase"] == "over"
-    text = latest_table(h).text()
-    for score in snap.result().scores:
-        assert f"**{score}**" in text
-    # the trail has no card headers (one move may resolve several cards): each card's
-    # first line names it ("Card 3 of 12: Meteor swarm"), every card in turn
-    public = h.all_public_text()
-    assert not re.search(r"^\*\*(Card|Carta) \d+\*\*", public, re.M)
-    numbers = [int(k) for k in re.findall(r"🃏 (?:Card|Carta) (\d+) (?:of|de) \d+", public)]
-    assert numbers and set(numbers) == set(range(1, max(numbers) + 1))
-    return snap
 
 
 async def test_two_players_learning_flight_one_through_my_hand(

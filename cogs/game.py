@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -455,37 +456,38 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
             log.warning("game %s: could not refresh the panel of seat %s", gid, seat)
 
     async def open_decision(
-        self, interaction: discord.Interaction, gid: int, seat: int, tok: str
-    ) -> tuple[Snapshot, Decision]:
+        self,
+        interaction: discord.Interaction,
+        gid: int,
+        seat: int,
+        tok: str,
+        add: Callable[..., int],
+        **where: Any,
+    ) -> tuple[Snapshot, Decision, str, discord.ui.View]:
         """The game and the still-open decision a helper button (more options, another
-        block of a grid) belongs to, or the refusal (which can name whom the game waits
-        for)."""
+        block of a grid) belongs to, the reader's language and a view of that decision's
+        components as ``add`` lays them out (``ui.add_selects`` or ``ui.add_grid``, with
+        ``where``: the page or the block); or the refusal (which can name whom the game
+        waits for)."""
         snap = await self.host.by_id(gid)
         try:
-            return snap, self.host.check_turn(snap, interaction.user.id, seat, tok)
+            decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
         except HostError as err:
             err.snap = snap  # type: ignore[attr-defined]
             raise
+        lang = self.lang(interaction)
+        view = discord.ui.View(timeout=None)
+        ver = snap.row.version
+        add(view, decision, tok, gid=gid, ver=ver, lang=lang, names=snap.names, **where)
+        return snap, decision, lang, view
 
     @guarded
     async def on_more(
         self, interaction: discord.Interaction, gid: int, seat: int, tok: str, start: int
     ) -> None:
         """The next page of a long list of options, shown only to the player deciding."""
-        snap, decision = await self.open_decision(interaction, gid, seat, tok)
-        lang = self.lang(interaction)
-        view = discord.ui.View(timeout=None)
-        ui.add_selects(
-            view,
-            decision,
-            tok,
-            gid=gid,
-            ver=snap.row.version,
-            lang=lang,
-            names=snap.names,
-            first_row=0,
-            last_row=4,
-            start=start,
+        _, _, lang, view = await self.open_decision(
+            interaction, gid, seat, tok, ui.add_selects, first_row=0, last_row=4, start=start
         )
         await interaction.response.send_message(
             t("host.more.prompt", lang), view=view, ephemeral=True
@@ -497,20 +499,8 @@ class GameCog(PacingMixin, HistoryMixin, CogBase, commands.Cog):
     ) -> None:
         """Another block of a large grid: the panel it was clicked on is edited in place
         when it is the player's own (DM or ephemeral), else the block is shown privately."""
-        snap, decision = await self.open_decision(interaction, gid, seat, tok)
-        lang = self.lang(interaction)
-        view = discord.ui.View(timeout=None)
-        ui.add_grid(
-            view,
-            decision,
-            tok,
-            gid=gid,
-            ver=snap.row.version,
-            lang=lang,
-            names=snap.names,
-            first_row=0,
-            last_row=4,
-            origin=(r, c),
+        snap, decision, lang, view = await self.open_decision(
+            interaction, gid, seat, tok, ui.add_grid, first_row=0, last_row=4, origin=(r, c)
         )
         message = interaction.message
         own = interaction.guild_id is None or (message is not None and message.flags.ephemeral)

@@ -31,11 +31,26 @@ class HistoryMixin(CogBase):
     async def on_undo(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
         snap = await self.host.undo(gid, self.player(interaction))
-        text = t("host.undo.done", snap.row.lang, who=interaction.user.display_name)
+        await self.tell_table(interaction, snap, "host.undo.done")
+
+    async def tell_table(self, interaction: discord.Interaction, snap: Snapshot, key: str) -> None:
+        """After a player's act on the whole table (an undo, a seat taken back): ``key``
+        (naming the player as ``who``) in the game's channel and language, the table shown
+        again, and the same sentence to close a slash command."""
+        text = t(key, snap.row.lang, who=interaction.user.display_name)
         await self.channel(snap.row.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
-        await self.publish(gid)
+        # The notice closes the trail message above it (after an undo, it keeps the undone
+        # move's line, the notice saying it was taken back): the moves from now on are
+        # written below it.
+        await self.host.store.update_game(
+            snap.id,
+            self.host.clock.now(),
+            trail_message_id=None,
+            trail_seq=sum(snap.moves_by_seat.values()),
+        )
+        await self.publish(snap.id)
         await self.done(interaction, text)
 
     async def do_rollback(self, interaction: discord.Interaction, snap: Snapshot) -> None:

@@ -71,6 +71,10 @@ class PacingMixin(CogBase):
             self, gid: int, *, force_new: bool = False, ping: bool = True
         ) -> None: ...
 
+        async def tell_table(
+            self, interaction: discord.Interaction, snap: Snapshot, key: str
+        ) -> None: ...
+
     def start_ticker(self) -> None:
         every = self.bot.settings.tick_seconds
         if every and every > 0:
@@ -291,12 +295,7 @@ class PacingMixin(CogBase):
     async def on_take_back(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
         snap = await self.host.take_back(gid, self.player(interaction))
-        text = t("host.autopilot.back", snap.row.lang, who=interaction.user.display_name)
-        await self.channel(snap.row.channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none()
-        )
-        await self.publish(gid)
-        await self.done(interaction, text)
+        await self.tell_table(interaction, snap, "host.autopilot.back")
 
     async def dm_turn(self, snap: Snapshot, seats: list[int]) -> None:
         """Players who asked for it get a DM when a public decision waits for them."""

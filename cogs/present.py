@@ -593,18 +593,7 @@ def table_view(
             )
         row = (len(seats) + ui.GRID_COLS - 1) // ui.GRID_COLS
     else:
-        row = ui.add_decisions(
-            v,
-            public,
-            gid=snap.id,
-            ver=snap.row.version,
-            tokens=[snap.token(d) for d in public],
-            lang=lang,
-            names=snap.names,
-            game_id=snap.row.game,
-            prefix_names=len(seats) > 1,
-            layouts=layouts,
-        )
+        row = add_decisions(v, snap, public, lang, prefix_names=len(seats) > 1, layouts=layouts)
     row = min(row, 4)
     helpers = 2 + undo + back
     standing = standing_shown(snap)
@@ -792,7 +781,17 @@ def private_panel(
     if not decisions:
         return embed, None
     v = discord.ui.View(timeout=None)
-    ui.add_decisions(
+    layouts = [ui.game_panel(snap.game, snap.state, d) for d in decisions]
+    add_decisions(v, snap, decisions, lang, last_row=4, layouts=layouts)
+    return embed, v
+
+
+def add_decisions(
+    v: discord.ui.View, snap: Snapshot, decisions: list[Decision], lang: str, **rows: Any
+) -> int:
+    """:func:`cogs.ui.add_decisions` for ``decisions`` of the game ``snap`` (its id, version,
+    tokens, names); ``rows`` says where they go. Returns the next free row."""
+    return ui.add_decisions(
         v,
         decisions,
         gid=snap.id,
@@ -801,10 +800,8 @@ def private_panel(
         lang=lang,
         names=snap.names,
         game_id=snap.row.game,
-        last_row=4,
-        layouts=[ui.game_panel(snap.game, snap.state, d) for d in decisions],
+        **rows,
     )
-    return embed, v
 
 
 def panel_mark(snap: Snapshot, seat: int) -> str:

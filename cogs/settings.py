@@ -72,16 +72,7 @@ class SettingsCog(CogBase, commands.Cog):
             else:
                 interaction.extras.pop("lang", None)
         await store.set_user_settings(interaction.user.id, dm, lang_now)
-        lang = self.lang(interaction)
-        await self.reply(
-            interaction,
-            t(
-                "host.settings.me",
-                lang,
-                dm=t(f"host.yesno.{int(dm)}", lang),
-                language=t(f"host.lang.{lang_now or 'auto'}", lang),
-            ),
-        )
+        await self.settled(interaction, "host.settings.me", lang_now, dm=f"host.yesno.{int(dm)}")
 
     @settings.command(**cmd("server", "cmd.settings"))
     @app_commands.rename(
@@ -113,16 +104,18 @@ class SettingsCog(CogBase, commands.Cog):
         if reminders is not None:
             rem_now = reminders
         await store.set_guild_settings(interaction.guild_id, lang_now, rem_now)
+        reminders_key = f"host.opt.reminders.{rem_now or '12h'}"
+        await self.settled(interaction, "host.settings.server", lang_now, reminders=reminders_key)
+
+    async def settled(
+        self, interaction: discord.Interaction, key: str, lang_now: str | None, **keys: str
+    ) -> None:
+        """Answer with the settings now in force: ``key`` shows the language (``lang_now``,
+        None = automatic) and ``keys``, each the i18n key of a setting's value."""
         lang = self.lang(interaction)
-        await self.reply(
-            interaction,
-            t(
-                "host.settings.server",
-                lang,
-                language=t(f"host.lang.{lang_now or 'auto'}", lang),
-                reminders=t(f"host.opt.reminders.{rem_now or '12h'}", lang),
-            ),
-        )
+        values = {name: t(k, lang) for name, k in keys.items()}
+        language = t(f"host.lang.{lang_now or 'auto'}", lang)
+        await self.reply(interaction, t(key, lang, language=language, **values))
 
 
 async def setup(bot: Cosmodrome) -> None:

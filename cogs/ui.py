@@ -34,12 +34,12 @@ board picture; classic rows of buttons keep one layout everywhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol, Self, TypedDict, TypeVar, Unpack, cast
 
 import discord
 
-from core.contract import MULTI_SEP, Decision
+from core.contract import MULTI_SEP, Decision, Option
 from core.i18n import t
 
 PREFIX = "cd"
@@ -124,6 +124,40 @@ def clip(text: str, n: int = BUTTON_LABEL) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def primary_if(flag: bool) -> discord.ButtonStyle:
+    return discord.ButtonStyle.primary if flag else discord.ButtonStyle.secondary
+
+
+class Look(TypedDict, total=False):
+    """How a button looks and which row it sits on: the keywords a move or lobby button
+    takes besides its custom_id's fields."""
+
+    label: str
+    style: discord.ButtonStyle
+    disabled: bool
+    row: int | None
+
+
+def button(
+    custom_id: str,
+    *,
+    label: str = "?",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+    emoji: str | None = None,
+) -> discord.ui.Button[Any]:
+    """A button of one of the items below (its label clipped to what Discord takes)."""
+    return discord.ui.Button(
+        label=clip(label),
+        style=style,
+        disabled=disabled,
+        emoji=emoji,
+        custom_id=custom_id,
+        row=row,
+    )
+
+
 #: The template groups that carry numbers (read with :func:`num`); every other group is text.
 NUMBERS = frozenset({"gid", "ver", "seat", "part", "page", "r", "c", "n"})
 
@@ -167,27 +201,9 @@ class MoveButton(
     r"(?P<opt>[A-Za-z0-9_.+-]{1,40})",
 ):
     def __init__(
-        self,
-        gid: int,
-        ver: int,
-        seat: int,
-        tok: str,
-        opt: str,
-        *,
-        label: str = "?",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
+        self, gid: int, ver: int, seat: int, tok: str, opt: str, **look: Unpack[Look]
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=clip(label),
-                style=style,
-                disabled=disabled,
-                custom_id=move_id(gid, ver, seat, tok, opt),
-            ),
-            row=row,
-        )
+        super().__init__(button(move_id(gid, ver, seat, tok, opt), **look))
         self.gid, self.ver, self.seat, self.tok, self.opt = gid, ver, seat, tok, opt
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
@@ -244,26 +260,8 @@ class LobbyButton(
         r"(?P<act>join|leave|bot|start|b\.\d+|o\.[A-Za-z0-9_.]+)"
     ),
 ):
-    def __init__(
-        self,
-        gid: int,
-        ver: int,
-        act: str,
-        *,
-        label: str = "?",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=clip(label),
-                style=style,
-                disabled=disabled,
-                custom_id=f"{PREFIX}:{gid}:{ver}:l:{act}",
-            ),
-            row=row,
-        )
+    def __init__(self, gid: int, ver: int, act: str, **look: Unpack[Look]) -> None:
+        super().__init__(button(f"{PREFIX}:{gid}:{ver}:l:{act}", **look))
         self.gid, self.ver, self.act = gid, ver, act
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
@@ -293,16 +291,14 @@ class TableButton(
     ) -> None:
         suffix = "" if page is None else f".{page}"
         super().__init__(
-            discord.ui.Button(
-                label=clip(label),
-                style=discord.ButtonStyle.primary
-                if act == "move"
-                else discord.ButtonStyle.secondary,
+            button(
+                f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
+                label=label,
+                style=primary_if(act == "move"),
                 emoji=TABLE_EMOJI.get(act) if page is None or act == "move" else None,
                 disabled=disabled,
-                custom_id=f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
-            ),
-            row=row,
+                row=row,
+            )
         )
         self.gid, self.act, self.page = gid, act, page
 
@@ -329,13 +325,11 @@ class DeadlineButton(
         self, gid: int, ver: int, seat: int, tok: str, kind: str, *, label: str = "?"
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=clip(label),
-                style=discord.ButtonStyle.primary
-                if kind == "bot"
-                else discord.ButtonStyle.secondary,
+            button(
+                f"{PREFIX}:{gid}:{ver}:d:{seat}:{tok}:{kind}",
+                label=label,
+                style=primary_if(kind == "bot"),
                 emoji="🤖" if kind == "bot" else "⏭️",
-                custom_id=f"{PREFIX}:{gid}:{ver}:d:{seat}:{tok}:{kind}",
             )
         )
         self.gid, self.seat, self.tok, self.kind = gid, seat, tok, kind
@@ -352,25 +346,10 @@ class GridButton(
     """An arrow to another block of a grid too large for one message."""
 
     def __init__(
-        self,
-        gid: int,
-        ver: int,
-        seat: int,
-        tok: str,
-        r: int,
-        c: int,
-        *,
-        label: str = "?",
-        row: int | None = None,
+        self, gid: int, ver: int, seat: int, tok: str, r: int, c: int, **look: Unpack[Look]
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary,
-                custom_id=f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}",
-            ),
-            row=row,
-        )
+        look.setdefault("style", discord.ButtonStyle.primary)
+        super().__init__(button(f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}", **look))
         self.gid, self.seat, self.tok, self.r, self.c = gid, seat, tok, r, c
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
@@ -386,15 +365,7 @@ class GapButton(
     labelled = False
 
     def __init__(self, gid: int, ver: int, n: int, *, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="·",
-                style=discord.ButtonStyle.secondary,
-                disabled=True,
-                custom_id=f"{PREFIX}:{gid}:{ver}:x:{n}",
-            ),
-            row=row,
-        )
+        super().__init__(button(f"{PREFIX}:{gid}:{ver}:x:{n}", label="·", disabled=True, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this
@@ -490,23 +461,14 @@ def add_decisions(
         who = f"{names[decision.seat]}: " if prefix_names else ""
         left = last_row - row + 1
 
-        def button(
-            opt: Any, r: int, decision: Decision = decision, tok: str = tok, who: str = who
+        def add(
+            opt: Option, r: int, decision: Decision = decision, tok: str = tok, who: str = who
         ) -> None:
-            view.add_item(
-                MoveButton(
-                    gid,
-                    ver,
-                    decision.seat,
-                    tok,
-                    opt.id,
-                    label=who + option_label(game_id, opt, lang, names),
-                    style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-                    row=r,
-                )
-            )
+            label = who + option_label(game_id, opt, lang, names)
+            view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=r))
 
         layout = layouts[i] if layouts else None
+        as_grid = decision.grid is not None and left >= 2
         if layout is not None and layout_fits(layout, left):
             for line in layout:
                 for cell in line:
@@ -514,31 +476,20 @@ def add_decisions(
                     if opt is None:
                         view.add_item(GapButton(gid, ver, len(view.children), row=row))
                     else:
-                        button(opt, row)
+                        add(opt, row)
                 row += 1
-        elif decision.grid is not None and left >= 2:
-            row = add_grid(
-                view,
-                decision,
-                tok,
-                gid=gid,
-                ver=ver,
-                lang=lang,
-                names=names,
-                first_row=row,
-                last_row=last_row,
-                label_prefix=who,
-            )
         elif (
-            not decision.multi
+            not as_grid
+            and not decision.multi
             and len(decision.options) <= MAX_BUTTONS
             and (len(decision.options) + GRID_COLS - 1) // GRID_COLS <= left
         ):
             for k, opt in enumerate(decision.options):
-                button(opt, row + k // GRID_COLS)
+                add(opt, row + k // GRID_COLS)
             row += (len(decision.options) + GRID_COLS - 1) // GRID_COLS
         else:
-            row = add_selects(
+            add_many: Callable[..., int] = add_grid if as_grid else add_selects
+            row = add_many(
                 view,
                 decision,
                 tok,
@@ -553,24 +504,57 @@ def add_decisions(
     return row
 
 
+def move_button(
+    gid: int, ver: int, decision: Decision, tok: str, opt: Option, *, label: str, row: int
+) -> MoveButton:
+    """The button that answers ``decision`` with ``opt``, in the option's style."""
+    return MoveButton(
+        gid,
+        ver,
+        decision.seat,
+        tok,
+        opt.id,
+        label=label,
+        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
+        row=row,
+    )
+
+
+def select_option(opt: Option, lang: str, names: Sequence[str]) -> discord.SelectOption:
+    """A select menu's entry for ``opt``."""
+    return discord.SelectOption(
+        label=clip(option_label("", opt, lang, names), SELECT_LABEL), value=opt.id
+    )
+
+
+class Rows(TypedDict):
+    """Where :func:`add_grid` and :func:`add_selects` put a decision's components: the game
+    and version their custom_ids carry, the reader's language, the players' names, and the
+    rows they may fill."""
+
+    gid: int
+    ver: int
+    lang: str
+    names: Sequence[str]
+    first_row: int
+    last_row: int
+
+
 def add_grid(
     view: discord.ui.View,
     decision: Decision,
     tok: str,
     *,
-    gid: int,
-    ver: int,
-    lang: str,
-    names: Sequence[str],
-    first_row: int,
-    last_row: int,
     origin: tuple[int, int] = (0, 0),
     label_prefix: str = "",
+    **at: Unpack[Rows],
 ) -> int:
     """``decision``'s grid as rows of buttons, each option at its ``cell`` and a disabled
     "·" where no option is. A grid larger than the rows (or than 5 columns) shows the block
     whose top left cell is ``origin``, with arrow buttons to the neighbouring blocks; options
     without a cell share the last row with the arrows. Returns the next free row."""
+    gid, ver, lang, names = at["gid"], at["ver"], at["lang"], at["names"]
+    first_row, last_row = at["first_row"], at["last_row"]
     assert decision.grid is not None
     height, width = decision.grid
     h, w, paged = grid_shape(decision, last_row - first_row + 1)
@@ -585,18 +569,8 @@ def add_grid(
             if opt is None:
                 view.add_item(GapButton(gid, ver, len(view.children), row=row))
             else:
-                view.add_item(
-                    MoveButton(
-                        gid,
-                        ver,
-                        decision.seat,
-                        tok,
-                        opt.id,
-                        label=label_prefix + option_label("", opt, lang, names),
-                        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-                        row=row,
-                    )
-                )
+                label = label_prefix + option_label("", opt, lang, names)
+                view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
     row = first_row + h
     nav: list[tuple[str, int, int]] = []
     if paged:
@@ -611,18 +585,8 @@ def add_grid(
     for label, r, c in nav:
         view.add_item(GridButton(gid, ver, decision.seat, tok, r, c, label=label, row=row))
     for opt in extras[: GRID_COLS - len(nav)]:
-        view.add_item(
-            MoveButton(
-                gid,
-                ver,
-                decision.seat,
-                tok,
-                opt.id,
-                label=label_prefix + option_label("", opt, lang, names),
-                style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-                row=row,
-            )
-        )
+        label = label_prefix + option_label("", opt, lang, names)
+        view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
     return row + 1 if nav or extras else row
 
 
@@ -631,42 +595,36 @@ def add_selects(
     decision: Decision,
     tok: str,
     *,
-    gid: int,
-    ver: int,
-    lang: str,
-    names: Sequence[str],
-    first_row: int,
-    last_row: int,
     start: int = 0,
     label_prefix: str = "",
+    **at: Unpack[Rows],
 ) -> int:
     """Options ``start:`` of ``decision`` as select menus, 25 to a menu, one menu a row.
     When they do not all fit, the last entry of the last menu opens the next page
     (answered privately, see GameCog.on_more). A multi-pick decision is one menu taking
     ``min_picks``..``max_picks`` values (its first 25 options). Returns the next free
     row."""
+    gid, ver, lang, names = at["gid"], at["ver"], at["lang"], at["names"]
+    first_row, last_row = at["first_row"], at["last_row"]
     prompt = t(decision.prompt, lang, names, **dict(decision.args))
+
+    def menu(part: int, entries: list[discord.SelectOption], text: str, **more: int) -> None:
+        """A menu (``part`` numbers it) with ``entries``, placeholder ``text``; ``more``:
+        its row, and the fewest and most values it takes."""
+        placeholder = clip(f"{label_prefix}{text}", 150)
+        view.add_item(MoveSelect(gid, ver, decision.seat, tok, part, entries, placeholder, **more))
+
     if decision.multi:
         chunk = list(decision.options)[:SELECT_MAX]
         top = min(decision.max_picks, len(chunk))
-        view.add_item(
-            MoveSelect(
-                gid,
-                ver,
-                decision.seat,
-                tok,
-                0,
-                [
-                    discord.SelectOption(
-                        label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
-                    )
-                    for o in chunk
-                ],
-                clip(f"{label_prefix}{prompt}", 150),
-                row=first_row,
-                min_values=min(decision.min_picks, top),
-                max_values=top,
-            )
+        entries = [select_option(o, lang, names) for o in chunk]
+        menu(
+            0,
+            entries,
+            prompt,
+            row=first_row,
+            min_values=min(decision.min_picks, top),
+            max_values=top,
         )
         return first_row + 1
     options = list(decision.options)[start:]
@@ -677,12 +635,7 @@ def add_selects(
     row = first_row
     for part, i in enumerate(range(0, max(len(shown), 1), SELECT_MAX)):
         chunk = shown[i : i + SELECT_MAX]
-        entries = [
-            discord.SelectOption(
-                label=clip(option_label("", o, lang, names), SELECT_LABEL), value=o.id
-            )
-            for o in chunk
-        ]
+        entries = [select_option(o, lang, names) for o in chunk]
         last = i + SELECT_MAX >= len(shown)
         if last and more:
             entries.append(
@@ -693,18 +646,6 @@ def add_selects(
                 )
             )
         first, final = start + i + 1, start + i + len(chunk)
-        placeholder = clip(f"{label_prefix}{prompt} ({first}–{final})", 150)
-        view.add_item(
-            MoveSelect(
-                gid,
-                ver,
-                decision.seat,
-                tok,
-                start // SELECT_MAX + part,
-                entries,
-                placeholder,
-                row=row,
-            )
-        )
+        menu(start // SELECT_MAX + part, entries, f"{prompt} ({first}–{final})", row=row)
         row += 1
     return row

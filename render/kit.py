@@ -31,9 +31,7 @@ from __future__ import annotations
 import io
 import math
 import random
-import sys
 import threading
-import types
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -845,42 +843,3 @@ class ScaledDraw(ImageDraw.ImageDraw):
     ) -> tuple[float, float, float, float]:
         probe = ImageDraw.Draw(Image.new("L", (1, 1)))
         return probe.textbbox(xy, text, font, *args, **kw)
-
-
-# --------------------------------------------------------------------------- split renderers
-
-
-_UNSET = object()
-
-
-class OneModule(types.ModuleType):
-    """A renderer split into a package of modules (geometry, glyphs, table, private…) that
-    still reads as one module from outside: setting a name on the package (a test watching
-    a mark, or swapping a legend) sets it too in each of the package's modules that holds
-    the same object under that name, so the drawing code sees it wherever it lives."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        old = self.__dict__.get(name, _UNSET)
-        prefix = self.__name__ + "."
-        if old is not _UNSET and not isinstance(old, types.ModuleType):
-            for mod_name, mod in list(sys.modules.items()):
-                if mod_name.startswith(prefix) and vars(mod).get(name, _UNSET) is old:
-                    setattr(mod, name, value)
-        super().__setattr__(name, value)
-
-
-def one_module(name: str, marks: Iterable[str] = ()) -> None:
-    """Make the package ``name`` a :class:`OneModule` (call it at the end of its
-    ``__init__``), with each of ``marks`` (drawing helpers a test watches by name) on its
-    face, taken from the package's module that defines it."""
-    package = sys.modules[name]
-    parts = [m for n, m in sys.modules.items() if n.startswith(name + ".")]
-    for mark in marks:
-        found = [
-            vars(m)[mark]
-            for m in parts
-            if getattr(vars(m).get(mark), "__module__", 0) == m.__name__
-        ]
-        assert len(found) == 1, f"{name}.{mark}: defined in {len(found)} modules"
-        setattr(package, mark, found[0])
-    package.__class__ = OneModule

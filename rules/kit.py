@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import marshal
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
-from core.contract import Decision, Event, Option, Result
+from core.contract import Decision, Event, IllegalMove, Option, Result
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -123,15 +123,71 @@ def check(cond: bool, what: str) -> None:
         raise ValueError(f"invalid state: {what}")
 
 
+#: The search hooks a game's ``search`` module may define (see :class:`core.contract.Game`).
+SEARCH_HOOKS = ("sample", "rollout", "evaluate", "prune", "to_move")
+
+
 class EngineGame:
     """The contract's seven calls forwarded to a game's engine module, whose functions are
     named ``new_state``, ``pending_of``, ``apply_move``, ``view_of``, ``result_of``,
     ``dump_state`` and ``load_state``. A game class sets ``engine`` (and ``views``, the module
     with ``view_of``, when its views are made outside the engine) and adds its attributes
-    and optional hooks (see :class:`core.contract.Game`)."""
+    and optional hooks (see :class:`core.contract.Game`).
+
+    The class line names the game, its seats and its modules, which fills in the glue every
+    game repeats: ``class XGame(EngineGame, game="x", players=(2, 5), search=_search,
+    bot=choose)`` sets ``id``, ``name`` (``"x.name"``), ``min_players`` and ``max_players``;
+    binds every search hook (:data:`SEARCH_HOOKS`) the ``search`` module defines, and its
+    ``LEVELS`` as ``search_levels``; and with ``bot`` (``choose(state, seat, rng) ->
+    answer``) gives :meth:`bot_choice`."""
 
     engine: ModuleType
     views: ModuleType | None = None
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    # Set only when the ``search`` module defines them (the host and the search engine ask
+    # with getattr); declared here for readers and type checkers.
+    sample: Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
+    rollout: Callable[[dict[str, Any], int, random.Random], str]
+    evaluate: Callable[[dict[str, Any], int], float]
+    prune: Callable[[dict[str, Any], Decision], list[str]]
+    to_move: Callable[[dict[str, Any]], list[int]]
+    search_levels: Mapping[str, Any]
+    _bot: ClassVar[staticmethod[[dict[str, Any], int, random.Random], str] | None] = None
+
+    def __init_subclass__(
+        cls,
+        *,
+        game: str | None = None,
+        players: tuple[int, int] | None = None,
+        search: ModuleType | None = None,
+        bot: Callable[[dict[str, Any], int, random.Random], str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if game is not None:
+            cls.id, cls.name = game, f"{game}.name"
+        if players is not None:
+            cls.min_players, cls.max_players = players
+        if search is not None:
+            for hook in SEARCH_HOOKS:
+                if hasattr(search, hook):
+                    setattr(cls, hook, staticmethod(getattr(search, hook)))
+            if hasattr(search, "LEVELS"):
+                cls.search_levels = search.LEVELS
+        if bot is not None:
+            cls._bot = staticmethod(bot)
+
+    def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
+        """A sensible pick for a bot seat, from what that seat may see (the ``bot`` of the
+        class line); refused when the seat has nothing to decide."""
+        if not any(d.seat == seat for d in self.pending(state)):
+            raise IllegalMove(f"{self.id}.error.not_your_turn")
+        if self._bot is None:
+            raise NotImplementedError(f"{self.id}: no bot on the class line")
+        return self._bot(state, seat, rng)
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return self.engine.new_state(players, options, seed)  # type: ignore[no-any-return]
@@ -155,3 +211,66 @@ class EngineGame:
 
     def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return self.engine.load_state(data)  # type: ignore[no-any-return]
+
+
+def cloned(data: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """``load``'s first step: a private copy of stored data, refused with ``ValueError``
+    when it is not plain data."""
+    try:
+        return clone(dict(data))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not a {game} state: {exc}") from exc
+
+
+def view_head(s: Mapping[str, Any], phase_keys: Mapping[str, str], scores: Any) -> dict[str, Any]:
+    """The first entries of a view for a state that keeps ``round``, ``step`` (its phase,
+    ``"over"`` at the end) and ``n``: round, phase (its i18n key), step, scores, over,
+    players."""
+    return {
+        "round": s["round"],
+        "phase": phase_keys[s["step"]],
+        "step": s["step"],
+        "scores": scores,
+        "over": s["step"] == "over",
+        "players": s["n"],
+    }
+
+
+def result_view(res: Result, *, winners: bool = True) -> dict[str, Any]:
+    """A view's ``result`` once the game is over: scores, ranks, each seat's breakdown and
+    (``winners``) the winning seats."""
+    out: dict[str, Any] = {
+        "scores": list(res.scores),
+        "ranks": list(res.ranks),
+        "breakdown": [dict(b) for b in res.breakdown],
+    }
+    if winners:
+        out["winners"] = list(res.winners)
+    return out
+
+
+def load_checked(
+    data: Mapping[str, Any], game: str, validate: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
+    """A game's ``load``: a private copy of ``data`` that ``validate`` accepts (it raises
+    ``ValueError``, e.g. through :func:`check`); a missing or mistyped entry is refused with
+    ``ValueError`` too."""
+    s = cloned(data, game)
+    try:
+        validate(s)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ValueError(f"malformed {game} state: {exc!r}") from exc
+    return s
+
+
+def ranks_of(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Each seat's place from its ranking key (points, then any tie-breaks, as a tuple):
+    1 + how many seats have a greater key, so equal keys share a place."""
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+
+
+def result_of_parts(parts: Sequence[Mapping[str, int]]) -> Result:
+    """The result of a game scored by parts alone: each seat's total is the sum of its
+    parts, and seats equal on points share a place (no tie-break)."""
+    scores = tuple(sum(p.values()) for p in parts)
+    return Result(scores=scores, ranks=ranks_of(scores), breakdown=tuple(parts))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result, split_picks
+from core.contract import Decision, Event, IllegalMove, Option, Result, split_picks
+from tests.toybase import ToyGame, best_wins
 
 CREW = ("ana", "bo", "cy", "di", "ed", "flo")
 SIZE = 7
@@ -20,13 +21,7 @@ HULLS = ("a", "b", "c", "d")
 PHASES = ("crew", "place", "hull")
 
 
-class Layout:
-    id = "layout"
-    name = "layout.name"
-    min_players = 1
-    max_players = 4
-    options: tuple[OptionSpec, ...] = ()
-
+class Layout(ToyGame, game_id="layout", players=(1, 4)):
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return {"schema": 1, "n": players, "step": 0, "crew": {}, "ships": {}, "hulls": {}}
 
@@ -101,16 +96,7 @@ class Layout:
         if self._turn(s) is not None:
             return None
         scores = tuple(len(s["crew"].get(str(i), [])) for i in range(s["n"]))
-        ranks = tuple(1 if x == max(scores) else 2 for x in scores)
-        return Result(scores, ranks, tuple({"crew": x} for x in scores))
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return s
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        if data.get("schema") != 1:
-            raise ValueError("bad schema")
-        return dict(data)
+        return best_wins(scores, "crew")
 
 
 STRINGS = {

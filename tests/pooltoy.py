@@ -12,16 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
+from core.contract import Decision, Event, Option, Result
+from tests.toybase import ToyGame, best_wins
 
 ROUNDS = 2
 
 
-class Pool:
-    name = "pool.name"
-    min_players = 2
-    max_players = 6
-    options: tuple[OptionSpec, ...] = ()
+class Pool(ToyGame, players=(2, 6)):
+    name = "pool.name"  # the id is the instance's
 
     def __init__(self, game_id: str = "pool", *, private: bool = True, extra: int = 2) -> None:
         self.id = game_id
@@ -60,8 +58,7 @@ class Pool:
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("pool.error.illegal")
+        self.check_offered(s, seat, choice, "pool.error.illegal")
         s = {
             **s,
             "pool": [t for t in s["pool"] if t != choice],
@@ -101,17 +98,7 @@ class Pool:
     def result(self, s: dict[str, Any]) -> Result | None:
         if s["round"] <= ROUNDS:
             return None
-        best = max(s["scores"])
-        ranks = tuple(1 if x == best else 2 for x in s["scores"])
-        return Result(tuple(s["scores"]), ranks, tuple({"tiles": x} for x in s["scores"]))
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return s
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        if data.get("schema") != 1:
-            raise ValueError("bad schema")
-        return dict(data)
+        return best_wins(s["scores"], "tiles")
 
 
 STRINGS = {

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
+from tests.toybase import ToyGame
 
 CATEGORIES = tuple(f"cat{i}" for i in range(10))
 MISSIONS = 8
@@ -45,13 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
-class ScoreToy:
-    id = "scoretoy"
-    name = "scoretoy.name"
-    min_players = 2
-    max_players = 6
-    options = ()
-
+class ScoreToy(ToyGame, game_id="scoretoy", players=(2, 6)):
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return {"schema": 1, "n": players, "over": False, "names": [], "round": 1}
 
@@ -104,12 +99,6 @@ class ScoreToy:
             tuple(self.parts(p) for p in range(s["n"])),
             tiebreak="scoretoy.tiebreak",
         )
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return s
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(data)
 
 
 GAME = ScoreToy()

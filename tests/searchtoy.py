@@ -16,17 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result, check_picks, split_picks
+from tests.toybase import ToyGame
 
 DECK = ("hi", "hi", "lo")
 
 
-class Guess:
-    id = "guess"
-    name = "guess.name"
-    min_players = 2
-    max_players = 2
-    options = ()
-
+class Guess(ToyGame, game_id="guess", players=(2, 2)):
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return {"schema": 1, "card": random.Random(seed).choice(DECK), "guess": None}
 
@@ -59,12 +54,6 @@ class Guess:
         win = 0 if s["guess"] == s["card"] else 1
         return Result(scores=(int(win == 0), int(win == 1)), ranks=(1 + win, 2 - win))
 
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return dict(s)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(data)
-
     def rollout(self, s: dict[str, Any], seat: int, rng: random.Random) -> str:
         return "lo"  # a poor heuristic: the search must overrule it
 
@@ -84,12 +73,7 @@ class PeekingGuess(Guess):
     perfect_information = True
 
 
-class Pick:
-    id = "pick"
-    name = "pick.name"
-    min_players = 2
-    max_players = 2
-    options = ()
+class Pick(ToyGame, game_id="pick", players=(2, 2)):
     perfect_information = True
     VALUES = {"a": 1, "b": 3, "c": 2}
 
@@ -119,9 +103,3 @@ class Pick:
             return None
         mine = sum(self.VALUES[p] for p in s["picked"])
         return Result(scores=(mine, 4), ranks=(1 if mine >= 4 else 2, 1 if mine <= 4 else 2))
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return dict(s)
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(data)

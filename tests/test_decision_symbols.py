@@ -4,7 +4,6 @@ arrows drawn as symbols…) that the game's ``symbols`` legend does not list."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator, Mapping
 
 import pytest
@@ -13,28 +12,9 @@ from core.contract import Decision
 from core.i18n import t
 from host import registry
 from tests.kit import every_decision
+from tests.symbols import explained, pictographs
 
 NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fer"]
-IGNORED = {"\ufe0f", "\u200d"}  # variation selector, zero-width joiner
-
-
-def pictographs(text: str) -> set[str]:
-    """The non-letter pictographs in ``text``: Unicode "other symbols" (emoji, ★, ✓, ⬆…)
-    and arrows (→ ⇒ ↗ …: they stand for something in a game)."""
-    return {
-        c
-        for c in text
-        if c not in IGNORED
-        and (
-            unicodedata.category(c) == "So"
-            or 0x2190 <= ord(c) <= 0x21FF
-            or 0x1F000 <= ord(c) <= 0x1FAFF
-        )
-    }
-
-
-def explained(symbols: Mapping[str, str]) -> set[str]:
-    return {c for sym in symbols for c in sym if c not in IGNORED}
 
 
 def test_pictographs_finds_emoji_and_symbols_not_letters() -> None:

@@ -21,36 +21,30 @@ def components(view: discord.ui.View) -> list[dict]:
     return [c for row in view.to_components() for c in row["components"]]
 
 
-def test_few_options_are_buttons() -> None:
+def added(options: int, lang: str) -> tuple[int, list[dict]]:
+    """The next free row and the components of a decision of ``options`` options."""
     view = discord.ui.View(timeout=None)
     row = ui.add_decisions(
         view,
-        [decision(7)],
+        [decision(options)],
         gid=1,
         ver=2,
         tokens=["abcdef01"],
-        lang="en",
+        lang=lang,
         names=["A"],
         game_id="x",
     )
-    comps = components(view)
+    return row, components(view)
+
+
+def test_few_options_are_buttons() -> None:
+    row, comps = added(7, "en")
     assert row == 2 and len(comps) == 7 and all(c["type"] == 2 for c in comps)
     assert all(len(c["custom_id"]) <= 100 for c in comps)
 
 
 def test_many_options_are_paged_selects() -> None:
-    view = discord.ui.View(timeout=None)
-    ui.add_decisions(
-        view,
-        [decision(130)],
-        gid=1,
-        ver=2,
-        tokens=["abcdef01"],
-        lang="es",
-        names=["A"],
-        game_id="x",
-    )
-    selects = components(view)
+    _, selects = added(130, "es")
     assert len(selects) == 4 and all(s["type"] == 3 for s in selects)
     values = [o["value"] for s in selects for o in s["options"]]
     assert len(values) == 100 and values[-1] == f"{ui.MORE}99"

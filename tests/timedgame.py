@@ -14,17 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result, Timer
+from core.contract import Decision, Event, Option, OptionSpec, Result, Timer
+from tests.toybase import ToyGame, best_wins
 
 SPEED = {"live": 120.0, "days": 12 * 3600.0}
 GOAL = 8
 
 
-class Timed:
-    id = "timed"
-    name = "timed.name"
-    min_players = 2
-    max_players = 3
+class Timed(ToyGame, game_id="timed", players=(2, 3)):
     options: tuple[OptionSpec, ...] = (
         OptionSpec("speed", "timed.opt.speed", ("live", "days"), "live"),
         OptionSpec("clock", "timed.opt.clock", ("seat", "phase"), "seat"),
@@ -80,8 +77,7 @@ class Timed:
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("timed.error.illegal")
+        self.check_offered(s, seat, choice, "timed.error.illegal")
         s = {**s, "scores": list(s["scores"])}
         if s["guess"] is not None:
             guess = list(s["guess"])
@@ -126,17 +122,7 @@ class Timed:
     def result(self, s: dict[str, Any]) -> Result | None:
         if s["count"] < GOAL or s["guess"] is not None:
             return None
-        best = max(s["scores"])
-        ranks = tuple(1 if x == best else 2 for x in s["scores"])
-        return Result(tuple(s["scores"]), ranks, tuple({"points": x} for x in s["scores"]))
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return s
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        if data.get("schema") != 1:
-            raise ValueError("bad schema")
-        return dict(data)
+        return best_wins(s["scores"], "points")
 
 
 GAME = Timed()

@@ -11,14 +11,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, OptionSpec, Result
+from core.contract import Decision, Event, Option, OptionSpec, Result
+from tests.toybase import ToyGame, best_wins
 
 
-class Toy:
-    id = "toy"
-    name = "toy.name"
-    min_players = 2
-    max_players = 3
+class Toy(ToyGame, game_id="toy", players=(2, 3)):
     options = (OptionSpec("fast", "toy.opt.fast", ("off", "on"), "off"),)
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
@@ -59,8 +56,7 @@ class Toy:
     def apply(
         self, s: dict[str, Any], seat: int, choice: str
     ) -> tuple[dict[str, Any], list[Event]]:
-        if not any(d.seat == seat and d.option(choice) for d in self.pending(s)):
-            raise IllegalMove("toy.error.illegal")
+        self.check_offered(s, seat, choice, "toy.error.illegal")
         s = {**s, "scores": list(s["scores"])}
         if s["secret"] is not None:
             secret = list(s["secret"])
@@ -101,17 +97,7 @@ class Toy:
     def result(self, s: dict[str, Any]) -> Result | None:
         if s["count"] < s["goal"] or s["secret"] is not None:
             return None
-        best = max(s["scores"])
-        ranks = tuple(1 if x == best else 2 for x in s["scores"])
-        return Result(tuple(s["scores"]), ranks, tuple({"points": x} for x in s["scores"]))
-
-    def dump(self, s: dict[str, Any]) -> dict[str, Any]:
-        return s
-
-    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        if data.get("schema") != 1:
-            raise ValueError("bad schema")
-        return dict(data)
+        return best_wins(s["scores"], "points")
 
 
 GAME = Toy()

@@ -17,13 +17,12 @@ every field is read defensively.
 The package, by what it draws: ``style`` (colours, sizes, palette), ``marks`` (what a
 picture draws, for its legend), ``tile``, ``ship`` (and a table's header), ``legend``,
 ``flight`` (the flight table), ``table`` (the public table) and ``private`` (a seat's
-picture). Its face, as one module:
-:func:`render.kit.one_module`.
+picture). This module re-exports what the rest of the code imports from the game's renderer
+(tests that swap a drawing helper patch it where it lives: tests/render/marks.py).
 """
 
 from __future__ import annotations
 
-from render import kit
 from render.galaxy_trucker.legend import draw_legend, legend_height, view_marks
 from render.galaxy_trucker.marks import LEGEND, RECORD, Marks
 from render.galaxy_trucker.private import render_private
@@ -48,5 +47,3 @@ __all__ = [
     "ship_size",
     "view_marks",
 ]
-
-kit.one_module(__name__)

@@ -15,13 +15,12 @@ every picture; only bodies, ships and the side panel are drawn per render.
 The package, by what it draws: ``geometry`` (colours, the hex board's geometry, its static
 layer), ``view`` (reading the view), ``glyphs`` (the marks), ``base`` (bodies and ships on
 the board, the static table, the palette), ``table`` (the public table) and ``private`` (a
-seat's picture). Its face, as one module:
-:func:`render.kit.one_module`.
+seat's picture). This module re-exports what the rest of the code imports from the game's renderer
+(tests that swap a drawing helper patch it where it lives: tests/render/marks.py).
 """
 
 from __future__ import annotations
 
-from render import kit
 from render.kosmonavts.base import _build_base
 from render.kosmonavts.geometry import (
     ALL_HEXES,
@@ -106,5 +105,3 @@ __all__ = [
     "render_private",
     "render_table",
 ]
-
-kit.one_module(__name__, MARKS)

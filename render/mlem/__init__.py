@@ -13,13 +13,12 @@ only the pieces that change are drawn on the copy.
 The package, by what it draws: ``geometry`` (layout, font sizes, colours), ``view``
 (reading the view), ``glyphs`` (the marks), ``base`` (the static table), ``panels`` (the
 side and bottom panels), ``table`` (the public table, the palette) and ``private`` (a
-seat's picture). Its face, as one module:
-:func:`render.kit.one_module`.
+seat's picture). This module re-exports what the rest of the code imports from the game's renderer
+(tests that swap a drawing helper patch it where it lives: tests/render/marks.py).
 """
 
 from __future__ import annotations
 
-from render import kit
 from render.mlem.base import _build_base
 from render.mlem.geometry import (
     BOARD_H,
@@ -85,5 +84,3 @@ __all__ = [
     "render_private",
     "render_table",
 ]
-
-kit.one_module(__name__, MARKS)

@@ -135,11 +135,10 @@ R24. Ships are named by where they are (planets carry their number, 1-based, on 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from core.contract import IllegalMove, OptionSpec
+from core.contract import OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
@@ -149,16 +148,11 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "AdAstraGame"]
 
 
-class AdAstraGame(EngineGame):
+class AdAstraGame(EngineGame, game="ad_astra", players=(3, 5), search=_search, bot=_bot_choose):
     """The Ad Astra game object registered with the host (see core.contract)."""
 
     engine = engine
     views = view
-
-    id = "ad_astra"
-    name = "ad_astra.name"
-    min_players = 3
-    max_players = 5
     options: tuple[OptionSpec, ...] = (
         OptionSpec("trade_time", "ad_astra.opt.trade_time", ("live", "days"), "days"),
         OptionSpec("artifacts", "ad_astra.opt.artifacts", ("base", "all"), "base"),
@@ -169,11 +163,6 @@ class AdAstraGame(EngineGame):
     skip_options = ("pass", "done", "none", "stop")
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {"→": "ad_astra.legend.to"}
-    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
-    sample = staticmethod(_search.sample)
-    evaluate = staticmethod(_search.evaluate)
-    prune = staticmethod(_search.prune)
-    search_levels = _search.LEVELS
 
     def unused_options(self, options: Mapping[str, str]) -> list[str]:
         """The rulings version is never a choice: the lobby neither lists nor switches it."""
@@ -189,12 +178,6 @@ class AdAstraGame(EngineGame):
         if verb in ("get", "offer", "bank", "prop") or option_id == "done":
             return "ad_astra.gone.trade", {}
         return None
-
-    def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
-        """A sensible pick for a bot seat, from what that seat may see."""
-        if not any(d.seat == seat for d in engine.pending_of(state)):
-            raise IllegalMove("ad_astra.error.not_your_turn")
-        return _bot_choose(state, seat, rng)
 
 
 GAME = AdAstraGame()

@@ -12,7 +12,7 @@ from typing import Any
 from core.contract import Decision
 
 from .data import ALIEN, CARD_IDS, ORES, RES, SCORING, TERRAFORMABLE, card_kind, card_pair
-from .engine import P, hand_total, pending_of, pieces, systems_of
+from .engine import P, hand_total, pending_of, pieces, systems_of, yield_of
 
 S = dict[str, Any]
 
@@ -58,17 +58,6 @@ def need(s: S, seat: int) -> dict[str, float]:
         if hand[r] >= 4:
             v[r] -= 0.5
     return v
-
-
-def _gain(s: S, seat: int, r: str) -> int:
-    g = 0
-    for pid, p in enumerate(s["planets"]):
-        if p["t"] != r:
-            continue
-        if p["b"] is not None and p["b"][0] == seat:
-            g += 2 if p["b"][1] == "f" else 1
-        g += s["ships"][seat].count(pid)
-    return g
 
 
 def _elem_points(s: S, seat: int, elem: str) -> tuple[int, int]:
@@ -118,7 +107,7 @@ def _card_value(s: S, seat: int, card: str, rng: random.Random) -> float:
     noise = rng.uniform(0, 1.2)
     if kind == "prod":
         a, b = card_pair(fac, card)
-        return 0.8 + max(_gain(s, seat, a), _gain(s, seat, b)) * 0.9 + noise
+        return 0.8 + max(yield_of(s, seat, a), yield_of(s, seat, b)) * 0.9 + noise
     if kind == "move":
         deep = sum(1 for loc in s["ships"][seat] if loc < 0)
         return 1.0 + 1.3 * deep + 0.3 * min(s["res"][seat]["E"], 3) + noise
@@ -157,14 +146,14 @@ def _plan_slot(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random)
 
 def _produce(s: S, seat: int, d: Decision, ids: list[str], rng: random.Random) -> str:
     if "art.cornu" in ids:
-        best = max(_gain(s, seat, c[2:]) for c in ids if c.startswith("r."))
+        best = max(yield_of(s, seat, c[2:]) for c in ids if c.startswith("r."))
         if best >= 2:
             return "art.cornu"
 
     def score(c: str) -> float:
         r = c[2:]
-        mine = _gain(s, seat, r) * need(s, seat)[r]
-        others = max(_gain(s, o, r) for o in range(s["n"]) if o != seat)
+        mine = yield_of(s, seat, r) * need(s, seat)[r]
+        others = max(yield_of(s, o, r) for o in range(s["n"]) if o != seat)
         return mine - 0.4 * others + rng.uniform(0, 0.1)
 
     return max((c for c in ids if c.startswith("r.")), key=score)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result, Timer
-from rules.kit import Events, Options, check, clone, rng
+from rules.kit import Events, Options, check, clone, result_of_parts, rng
 
 from .data import (
     ALIEN,
@@ -765,40 +765,27 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
         )
     for off in t["offers"]:
         oid = off["id"]
-        frm, to = off["frm"], off["to"]
-        ok = _feasible(s, off)
+        answers = [_opt(f"acc.{oid}", "opt.accept", "success")] if _feasible(s, off) else []
+        answers.append(_opt(f"ref.{oid}", "opt.refuse", "danger"))
+        terms = {
+            "from_seat": off["frm"],
+            "give": fmt_cards(off["give"]),
+            "want": fmt_cards(off["want"]),
+        }
         if off["prop"]:
-            aopts = ([_opt(f"acc.{oid}", "opt.accept", "success")] if ok else []) + [
-                _opt(f"ref.{oid}", "opt.refuse", "danger")
-            ]
             out.append(
                 Decision(
-                    owner,
-                    P + "prompt.proposal",
-                    tuple(aopts),
-                    args={
-                        "from_seat": frm,
-                        "give": fmt_cards(off["give"]),
-                        "want": fmt_cards(off["want"]),
-                    },
-                    key=f"prop.{oid}",
+                    owner, P + "prompt.proposal", tuple(answers), args=terms, key=f"prop.{oid}"
                 )
             )
         else:
-            aopts = ([_opt(f"acc.{oid}", "opt.accept", "success")] if ok else []) + [
-                _opt(f"ref.{oid}", "opt.refuse", "danger"),
-                _opt(f"lapse.{oid}", "opt.lapse"),
-            ]
+            answers.append(_opt(f"lapse.{oid}", "opt.lapse"))
             out.append(
                 Decision(
-                    to,
+                    off["to"],
                     P + "prompt.offer",
-                    tuple(aopts),
-                    args={
-                        "from_seat": frm,
-                        "give": fmt_cards(off["give"]),
-                        "want": fmt_cards(off["want"]),
-                    },
+                    tuple(answers),
+                    args=terms,
                     key=f"offer.{oid}",
                     # The offer was made in public (every hand is open while trading): its
                     # answer is asked on the table, not in secret.
@@ -825,6 +812,26 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
                 )
             )
     return out
+
+
+def yield_of(s: S, seat: int, r: str) -> int:
+    """How many ``r`` tokens ``seat`` produces when ``r`` is produced: 2 per factory and 1
+    per colony on planets of that kind, 1 per ship of the seat on one."""
+    g = 0
+    for pid, p in enumerate(s["planets"]):
+        if p["t"] != r:
+            continue
+        if p["b"] is not None and p["b"][0] == seat:
+            g += 2 if p["b"][1] == "f" else 1
+        g += s["ships"][seat].count(pid)
+    return g
+
+
+def _use_art(s: S, seat: int, art: str, ev: list[Event]) -> str:
+    """``seat`` plays its artifact ``art`` (gone from its hand, announced); returns it."""
+    s["arts"][seat].remove(art)
+    ev.append(_ev("art_used", seat, art=art, reveals=True))
+    return art
 
 
 def _may_propose(s: S, seat: int) -> bool:
@@ -985,13 +992,7 @@ def _apply_prod(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     ev.append(_ev("produce", seat, res=r))
     owner = t["o"]
     for o in order_from(s, owner):
-        want = 0
-        for pid, p in enumerate(s["planets"]):
-            if p["t"] != r:
-                continue
-            if p["b"] is not None and p["b"][0] == o:
-                want += 2 if p["b"][1] == "f" else 1
-            want += s["ships"][o].count(pid)
+        want = yield_of(s, o, r)
         if o == owner and t.get("double"):
             want *= 2
         if want:
@@ -1022,9 +1023,7 @@ def _apply_move(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             ev.append(_ev("no_move", seat))
         return
     if choice.startswith("art."):
-        a = choice[4:]
-        s["arts"][seat].remove(a)
-        ev.append(_ev("art_used", seat, art=a, reveals=True))
+        a = _use_art(s, seat, choice[4:], ev)
         if a == "ianua":
             t["gate"] = seat
         elif a == "propulsor":
@@ -1132,9 +1131,7 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
             t["free"] = None
         return
     if choice.startswith("art."):
-        a = choice[4:]
-        s["arts"][seat].remove(a)
-        ev.append(_ev("art_used", seat, art=a, reveals=True))
+        a = _use_art(s, seat, choice[4:], ev)
         if a == "machina":
             t["free"] = seat
         elif a == "commercium":
@@ -1583,10 +1580,7 @@ def breakdown_of(s: S) -> list[dict[str, int]]:
 def result_of(s: S) -> Result | None:
     if s["step"] != "over":
         return None
-    parts = breakdown_of(s)
-    scores = tuple(sum(p.values()) for p in parts)
-    ranks = tuple(1 + sum(1 for x in scores if x > scores[i]) for i in range(s["n"]))
-    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+    return result_of_parts(breakdown_of(s))
 
 
 def public_scores(s: S) -> list[int]:

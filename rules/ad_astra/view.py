@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.kit import result_view, view_head
+
 from .data import ALIEN, RES
 from .engine import (
     PHASE_KEYS,
-    breakdown_of,
     fmt_cards,
     hand_total,
     pieces,
@@ -22,12 +23,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     task = s["task"]
     trading = task is not None and task["k"] == "trade"
     v: dict[str, Any] = {
-        "round": s["round"],
-        "phase": PHASE_KEYS[s["step"]],
-        "step": s["step"],
-        "scores": public_scores(s),
-        "over": over,
-        "players": n,
+        **view_head(s, PHASE_KEYS, public_scores(s)),
         "factions": list(s["fac"]),
         "first": s["first"],
         "planner": s["planner"] if s["step"] == "plan" else None,
@@ -65,12 +61,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if over:
         res = result_of(s)
         assert res is not None
-        v["result"] = {
-            "scores": list(res.scores),
-            "ranks": list(res.ranks),
-            "breakdown": breakdown_of(s),
-            "winners": list(res.winners),
-        }
+        v["result"] = result_view(res)
         v["artifacts"] = [list(a) for a in s["arts"]]
         v["reveal"] = _reveal(s)
     if seat is not None:

@@ -241,15 +241,10 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "GalaxyTruckerGame"]
 
 
-class GalaxyTruckerGame(EngineGame):
+class GalaxyTruckerGame(EngineGame, game="galaxy_trucker", players=(2, 4), search=_search):
     """The Galaxy Trucker game object registered with the host (see :mod:`core.contract`)."""
 
     engine = engine
-
-    id = "galaxy_trucker"
-    name = "galaxy_trucker.name"
-    min_players = 2
-    max_players = 4
     options = (
         OptionSpec("level", "galaxy_trucker.opt.level", engine.MODES, "I"),
         OptionSpec("hourglass", "galaxy_trucker.opt.hourglass", tuple(engine.HOURGLASS), "3m"),
@@ -261,11 +256,6 @@ class GalaxyTruckerGame(EngineGame):
     #: passing and powering nothing, but defending against a hazard when a battery can
     #: (``def``) and loading goods the automatic way (``auto``) — R34.
     skip_options = ("done", "unpeek", "fix", "noalien", "pass", "pow.0", "def", "auto", "go")
-    #: The search engine's hooks (:mod:`rules.galaxy_trucker.search`): the flight is searched.
-    sample = staticmethod(_search.sample)
-    rollout = staticmethod(_search.rollout)
-    prune = staticmethod(_search.prune)
-    search_levels = _search.LEVELS
     #: The pictographs its labels use, with their meaning (the table's legend).
     symbols: Mapping[str, str] = {
         "↻": "galaxy_trucker.legend.turn",

@@ -26,7 +26,7 @@ from rules.kit import rng
 
 from . import flight as fl
 from . import ship as sh
-from .building import GAME, err, ev, grid_options, opt
+from .building import GAME, cell_arg, err, ev, grid_options, opt
 from .tiles import cards, data, level, side, tile
 
 LEVEL_NUMBER = {"learning": 1, "I": 1, "II": 2, "III": 3}
@@ -367,12 +367,13 @@ def _prune(s: dict[str, Any], seat: int, events: list[Event]) -> None:
         if not k:
             continue
         cell = sh.unkey(k)
-        if cell not in ship or not _supported(ship, cell, colour):
+        if cell not in ship or not life_supported(ship, cell, colour):
             p["aliens"][colour] = None
             events.append(ev(f"alien_lost_{colour}", seat))
 
 
-def _supported(ship: sh.Ship, cell: sh.Cell, colour: str) -> bool:
+def life_supported(ship: sh.Ship, cell: sh.Cell, colour: str) -> bool:
+    """Whether the tile at ``cell`` is joined to a life support of ``colour``."""
     tid, rot = ship[cell]
     for d in range(4):
         other = sh.neighbour(cell, d)
@@ -1044,7 +1045,7 @@ def apply_flight(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     if kind == "keep":
         if head != "keep":
             raise err("not_offered")
-        cell = _cell(rest)
+        cell = cell_arg(rest)
         ship = ship_of(s, seat)
         if cell not in ship:
             raise err("bad_cell")
@@ -1143,13 +1144,6 @@ def _check_goods(s: dict[str, Any], seat: int, goods: list[str], choice: str) ->
         total, red = _room(holds)
         raise err("goods_dont_fit", room=total, red=red)
     return choice
-
-
-def _cell(text: str) -> sh.Cell:
-    try:
-        return sh.unkey(text)
-    except ValueError:
-        raise err("bad_cell") from None
 
 
 # --------------------------------------------------------------------------- the end

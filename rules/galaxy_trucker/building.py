@@ -32,6 +32,14 @@ def err(code: str, **args: Any) -> IllegalMove:
     return IllegalMove(f"{GAME}.error.{code}", **args)
 
 
+def cell_arg(text: str) -> sh.Cell:
+    """The cell an option id names (``<row>.<col>``); refused as a bad cell otherwise."""
+    try:
+        return sh.unkey(text)
+    except ValueError:
+        raise err("bad_cell") from None
+
+
 def board_of(s: dict[str, Any]) -> str:
     out: str = level(s["level"])["board"]
     return out
@@ -164,16 +172,16 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
     timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button
-    return Decision(
-        seat=seat,
-        prompt=f"{GAME}.{prompt}",
-        options=tuple(options),
-        args=args,
-        private=True,
-        key=f"build.{seat}.{p['step']}",
-        grid=grid,
-        timer=timer,
+    key = f"build.{seat}.{p['step']}"
+    return ship_decision(
+        seat, f"{GAME}.{prompt}", options, args=args, key=key, grid=grid, timer=timer
     )
+
+
+def ship_decision(seat: int, prompt: str, options: list[Option], **more: Any) -> Decision:
+    """A seat's private decision about its own ship (building, pre-launch); ``more``: the
+    decision's other fields (args, key, grid, timer)."""
+    return Decision(seat=seat, prompt=prompt, options=tuple(options), private=True, **more)
 
 
 def flip_decision(s: dict[str, Any], seat: int) -> Decision:
@@ -241,10 +249,7 @@ def _with_hand(
         p["rot"] = (p["rot"] + 1) % 4
         return [ev("rot", seat, private_to=seat, **tile_args(tid, p["rot"]))]
     if head == "place":
-        try:
-            cell = sh.unkey(rest)
-        except ValueError:
-            raise err("bad_cell") from None
+        cell = cell_arg(rest)
         if cell not in sh.free_cells(sh.load(p["ship"]), board_cells(board_of(s))):
             raise err("bad_cell")
         p["ship"][sh.key(cell)] = [tid, p["rot"]]

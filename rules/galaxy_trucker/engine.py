@@ -9,12 +9,12 @@ from dataclasses import replace
 from typing import Any
 
 from core.contract import Decision, Event, Option, Result
-from rules.kit import check, clone, rng
+from rules.kit import check, clone, load_checked, result_of_parts, result_view, rng
 
 from . import adventure as adv
 from . import building as bd
 from . import ship as sh
-from .building import GAME, err, ev, opt
+from .building import GAME, cell_arg, err, ev, opt
 from .tiles import (
     START_CABINS,
     board_cells,
@@ -23,7 +23,6 @@ from .tiles import (
     data,
     level,
     regular_tile_ids,
-    side,
     sides_now,
     start_cell,
     tile,
@@ -282,15 +281,9 @@ def _prelaunch_decision(s: dict[str, Any], seat: int) -> Decision:
             cabins, f"alien.{colour}", f"opt.alien_{colour}", "primary"
         )
         options.append(opt("noalien", f"opt.noalien_{colour}"))
-    return Decision(
-        seat=seat,
-        prompt=f"{GAME}.prompt.{stage.replace('.', '_')}",
-        options=tuple(options),
-        args=args,
-        private=True,
-        key=f"pre.{seat}.{p['step']}",
-        grid=grid,
-    )
+    prompt = f"{GAME}.prompt.{stage.replace('.', '_')}"
+    key = f"pre.{seat}.{p['step']}"
+    return bd.ship_decision(seat, prompt, options, args=args, key=key, grid=grid)
 
 
 # --------------------------------------------------------------------------- pre-launch
@@ -336,21 +329,13 @@ def _alien_cabins(s: dict[str, Any], seat: int, colour: str) -> list[sh.Cell]:
         return []
     taken = {sh.unkey(k) for k in p["aliens"].values() if k}
     ship = sh.load(p["ship"])
-    out = []
-    for cell, (tid, rot) in sorted(ship.items()):
-        if tile(tid).type != "cabin" or cell in taken:
-            continue
-        for d in range(4):
-            other = sh.neighbour(cell, d)
-            if other in ship:
-                t2, r2 = ship[other]
-                if (
-                    tile(t2).alien == colour
-                    and sh.joint(side(tid, rot, d), side(t2, r2, (d + 2) % 4)) == "ok"
-                ):
-                    out.append(cell)
-                    break
-    return out
+    return [
+        cell
+        for cell, (tid, _rot) in sorted(ship.items())
+        if tile(tid).type == "cabin"
+        and cell not in taken
+        and adv.life_supported(ship, cell, colour)
+    ]
 
 
 def _board_crew(s: dict[str, Any], seat: int) -> list[Event]:
@@ -394,7 +379,7 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
         p["lost"] += lost
         events = [ev("fixed", seat, count=len(lost))]
     elif head == "rm" and stage == "fix":
-        cell = _cell(rest)
+        cell = cell_arg(rest)
         if cell not in ship:
             raise err("bad_cell")
         if rules_of(s) >= 2 and not any(cell in cells for _, cells in sh.problems(ship)):
@@ -404,7 +389,7 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
         p["lost"].append(tid)
         events = [ev("removed", seat, row=cell[0], col=cell[1], tile=tid)]
     elif head == "keep" and stage == "split":
-        cell = _cell(rest)
+        cell = cell_arg(rest)
         if cell not in ship:
             raise err("bad_cell")
         kept, lost = sh.keep_part(ship, cell)
@@ -414,7 +399,7 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     elif head == "alien" and stage.startswith("alien."):
         colour = stage.split(".")[1]
         c, _, cellkey = rest.partition(".")
-        cell = _cell(cellkey)
+        cell = cell_arg(cellkey)
         if c != colour or cell not in _alien_cabins(s, seat, colour):
             raise err("no_alien_here")
         p["aliens"][colour] = sh.key(cell)
@@ -428,13 +413,6 @@ def _apply_prelaunch(s: dict[str, Any], seat: int, choice: str) -> list[Event]:
     events += _advance(s, seat)
     events += _maybe_launch(s)
     return events
-
-
-def _cell(text: str) -> sh.Cell:
-    try:
-        return sh.unkey(text)
-    except ValueError:
-        raise err("bad_cell") from None
 
 
 def _maybe_launch(s: dict[str, Any]) -> list[Event]:
@@ -455,9 +433,7 @@ def result_of(s: dict[str, Any]) -> Result | None:
             {f"flight_{k + 1}": flight[seat] for k, flight in enumerate(tr["flights"])}
             for seat in range(s["n"])
         ]
-    scores = tuple(sum(b.values()) for b in parts)
-    ranks = tuple(1 + sum(1 for o in scores if o > sc) for sc in scores)
-    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+    return result_of_parts(parts)
 
 
 # --------------------------------------------------------------------------- apply
@@ -703,11 +679,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if s["phase"] == "over":
         res = result_of(s)
         assert res is not None
-        v["result"] = {
-            "scores": list(res.scores),
-            "ranks": list(res.ranks),
-            "breakdown": [dict(b) for b in res.breakdown],
-        }
+        v["result"] = result_view(res, winners=False)
     if seat is not None and 0 <= seat < s["n"]:
         p = s["players"][seat]
         priv: dict[str, Any] = {"seat": seat}
@@ -751,25 +723,21 @@ def dump_state(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        s = clone(dict(data))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"not a galaxy_trucker state: {exc}") from exc
-    try:
-        for k, typ in _KEYS.items():
-            check(isinstance(s[k], typ), f"{k} is not {typ.__name__}")
-        check(s["schema"] == SCHEMA, "schema version")
-        check(s.get("rules", 1) in (1, RULES), "rules version")
-        check(s["game"] == GAME, "game id")
-        check(s["level"] in LEVELS, "level")
-        check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")
-        check(2 <= s["n"] <= 4 and len(s["players"]) == s["n"], "players")
-        if "trek" in s:
-            _check_trek(s)
-        _check_tiles(s)
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
-        raise ValueError(f"malformed galaxy_trucker state: {exc!r}") from exc
-    return s
+    return load_checked(data, "galaxy_trucker", _validate)
+
+
+def _validate(s: dict[str, Any]) -> None:
+    for k, typ in _KEYS.items():
+        check(isinstance(s[k], typ), f"{k} is not {typ.__name__}")
+    check(s["schema"] == SCHEMA, "schema version")
+    check(s.get("rules", 1) in (1, RULES), "rules version")
+    check(s["game"] == GAME, "game id")
+    check(s["level"] in LEVELS, "level")
+    check(s["phase"] in ("build", "prelaunch", "flight", "over"), "phase")
+    check(2 <= s["n"] <= 4 and len(s["players"]) == s["n"], "players")
+    if "trek" in s:
+        _check_trek(s)
+    _check_tiles(s)
 
 
 def _check_trek(s: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result
-from rules.kit import Events, Options, check, clone
+from rules.kit import Events, Options, check, clone, ranks_of
 from rules.kit import rng as next_rng
 
 from .board import (
@@ -808,10 +808,7 @@ def _resolve_orders(s: dict[str, Any], events: list[Event]) -> None:
         body = _body_at(s, end)
         if body is not None:
             candidates[seat] = body
-    if candidates:
-        _open_landing(s, candidates, 3)
-    else:
-        _land(s, events, [], 3, "flight")
+    _open_landing(s, events, candidates, 3, "flight")
 
 
 def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) -> None:
@@ -827,7 +824,14 @@ def _evacuate(s: dict[str, Any], events: list[Event], seat: int, reason: str) ->
     events.append(_EV("evacuated." + body, seat))
 
 
-def _open_landing(s: dict[str, Any], candidates: dict[int, str], phase: int) -> None:
+def _open_landing(
+    s: dict[str, Any], events: list[Event], candidates: dict[int, str], phase: int, then: str
+) -> None:
+    """Ask the ships of ``candidates`` (seat -> the body each ended on) whether to land;
+    with none, the phase goes on at once (``then``, see :func:`_land`)."""
+    if not candidates:
+        _land(s, events, [], phase, then)
+        return
     s["landing"] = {
         "phase": phase,
         "body": [candidates.get(k) for k in range(s["n"])],
@@ -972,10 +976,7 @@ def _after_flight(s: dict[str, Any], events: list[Event]) -> None:
             body = _body_at(s, _pos(ship))
             if body is not None:
                 candidates[seat] = body
-    if candidates:
-        _open_landing(s, candidates, 4)
-    else:
-        _land(s, events, [], 4, "planets")
+    _open_landing(s, events, candidates, 4, "planets")
 
 
 def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
@@ -1064,7 +1065,7 @@ def result(s: Mapping[str, Any]) -> Result | None:
         return (scores[k], ret, fours)
 
     keys = [key(k) for k in range(s["n"])]
-    ranks = tuple(1 + sum(1 for other in keys if other > keys[k]) for k in range(s["n"]))
+    ranks = ranks_of(keys)
     return Result(
         scores=scores, ranks=ranks, breakdown=tuple(parts), tiebreak=tiebreak_key(s, keys)
     )

@@ -7,16 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, OptionSpec, Result
+from rules.kit import EngineGame
 
 from . import bot, engine, view
 from . import search as _search
 
 
-class Kosmonavts:
-    id = "kosmonavts"
-    name = "kosmonavts.name"
-    min_players = 2
-    max_players = 4
+class Kosmonavts(EngineGame, game="kosmonavts", players=(2, 4), search=_search):
+    """The contract's calls go to :mod:`.engine` and :mod:`.view` under their own names."""
+
     options: tuple[OptionSpec, ...] = (
         OptionSpec("rules", "kosmonavts.opt.rules", ("basic", "advanced"), "basic"),
         OptionSpec("planets", "kosmonavts.opt.planets", ("random", "players"), "random"),
@@ -30,12 +29,6 @@ class Kosmonavts:
     #: as it stands, don't land, decline an optional event, take the highest marker left.
     skip_options: tuple[str, ...] = ("stay", "confirm", "noland", "skip", "accept")
     skip_options += tuple(f"marker.{v}" for v in range(6, 0, -1))
-    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
-    sample = staticmethod(_search.sample)
-    rollout = staticmethod(_search.rollout)
-    evaluate = staticmethod(_search.evaluate)
-    prune = staticmethod(_search.prune)
-    search_levels = _search.LEVELS
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> dict[str, Any]:
         return engine.new(players, options, seed)

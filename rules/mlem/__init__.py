@@ -118,11 +118,9 @@ R32. (Interface, not a rule) With more than 12 possible movements the commander 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any
 
-from core.contract import IllegalMove, OptionSpec
+from core.contract import OptionSpec
 from rules.kit import EngineGame
 
 from . import engine
@@ -132,15 +130,10 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "MlemGame"]
 
 
-class MlemGame(EngineGame):
+class MlemGame(EngineGame, game="mlem", players=(2, 5), search=_search, bot=_bot_choose):
     """The MLEM game object registered with the host (see :mod:`core.contract`)."""
 
     engine = engine
-
-    id = "mlem"
-    name = "mlem.name"
-    min_players = 2
-    max_players = 5
     options: tuple[OptionSpec, ...] = (
         OptionSpec("ufo", "mlem.opt.ufo", ("off", "on"), "off"),
         OptionSpec("recon", "mlem.opt.recon", ("off", "on"), "off"),
@@ -156,17 +149,6 @@ class MlemGame(EngineGame):
     }
     #: An absent player's move, when skipped: stay aboard, or fly the parachutist home.
     skip_options = ("stay", "chute.back")
-    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
-    sample = staticmethod(_search.sample)
-    rollout = staticmethod(_search.rollout)
-    to_move = staticmethod(_search.to_move)
-    evaluate = staticmethod(_search.evaluate)
-
-    def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
-        """A slightly sensible pick for a bot seat (the host may fall back to random)."""
-        if not any(d.seat == seat for d in engine.pending_of(state)):
-            raise IllegalMove("mlem.error.not_your_turn")
-        return _bot_choose(state, seat, rng)
 
 
 GAME = MlemGame()

@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Result, split_picks
-from rules.kit import Events, Options, clone, rng
+from rules.kit import Events, Options, clone, load_checked, result_of_parts, result_view, rng
 
 from .board import (
     ABILITIES,
@@ -276,16 +276,22 @@ def _booster_owners(s: dict[str, Any]) -> list[int]:
     return sorted(c[0] for c in s["crew"] if c[1] == "booster" and not c[2])
 
 
-def _explore_specs(s: dict[str, Any]) -> dict[str, Spec]:
-    """Every legal movement of the current roll: option id -> (steps, faces, owners of the
-    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket."""
+def _usable_roll(s: dict[str, Any]) -> tuple[frozenset[Any], int, dict[Any, int]]:
+    """What the rocket's space accepts, its afterburner's steps per ``A`` die (0 without
+    one) and how many rolled dice of each accepted face there are."""
     space = s["space"]
     ok = ACCEPTS[space]
-    ab = AFTERBURNER[space] or 0
     counts: dict[Any, int] = {}
     for f in s["roll"]:
         if f in ok:
             counts[f] = counts.get(f, 0) + 1
+    return ok, AFTERBURNER[space] or 0, counts
+
+
+def _explore_specs(s: dict[str, Any]) -> dict[str, Spec]:
+    """Every legal movement of the current roll: option id -> (steps, faces, owners of the
+    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket."""
+    ok, ab, counts = _usable_roll(s)
     groups = [f for f in GROUP_ORDER if f in counts]
     owners = _booster_owners(s)
     booster_sets = [c for r in range(len(owners) + 1) for c in combinations(owners, r)]
@@ -346,13 +352,7 @@ def _parts(s: dict[str, Any]) -> list[Option]:
     """The options of a dice-picking decision: each usable group of rolled dice (``A``,
     ``1`` … ``4``), each aboard booster (``b<seat>``) and the tile's extra dice (``x``).
     Every non-empty mix of them is a legal movement."""
-    space = s["space"]
-    ok = ACCEPTS[space]
-    ab = AFTERBURNER[space] or 0
-    counts: dict[Any, int] = {}
-    for f in s["roll"]:
-        if f in ok:
-            counts[f] = counts.get(f, 0) + 1
+    ok, ab, counts = _usable_roll(s)
     out = []
     for f in GROUP_ORDER:
         if f in counts:
@@ -1031,10 +1031,7 @@ def public_scores(s: dict[str, Any]) -> list[int]:
 def result_of(s: dict[str, Any]) -> Result | None:
     if s["phase"] != "over":
         return None
-    parts = breakdown_of(s)
-    scores = tuple(sum(b.values()) for b in parts)
-    ranks = tuple(1 + sum(1 for o in scores if o > sc) for sc in scores)
-    return Result(scores=scores, ranks=ranks, breakdown=tuple(parts))
+    return result_of_parts(breakdown_of(s))
 
 
 # --------------------------------------------------------------------------- views
@@ -1152,12 +1149,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         v["reveal"] = reveal_of(s)
         res = result_of(s)
         assert res is not None
-        v["result"] = {
-            "scores": list(res.scores),
-            "ranks": list(res.ranks),
-            "breakdown": [dict(b) for b in res.breakdown],
-            "winners": list(res.winners),
-        }
+        v["result"] = result_view(res)
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r}")
@@ -1194,32 +1186,12 @@ def reveal_of(s: dict[str, Any]) -> list[list[Any]]:
                     {"seat": seat, "missions": marks, "met": met, "points": MISSION_POINTS[met]},
                 ]
             )
-        if ufo is not None and ufo["taken"][seat]:
-            tiles = ufo["taken"][seat]
-            out.append(
-                [
-                    "mlem.reveal.ufo",
-                    {
-                        "seat": seat,
-                        "n": len(tiles),
-                        "tiles": ", ".join(str(v) for v in tiles),
-                        "points": sum(tiles),
-                    },
-                ]
-            )
-        if recon is not None and recon["taken"][seat]:
-            tiles = recon["taken"][seat]
-            out.append(
-                [
-                    "mlem.reveal.recon",
-                    {
-                        "seat": seat,
-                        "n": len(tiles),
-                        "tiles": ", ".join(str(v) for v in tiles),
-                        "points": sum(tiles),
-                    },
-                ]
-            )
+        for kind, variant in (("ufo", ufo), ("recon", recon)):
+            if variant is not None and variant["taken"][seat]:
+                tiles = variant["taken"][seat]
+                shown = ", ".join(str(v) for v in tiles)
+                args = {"seat": seat, "n": len(tiles), "tiles": shown, "points": sum(tiles)}
+                out.append([f"mlem.reveal.{kind}", args])
     return out
 
 
@@ -1259,15 +1231,7 @@ def dump_state(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        s = clone(dict(data))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"not a mlem state: {exc}") from exc
-    try:
-        _validate(s)
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
-        raise ValueError(f"malformed mlem state: {exc!r}") from exc
-    return s
+    return load_checked(data, "mlem", _validate)
 
 
 def _check(cond: bool, what: str) -> None:

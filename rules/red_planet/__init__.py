@@ -127,11 +127,9 @@ R27. 22 astronauts per colour: killed ones stay in the Memorial for good.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any
 
-from core.contract import IllegalMove, OptionSpec
+from core.contract import OptionSpec
 from rules.kit import EngineGame
 
 from . import engine, view
@@ -141,16 +139,13 @@ from .bot import choose as _bot_choose
 __all__ = ["GAME", "RedPlanetGame"]
 
 
-class RedPlanetGame(EngineGame):
+class RedPlanetGame(
+    EngineGame, game="red_planet", players=(2, 6), search=_search, bot=_bot_choose
+):
     """The Mission: Red Planet game object registered with the host (see core.contract)."""
 
     engine = engine
     views = view
-
-    id = "red_planet"
-    name = "red_planet.name"
-    min_players = 2
-    max_players = 6
     options: tuple[OptionSpec, ...] = ()
     #: An absent player's move, when skipped: keep the action card, stop moving.
     skip_options = ("keep", "done")
@@ -160,19 +155,6 @@ class RedPlanetGame(EngineGame):
         "🛸": "red_planet.legend.launched",
         "→": "red_planet.legend.to",
     }
-    #: Hooks for the search engine (rules/search.py; see core.contract.Game).
-    sample = staticmethod(_search.sample)
-    evaluate = staticmethod(_search.evaluate)
-    rollout = staticmethod(_search.rollout)
-    to_move = staticmethod(_search.to_move)
-    prune = staticmethod(_search.prune)
-    search_levels = _search.LEVELS
-
-    def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
-        """A sensible pick for a bot seat, from what that seat may see."""
-        if not any(d.seat == seat for d in engine.pending_of(state)):
-            raise IllegalMove("red_planet.error.not_your_turn")
-        return _bot_choose(state, seat, rng)
 
 
 GAME = RedPlanetGame()

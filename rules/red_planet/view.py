@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.kit import result_view, view_head
+
 from .data import OUTER, ZONES
 from .engine import PHASE_KEYS, chose_done, dest_of, mission_done, public_scores, result_of
 
@@ -26,12 +28,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     over = s["step"] == "over"
     task = s["task"]
     v: dict[str, Any] = {
-        "round": s["round"],
-        "phase": PHASE_KEYS[s["step"]],
-        "step": s["step"],
-        "scores": public_scores(s),
-        "over": over,
-        "players": n,
+        **view_head(s, PHASE_KEYS, public_scores(s)),
         "colours": nc,
         "neutral": s["neutral"],
         "first": s["first"],
@@ -69,12 +66,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if over:
         res = result_of(s)
         assert res is not None
-        v["result"] = {
-            "scores": list(res.scores),
-            "ranks": list(res.ranks),
-            "breakdown": [dict(b) for b in res.breakdown],
-            "winners": list(res.winners),
-        }
+        v["result"] = result_view(res)
         v["missions"] = [
             [{"id": m, "points": mission_done(s, i, m)} for m in s["missions"][i]]
             for i in range(n)

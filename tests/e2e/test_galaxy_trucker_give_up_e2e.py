@@ -104,6 +104,10 @@ async def test_a_ship_not_asked_gives_up_from_the_table(
     assert not refused(await press_offer(h, ana, mine))
     snap = await snapshot(h)
     assert snap.state["flight"]["quit"] == [0]
+    # The trail reads in order: the give-up, the undo notice, the give-up again (below it).
+    public = h.all_public_text()
+    undone = t("host.undo.done", lang, who="Ana")
+    assert public.index(will) < public.index(undone) < public.rindex(will)
     table = latest_table(h)
     assert not offers(table, 0)
 

@@ -14,7 +14,7 @@ from rules.mlem import engine
 from tests.e2e.driver import TO_MOVE, field, is_final, latest_table, play_to_end, play_turn
 from tests.e2e.kit import open_game, snapshot
 from tests.harness import Harness
-from tests.rules.test_mlem_helpers import ScriptedDice
+from tests.rules.mlem_kit import ScriptedDice
 
 
 def mission_marks(state: dict, seat: int) -> str:

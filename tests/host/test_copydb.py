@@ -14,7 +14,7 @@ from host.clock import FakeClock
 from host.sessions import Host
 from host.storage import open_store
 from tests import toygame
-from tests.host.test_sessions import ANA, BEN, CAL, play_one, started
+from tests.host.kit import ANA, BEN, CAL, play_one, started
 
 GAMES = {"toy": cast(Game, toygame.GAME)}
 USERS = {0: ANA, 1: BEN, 2: CAL}

@@ -8,9 +8,7 @@ import pytest
 
 from host.locks import KeyedLocks
 from host.sessions import Host
-from tests.host.test_sessions import ANA, BEN, host, play_one, started
-
-__all__ = ["host"]
+from tests.host.kit import ANA, BEN, play_one, started
 
 
 async def test_one_holder_at_a_time_and_nothing_left_after() -> None:

@@ -8,9 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from host.sessions import Host
-from tests.host.test_sessions import ANA, BEN, host, started
-
-__all__ = ["host"]
+from tests.host.kit import ANA, BEN, started
 
 
 def count_transactions(h: Host) -> list[int]:

@@ -15,8 +15,7 @@ from host import pacing
 from host.clock import FakeClock
 from host.pacing import HOUR
 from host.sessions import BOT_RETRY, HostError, Player, Snapshot
-from tests.host.test_sessions import ANA, BEN
-from tests.host.test_tick_due import make_host, tick
+from tests.host.kit import ANA, BEN, make_paced_host, paced_host, tick
 
 BOSS = Player(9, "Boss", "en", can_manage=True)
 USERS = {ANA.user_id: ANA, BEN.user_id: BEN}
@@ -104,7 +103,7 @@ async def step(host: Any, gid: int, rng: random.Random, clock: FakeClock) -> str
 @pytest.mark.parametrize("game", ["toy", "timed"])
 async def test_wake_at_after_every_kind_of_change(db: str, game: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
+    host = await make_paced_host(db, clock)
     inner = host._commit
 
     async def checked(*args: Any, **kw: Any) -> Snapshot:
@@ -134,8 +133,7 @@ async def test_a_seat_handed_to_a_bot_is_due_for_the_tick(db: str) -> None:
     """Leaving (bots left to the background) makes the game due a little later: were the
     bot task to fail, the tick starts the bot."""
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         gid = await lobby(host, "toy", deadline=False, channel=300)
         await host.start(gid, ANA)  # the bot moves at once
         snap = await host.by_id(gid)
@@ -151,14 +149,11 @@ async def test_a_seat_handed_to_a_bot_is_due_for_the_tick(db: str) -> None:
         assert gid in await host.paced_games()
         assert await host.play_bots(gid)
         await check_wake(host, gid, clock, "bots moved")
-    finally:
-        await host.store.close()
 
 
 async def test_a_paused_game_stops_its_bots_and_resumes_them(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         gid = await lobby(host, "toy", deadline=False, channel=400)
         await host.start(gid, ANA)
         snap = await host.by_id(gid)
@@ -176,16 +171,13 @@ async def test_a_paused_game_stops_its_bots_and_resumes_them(db: str) -> None:
         assert gid in await host.paced_games()  # the tick starts the bots if nothing does
         assert await host.bots_owed([gid]) == [gid]
         assert await host.play_bots(gid)
-    finally:
-        await host.store.close()
 
 
 async def test_a_paused_game_fires_no_timer(db: str) -> None:
     """Its clocks wait for it: pace (e.g. from a tick that chose it just before the pause)
     neither fires a timer nor moves a bot."""
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         gid = await lobby(host, "timed", deadline=False, channel=500)
         await host.start(gid, ANA)
         assert (await host.by_id(gid)).running_timers()
@@ -197,5 +189,3 @@ async def test_a_paused_game_fires_no_timer(db: str) -> None:
         assert due.timed == [] and (await host.by_id(gid)).row.version == version
         assert await host.resume(gid)
         assert (await host.pace(gid)).timed  # back: the timer that ran out fires
-    finally:
-        await host.store.close()

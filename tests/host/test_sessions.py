@@ -4,56 +4,17 @@ PostgreSQL database): the ``db`` fixture runs every test that uses it once per b
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
-from typing import cast
 
 import pytest
 
-from core.contract import Game, IllegalMove
-from host.clock import FakeClock
+from core.contract import IllegalMove
 from host.sessions import Host, HostError, Player
-from host.storage import MIGRATIONS, SqliteStore, open_store
+from host.storage import MIGRATIONS, SqliteStore
 from tests import toygame
+from tests.host.kit import ANA, BEN, CAL, MOD, USERS, make_host, play_one, started
 
-ANA = Player(1, "Ana", "es")
-BEN = Player(2, "Ben", "en")
-CAL = Player(3, "Cal", "en")
-MOD = Player(9, "Mod", "en", can_manage=True)
 LAST_MIGRATION = max(int(p.name[:4]) for p in MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-
-
-async def make_host(path: str) -> Host:
-    store = await open_store(path)
-    return Host(
-        store,
-        clock=FakeClock(),
-        seeds=random.Random(7),
-        games=lambda: {"toy": cast(Game, toygame.GAME)},
-    )
-
-
-@pytest.fixture
-async def host(db):
-    h = await make_host(db)
-    yield h
-    await h.store.close()
-
-
-async def started(host: Host, *players: Player, channel: int = 100) -> int:
-    snap = await host.new_lobby(
-        guild_id=1, channel_id=channel, game_id="toy", owner=players[0], lang="en"
-    )
-    for p in players[1:]:
-        await host.join(snap.id, p)
-    await host.start(snap.id, players[0])
-    return snap.id
-
-
-async def play_one(host: Host, gid: int, by: dict[int, Player]) -> None:
-    snap = await host.by_id(gid)
-    d = snap.decisions[0]
-    await host.play(gid, by[d.seat].user_id, d.seat, snap.token(d), d.options[0].id)
 
 
 async def test_wal_and_migrations(host):
@@ -127,27 +88,28 @@ async def test_refusals_change_nothing(host):
     assert await host.store.count_actions(gid) == 0
 
 
-async def test_stale_button_after_move(host):
+async def first_turn(host: Host) -> tuple[int, int, int, str]:
+    """A started game of Ana and Ben: its id, who is to move (user id and seat) and the
+    token of that decision's buttons."""
     gid = await started(host, ANA, BEN)
-    users = {0: ANA, 1: BEN}
     snap = await host.by_id(gid)
     d = snap.decisions[0]
-    token = snap.token(d)
-    await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+    return gid, USERS[d.seat].user_id, d.seat, snap.token(d)
+
+
+async def test_stale_button_after_move(host):
+    gid, user, seat, token = await first_turn(host)
+    await host.play(gid, user, seat, token, "add1")
     with pytest.raises(HostError):
-        await host.play(gid, users[d.seat].user_id, d.seat, token, "add1")
+        await host.play(gid, user, seat, token, "add1")
     assert await host.store.count_actions(gid) == 1
 
 
 async def test_concurrent_clicks_apply_once(host):
-    gid = await started(host, ANA, BEN)
-    users = {0: ANA, 1: BEN}
-    snap = await host.by_id(gid)
-    d = snap.decisions[0]
-    token = snap.token(d)
+    gid, user, seat, token = await first_turn(host)
     results = await asyncio.gather(
-        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
-        host.play(gid, users[d.seat].user_id, d.seat, token, "add2"),
+        host.play(gid, user, seat, token, "add2"),
+        host.play(gid, user, seat, token, "add2"),
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, Exception)]

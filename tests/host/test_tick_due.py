@@ -5,43 +5,27 @@ never loaded. On each backend (the ``db`` fixture), plus two processes on Postgr
 from __future__ import annotations
 
 import asyncio
-import random
 import sqlite3
 from collections import Counter
+from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.contract import Game
 from host import pacing
 from host.clock import FakeClock
 from host.pacing import HOUR
-from host.sessions import Due, Host, Player
-from host.storage import MIGRATIONS, SqliteStore, open_store
-from tests import timedgame, toygame
-from tests.host.test_sessions import ANA, BEN, CAL
+from host.sessions import Host
+from host.storage import MIGRATIONS, SqliteStore
+from tests import timedgame
+from tests.host.kit import ANA, BEN, make_paced_host, paced_host, play_one, tick
+from tests.host.kit import started as kit_started
 
-GAMES = {"toy": cast(Game, toygame.GAME), "timed": cast(Game, timedgame.GAME)}
-
-
-async def make_host(target: str, clock: FakeClock) -> Host:
-    return Host(await open_store(target), clock=clock, seeds=random.Random(3), games=lambda: GAMES)
-
-
-async def started(host: Host, *players: Player, channel: int = 100, pings: str = "live") -> int:
-    """A toy game started with ``pings`` (``live`` here: the reminders' own schedule, with
-    no catch-up ping of ``away`` before them; tested on its own below)."""
-    snap = await host.new_lobby(
-        guild_id=1, channel_id=channel, game_id="toy", owner=players[0], lang="en"
-    )
-    for p in players[1:]:
-        await host.join(snap.id, p)
-    while (await host.by_id(snap.id)).row.host_options["pings"] != pings:
-        await host.cycle_option(snap.id, "h.pings", players[0])
-    await host.start(snap.id, players[0])
-    return int(snap.id)
+#: A toy game started with ``pings`` (``live`` here: the reminders' own schedule, with no
+#: catch-up ping of ``away`` before them; tested on its own below).
+started = partial(kit_started, pings="live")
 
 
 def count_loads(host: Host) -> Counter[int]:
@@ -64,37 +48,15 @@ def count_loads(host: Host) -> Counter[int]:
     return loads
 
 
-async def tick(host: Host, batch: int = 2) -> dict[int, Due]:
-    """What the Discord tick does with the host: the due games, batch by batch, paced."""
-    dues: dict[int, Due] = {}
-    after = 0
-    while True:
-        ids = await host.paced_games(after=after, limit=batch)
-        for gid in ids:
-            dues[gid] = await host.pace(gid)
-        if len(ids) < batch:
-            return dues
-        after = ids[-1]
-
-
-async def move(host: Host, gid: int) -> None:
-    """The public move of whoever is to play (ANA, BEN or CAL by seat)."""
-    snap = await host.by_id(gid)
-    d = snap.decisions[0]
-    users = {0: ANA, 1: BEN, 2: CAL}
-    await host.play(gid, users[d.seat].user_id, d.seat, snap.token(d), d.options[0].id)
-
-
 async def test_the_tick_loads_only_the_due_games(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         n, k = 12, 5
         gids = [await started(host, ANA, BEN, channel=100 + i) for i in range(n)]
         clock.advance(6 * HOUR)
         moved = gids[k:]  # a new turn: these wait since 6 h, the first k since 0 h
         for gid in moved:
-            await move(host, gid)
+            await play_one(host, gid)
         clock.advance(7 * HOUR)  # 13 h: past the default 12 h reminder of the first k only
         loads = count_loads(host)
         dues = await tick(host)
@@ -109,35 +71,29 @@ async def test_the_tick_loads_only_the_due_games(db: str) -> None:
         dues = await tick(host)
         assert sorted(dues) == moved and set(loads) == set(moved)
         assert all(len(due.nudges) == 1 for due in dues.values())
-    finally:
-        await host.store.close()
 
 
 async def test_a_move_reschedules_and_an_ended_wait_unschedules(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         gid = await started(host, ANA, BEN)
         t0 = clock.now()
         row = (await host.by_id(gid)).row
         assert row.wake_at == t0 + 12 * HOUR  # the first reminder of the player to move
         clock.advance(3 * HOUR)
-        await move(host, gid)
+        await play_one(host, gid)
         assert (await host.by_id(gid)).row.wake_at == t0 + 15 * HOUR
         # Reminders off (an old game's options changed by hand): the next wait wakes nobody.
         await host.store.update_game(gid, clock.now(), host_options={"reminders": "off"})
-        await move(host, gid)
+        await play_one(host, gid)
         assert (await host.by_id(gid)).row.wake_at is None
         clock.advance(100 * HOUR)
         assert await host.paced_games() == []
-    finally:
-        await host.store.close()
 
 
 async def test_deadlines_wake_the_game_for_the_notice_then_the_bot(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         lobby = await host.new_lobby(guild_id=1, channel_id=7, game_id="toy", owner=ANA, lang="en")
         await host.join(lobby.id, BEN)
         for _ in range(2):  # deadline none -> 12h -> 1d
@@ -155,8 +111,6 @@ async def test_deadlines_wake_the_game_for_the_notice_then_the_bot(db: str) -> N
         clock.advance(24 * HOUR)
         assert (await tick(host))[lobby.id].forced
         assert await host.store.count_actions(lobby.id) == 1
-    finally:
-        await host.store.close()
 
 
 async def test_when_away_the_catch_up_ping_is_due_unless_the_table_pinged(db: str) -> None:
@@ -164,7 +118,7 @@ async def test_when_away_the_catch_up_ping_is_due_unless_the_table_pinged(db: st
     a table that pinged the player marks it done (kept across a restart), and the game
     then sleeps until the first reminder, which keeps its time."""
     clock = FakeClock()
-    host = await make_host(db, clock)
+    host = await make_paced_host(db, clock)
     try:
         quiet = await started(host, ANA, BEN, channel=1, pings="away")
         pinged = await started(host, ANA, BEN, channel=2, pings="away")
@@ -177,7 +131,7 @@ async def test_when_away_the_catch_up_ping_is_due_unless_the_table_pinged(db: st
         # A wait that started again since the table was drawn is left alone.
         await host.table_pinged(quiet, {other: t0 - 1})
         await host.store.close()
-        host = await make_host(db, clock)  # a restart
+        host = await make_paced_host(db, clock)  # a restart
         assert (await host.by_id(pinged)).row.wake_at == t0 + 12 * HOUR
         assert (await host.store.waits(pinged))[seat] == (t0, 1, 0)
         clock.advance(pacing.AWAY_AFTER - 1)
@@ -196,8 +150,7 @@ async def test_when_away_the_catch_up_ping_is_due_unless_the_table_pinged(db: st
 
 async def test_a_running_timer_makes_its_game_due(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         idle = await started(host, ANA, BEN, channel=1)
         lobby = await host.new_lobby(
             guild_id=1, channel_id=2, game_id="timed", owner=ANA, lang="en"
@@ -210,15 +163,12 @@ async def test_a_running_timer_makes_its_game_due(db: str) -> None:
         dues = await tick(host)
         assert list(dues) == [lobby.id] and dues[lobby.id].timed
         assert idle not in loads
-    finally:
-        await host.store.close()
 
 
 async def test_paused_games_and_failed_tables_wait(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    store = host.store
-    try:
+    async with paced_host(db, clock) as host:
+        store = host.store
         paused = await started(host, ANA, BEN, channel=1)
         failing = await started(host, ANA, BEN, channel=2)
         clock.advance(13 * HOUR)
@@ -244,14 +194,11 @@ async def test_paused_games_and_failed_tables_wait(db: str) -> None:
         row = (await host.by_id(paused)).row
         assert row.paused is None and row.wake_at == clock.now() + 12 * HOUR
         assert await store.lagging_games(clock.now()) == [paused, failing]
-    finally:
-        await store.close()
 
 
 async def test_many_due_games_come_in_batches(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         gids = [await started(host, ANA, BEN, channel=10 + i) for i in range(7)]
         clock.advance(13 * HOUR)
         seen: list[list[int]] = []
@@ -260,13 +207,11 @@ async def test_many_due_games_come_in_batches(db: str) -> None:
             seen.append(ids)
             after = ids[-1]
         assert seen == [gids[:3], gids[3:6], gids[6:]]
-    finally:
-        await host.store.close()
 
 
 async def test_two_processes_ticking_at_once_send_one_reminder(pg_url: str) -> None:
     clock = FakeClock()
-    one, two = await make_host(pg_url, clock), await make_host(pg_url, clock)
+    one, two = await make_paced_host(pg_url, clock), await make_paced_host(pg_url, clock)
     try:
         gids = [await started(one, ANA, BEN, channel=c) for c in (1, 2, 3)]
         clock.advance(13 * HOUR)
@@ -360,8 +305,7 @@ async def test_without_bots_a_fired_timer_or_a_forced_move_leaves_the_bots_owed(
     the game's lock, and the bot moves it unblocks are owed (the game stays due for them)
     until :meth:`Host.play_bots` thinks them out off the lock."""
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         lobby = await host.new_lobby(
             guild_id=1, channel_id=2, game_id="timed", owner=ANA, lang="en"
         )
@@ -384,14 +328,11 @@ async def test_without_bots_a_fired_timer_or_a_forced_move_leaves_the_bots_owed(
         steps = await host.play_bots(lobby.id)
         assert steps and all(s.seat == bot for s in steps)
         assert host.bot_to_move(await host.by_id(lobby.id)) is None
-    finally:
-        await host.store.close()
 
 
 async def test_without_bots_a_deadline_move_leaves_the_next_bot_owed(db: str) -> None:
     clock = FakeClock()
-    host = await make_host(db, clock)
-    try:
+    async with paced_host(db, clock) as host:
         lobby = await host.new_lobby(guild_id=1, channel_id=7, game_id="toy", owner=ANA, lang="en")
         await host.join(lobby.id, BEN)
         await host.add_bot(lobby.id, ANA)
@@ -413,5 +354,3 @@ async def test_without_bots_a_deadline_move_leaves_the_next_bot_owed(db: str) ->
             assert await host.play_bots(lobby.id)
             assert host.bot_to_move(await host.by_id(lobby.id)) is None
         assert owed
-    finally:
-        await host.store.close()

@@ -17,7 +17,7 @@ from host.sessions import Host, HostError
 from host.storage import VersionConflict, open_store
 from host.storage_pg import PgStore
 from tests import timedgame, toygame
-from tests.host.test_sessions import ANA, BEN, play_one, started
+from tests.host.kit import ANA, BEN, play_one, started
 
 
 @pytest.fixture

@@ -9,16 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-ABILITIES = [
-    "satellite",
-    "shifter",
-    "parachute",
-    "moon_doubler",
-    "planet_doubler",
-    "deep_doubler",
-    "saboteur",
-    "booster",
-]
+from rules.mlem.board import ABILITIES
 
 MOON_SIZES = {
     "M1": 2,

@@ -19,7 +19,8 @@ import pytest
 
 import render.ad_astra as ad
 from rules.ad_astra import GAME
-from tests.render.test_readable import NAMES, states
+from tests.render.kit import SHORT_NAMES as NAMES
+from tests.render.kit import spread_states
 
 
 class Marks:
@@ -87,7 +88,7 @@ def test_every_mark_on_a_picture_has_its_legend_there(
 ) -> None:
     names = NAMES[:players]
     seen: set[str] = set()
-    for i, state in enumerate(states(GAME, players, seed=players)):
+    for i, state in enumerate(spread_states(GAME, players, players)):
         marks.clear()
         ad.render_table(GAME.view(state, None), names, lang)
         assert not marks.unexplained(), f"table #{i}: {marks.unexplained()} without a legend"

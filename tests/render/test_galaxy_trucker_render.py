@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from render import galaxy_trucker as R
+from render import kit
 from rules.galaxy_trucker import GAME
 from tests.kit import png_ok, random_pick
+from tests.render.marks import patch_everywhere
 
 LEVELS = ("learning", "I", "II", "III")
 NAMES = ["Ana", "Benjamín", "Çelik 🚀", "Dolores Fuertes de Barriga"]
@@ -188,7 +190,7 @@ def test_odd_views_do_not_crash(view: dict[str, Any]) -> None:
 def _rendered_marks(monkeypatch: pytest.MonkeyPatch, lang: str) -> list[R.Marks]:
     """The marks of every table and private picture of the sample, as drawn."""
     record: list[R.Marks] = []
-    monkeypatch.setattr(R, "RECORD", record)
+    patch_everywhere(monkeypatch, R, "RECORD", record)
     for state in states()[::3]:
         public, privs = _views(state)
         names = NAMES[: state["n"]]
@@ -215,7 +217,7 @@ def test_every_mark_drawn_on_a_picture_is_in_its_legend(
 
 
 def test_the_legend_check_sees_a_mark_without_an_entry(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(R, "LEGEND", tuple(e for e in R.LEGEND if e[0] != "structural"))
+    patch_everywhere(monkeypatch, R, "LEGEND", tuple(e for e in R.LEGEND if e[0] != "structural"))
     record = _rendered_marks(monkeypatch, "en")
     assert any("structural" in m.drawn - m.explained for m in record)
 
@@ -247,13 +249,13 @@ def _flight_state(over: bool) -> dict[str, Any]:
 def test_rockets_are_labelled_by_race_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rocket of the leader reads 1, whatever its seat."""
     drawn: list[tuple[int, str | None]] = []
-    real = R.kit.seat_token
+    real = kit.seat_token
 
     def spy(d: Any, center: Any, r: float, seat: int, label: str | None = None, **kw: Any) -> None:
         drawn.append((seat, label))
         real(d, center, r, seat, label=label, **kw)
 
-    monkeypatch.setattr(R.kit, "seat_token", spy)
+    monkeypatch.setattr(kit, "seat_token", spy)
     s = _flight_state(over=False)
     view = GAME.view(s, None)
     R.render_table(view, NAMES[: s["n"]], "en")
@@ -263,15 +265,21 @@ def test_rockets_are_labelled_by_race_order(monkeypatch: pytest.MonkeyPatch) -> 
     assert order != sorted(order)  # a race where seat order and race order differ
 
 
-def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every text the renderer draws (through ``kit.text``)."""
     texts: list[str] = []
-    real = R.kit.text
+    real = kit.text
 
     def spy(d: Any, xy: Any, s: str, *a: Any, **kw: Any) -> None:
         texts.append(s)
         real(d, xy, s, *a, **kw)
 
-    monkeypatch.setattr(R.kit, "text", spy)
+    monkeypatch.setattr(kit, "text", spy)
+    return texts
+
+
+def test_the_final_picture_shows_no_card_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _drawn_texts(monkeypatch)
     s = _flight_state(over=True)
     R.render_table(GAME.view(s, None), NAMES[: s["n"]], "en")
     assert not [x for x in texts if x.startswith("Card ")], texts
@@ -283,7 +291,7 @@ def test_legend_entries_fit_their_columns_uncut() -> None:
     three columns for tile kinds; a ship's place on a three-player table), in full."""
     from core import i18n
 
-    font = R.kit.font(R.MIN_FONT, "book")
+    font = kit.font(R.MIN_FONT, "book")
     icon = round(R.MIN_FONT * 1.45)
     build = (R.W - 20 - 430) / 3 - icon - 14
     table = ((R.W - 60) / 2 - 26) / 2 - icon - 14
@@ -301,14 +309,7 @@ def test_no_card_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
 
     s = next(x for x in states() if x["n"] == 4 and x["phase"] == "flight" and x["flight"]["card"])
     view = GAME.view(s, None)
-    texts: list[str] = []
-    real = R.kit.text
-
-    def spy(d: Any, xy: Any, t: str, *a: Any, **kw: Any) -> None:
-        texts.append(t)
-        real(d, xy, t, *a, **kw)
-
-    monkeypatch.setattr(R.kit, "text", spy)
+    texts = _drawn_texts(monkeypatch)
     for cid, card in sorted(cards().items()):
         for lang in ("en", "es"):
             texts.clear()

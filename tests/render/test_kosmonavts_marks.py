@@ -1,5 +1,5 @@
 """Every mark drawn on a Kosmonavts picture is explained on that picture: the checks of
-tests/render/test_mlem_marks.py over ``render.kosmonavts.MARKS``, with seeded random
+tests/render/marks.py over ``render.kosmonavts.MARKS``, with seeded random
 play-outs of the basic and advanced rules, 2 to 4 players, English and Spanish."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from render import kosmonavts
-from tests.render.test_mlem_marks import check_game, check_listed, unexplained, watch
+from tests.render.marks import check_game, check_listed, unexplained, watch
 
 #: Drawing helpers that are not marks: panels, layout and the board's own layers.
 PARTS = {

@@ -11,22 +11,11 @@ legend."""
 
 from __future__ import annotations
 
-import inspect
-import random
-import re
-from collections.abc import Iterator
-from types import ModuleType
-from typing import Any
-
 import pytest
-from PIL import ImageDraw
 
-from core.contract import Game, random_answer
-from core.i18n import catalog, t
-from host import registry
+from core.i18n import t
 from render import mlem
-
-NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva"]
+from tests.render.marks import check_game, check_listed, defined, unexplained, watch
 
 #: Drawing helpers that are not marks: panels, paths and layout helpers (their marks are
 #: drawn by the helpers in MARKS, their words are text).
@@ -46,133 +35,10 @@ PARTS = {
 }
 
 
-class Watch:
-    """The marks drawn (helper, arguments) and the texts drawn, for one picture."""
-
-    def __init__(self) -> None:
-        self.marks: list[tuple[str, dict[str, Any]]] = []
-        self.texts: list[str] = []
-        self.depth = 0
-
-    def clear(self) -> None:
-        self.marks.clear()
-        self.texts.clear()
-
-
-def watch(module: ModuleType, mp: pytest.MonkeyPatch) -> Watch:
-    w = Watch()
-    for name in module.MARKS:
-        real = getattr(module, name)
-        sig = inspect.signature(real)
-
-        def wrapper(*a: Any, _real: Any = real, _name: str = name, _sig: Any = sig, **kw: Any):
-            if w.depth == 0:  # a mark drawn inside another is part of it
-                try:
-                    args = dict(_sig.bind(*a, **kw).arguments)
-                except TypeError:
-                    args = {}
-                w.marks.append((_name, args))
-            w.depth += 1
-            try:
-                return _real(*a, **kw)
-            finally:
-                w.depth -= 1
-
-        mp.setattr(module, name, wrapper)
-    real_text = ImageDraw.ImageDraw.text
-
-    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *a: Any, **kw: Any) -> Any:
-        w.texts.append(str(text))
-        return real_text(self, xy, text, *a, **kw)
-
-    mp.setattr(ImageDraw.ImageDraw, "text", spy)
-    return w
-
-
-def words(key: str, lang: str) -> str:
-    """The longest fixed run of words of ``key``'s text (placeholders left out)."""
-    s = catalog()[lang].get(key)
-    assert s, f"{key} has no {lang} text"
-    return max((c.strip(" :·,()") for c in re.split(r"\{[^}]*\}", s)), key=len)
-
-
-def unexplained(marks: dict[str, tuple[str, ...]], w: Watch, lang: str) -> list[str]:
-    drawn = " ".join(w.texts)  # a label wrapped on two lines reads on as one
-    out = []
-    for name, args in w.marks:
-        keys = []
-        for pattern in marks[name]:
-            try:
-                keys.append(pattern.format(**args))
-            except (KeyError, IndexError, TypeError, AttributeError):
-                continue
-        if not any(words(k, lang) in drawn for k in keys):
-            out.append(f"{name}({args.get('ability') or args.get('obj') or ''}) needs {keys}")
-    return sorted(set(out))
-
-
-def cut(text: str, lang: str) -> bool:
-    """Text ellipsized to fit (a string that itself ends with "…", like "deciding…", is
-    whole)."""
-    whole = {v for v in catalog()[lang].values() if v.endswith("…")}
-    return text.endswith("…") and text not in whole
-
-
-def states(game: Game, players: int, options: dict[str, str], seed: int) -> Iterator[Any]:
-    state = game.new(players, options, seed)
-    rng = random.Random(seed)
-    seen = [state]
-    while game.pending(state) and len(seen) < 5000:
-        d = rng.choice(game.pending(state))
-        state, _ = game.apply(state, d.seat, random_answer(d, rng))
-        seen.append(state)
-    yield from seen[:: max(1, len(seen) // 7)]
-    yield seen[-1]
-
-
-def check_game(module: ModuleType, w: Watch, gid: str, cases: list[tuple[int, dict]]) -> None:
-    game, marks = registry.get(gid), module.MARKS
-    static: dict[str, Watch] = {}
-    for lang in ("en", "es"):  # the layer drawn once per language is on every table
-        w.clear()
-        module._build_base(lang)
-        static[lang] = Watch()
-        static[lang].marks, static[lang].texts = list(w.marks), list(w.texts)
-    problems: set[str] = set()
-    kinds: set[str] = set()
-    for players, options in cases:
-        for lang in ("en", "es"):
-            for state in states(game, players, options, seed=players):
-                for seat in [None, *range(players)]:
-                    w.clear()
-                    view = game.view(state, seat)
-                    if seat is None:
-                        module.render_table(view, NAMES[:players], lang)
-                        w.marks += static[lang].marks
-                        w.texts += static[lang].texts
-                    elif not module.render_private(view, NAMES[:players], lang):
-                        continue
-                    kinds.update(name for name, _ in w.marks)
-                    problems.update(f"{lang} {p}" for p in unexplained(marks, w, lang))
-                    problems.update(f"{lang} cut: {x!r}" for x in w.texts if cut(x, lang))
-    assert not problems, sorted(problems)
-    assert len(kinds) >= len(marks) - 3, sorted(set(marks) - kinds)  # the play-outs see most
-
-
-def check_listed(module: ModuleType, parts: set[str]) -> None:
-    """Every helper that draws (its first parameter is a drawer) is a mark or a part."""
-    for name, fn in vars(module).items():
-        if not inspect.isfunction(fn) or fn.__module__ != module.__name__:
-            continue
-        params = list(inspect.signature(fn).parameters.values())
-        if params and "ImageDraw" in str(params[0].annotation):
-            assert name in module.MARKS or name in parts, f"{name} draws: a mark or a part?"
-
-
 def test_every_drawing_helper_is_a_listed_mark_or_part() -> None:
     check_listed(mlem, PARTS)
     for name, keys in mlem.MARKS.items():
-        assert callable(getattr(mlem, name)) and keys, name
+        assert callable(defined(mlem, name)) and keys, name
 
 
 def test_every_mark_on_a_picture_has_its_legend_there(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import ast
 import copy
 import io
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +13,7 @@ from PIL import Image
 from render import kit, mlem
 from tests.kit import png_ok
 from tests.render import fixtures_mlem as F
-
-LANGS = ("en", "es")
-ROOT = Path(__file__).resolve().parents[2]
+from tests.render.kit import LANGS, ROOT
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -102,19 +98,11 @@ def test_private_without_seat_key() -> None:
     png_ok(mlem.render_private(view, names, "en"))
 
 
-def test_render_does_not_mutate_the_view() -> None:
-    view, names = F.private_view("missions_progress")
-    before = copy.deepcopy(view)
-    mlem.render_table(view, names, "es")
-    mlem.render_private(view, names, "es")
-    assert view == before
-
-
-def test_odd_inputs() -> None:
-    """Short name lists, blank names, an unknown language and unusual states still render."""
+def test_odd_views() -> None:
+    """Unusual states still render (tests/render/test_render_contract.py tries odd names,
+    languages and empty views on every game)."""
     view, _ = F.five_all_variants()
-    png_ok(mlem.render_table(view, ["Solo"], "fr"))
-    png_ok(mlem.render_table(view, ["", " ", "x" * 200, "ñ" * 60, "¿¡"], "es"))
+    png_ok(mlem.render_table(view, ["¿¡", "ñ" * 60], "es"))
     v = copy.deepcopy(view)
     v["rocket"] = {"space": 26, "crew": [{"seat": 0, "astronaut": "deep_doubler"}]}
     v["ufo"]["space"] = 26
@@ -143,14 +131,6 @@ def test_every_player_count_and_phase() -> None:
                 {"seat": s, "astronaut": F.ABILITIES[s]} for s in range(players)
             ]
             png_ok(mlem.render_table(v, [f"P{s}" for s in range(players)], "es"))
-
-
-def test_threads_give_identical_pictures() -> None:
-    view, names = F.five_all_variants()
-    expected = mlem.render_table(view, names, "es")
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda _: mlem.render_table(view, names, "es"), range(8)))
-    assert all(r == expected for r in results)
 
 
 def test_spanish_accents_render() -> None:
@@ -182,19 +162,13 @@ def test_palette_and_kit_helpers() -> None:
 
 
 def test_render_package_does_not_import_discord() -> None:
-    for path in (ROOT / "render").glob("*.py"):
+    for path in (ROOT / "render").rglob("*.py"):  # the split renderers too
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 assert not any(a.name.split(".")[0] == "discord" for a in node.names), path
             elif isinstance(node, ast.ImportFrom):
                 assert (node.module or "").split(".")[0] != "discord", path
-
-
-def test_reference_image_is_committed() -> None:
-    path = ROOT / "docs" / "mlem_table.png"
-    assert path.exists()
-    png_ok(path.read_bytes())
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -15,38 +15,19 @@ table, in English and Spanish. A new game gets this test by being registered.
 from __future__ import annotations
 
 import io
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from core.contract import Game, random_answer
 from host import registry
-from tests.test_decision_symbols import pictographs
+from tests.render.kit import SHORT_NAMES, spread_states
+from tests.symbols import pictographs
 
 SHOWN_W = 400  # how wide Discord shows a picture on a phone
 MIN_PX = 6.0  # the smallest text, seen SHOWN_W px wide
-NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
+NAMES = SHORT_NAMES
 SAMPLES = 6  # pictures per play-out, spread over the game (the last one is the end)
-
-
-def states(game: Game, players: int, seed: int) -> Iterator[Any]:
-    """``SAMPLES`` states of one seeded random play-out, the final one included."""
-    state = game.new(players, {}, seed)
-    rng = random.Random(seed)
-    seen: list[Any] = [state]
-    for _ in range(20_000):
-        pending = game.pending(state)
-        if not pending:
-            break
-        d = rng.choice(pending)
-        state, _ = game.apply(state, d.seat, random_answer(d, rng))
-        seen.append(state)
-    step = max(1, len(seen) // (SAMPLES - 1))
-    yield from seen[::step][: SAMPLES - 1]
-    yield seen[-1]
 
 
 class Drawn:
@@ -110,7 +91,7 @@ def test_pictures_read_at_400_px(drawn: Drawn, gid: str, players: int, lang: str
     game = registry.get(gid)
     render = registry.renderer(gid)
     names = NAMES[:players]
-    for i, state in enumerate(states(game, players, seed=players)):
+    for i, state in enumerate(spread_states(game, players, players, SAMPLES)):
         drawn.items.clear()
         png = render.render_table(game.view(state, None), names, lang)
         check_picture(png, drawn, f"{gid} table #{i} ({lang})", table=True)

@@ -6,54 +6,10 @@ ends with Red 6, Blue 4, Green 4 and Yellow 2.
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.contract import Event
 from rules.ad_astra import GAME
-from rules.ad_astra.data import PER_TYPE, RES, SOL
+from tests.rules.ad_astra_kit import S, build, conserved, hand, layout, place, planet, play
 
-S = dict[str, Any]
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
-
-#: Face-down planets per star (the first ones are those the example lands on).
-LAYOUT = {
-    "SR": ["E", "Z", "Y", "F", "W"],
-    "LY": ["X", "E", "A", "Y", "Z"],
-    "TY": ["W", "F", "Y", "Z", "X"],
-    "SY": ["W", "F", "E", "X", "Y"],
-    "LR": ["Z", "A", "E", "W", "F"],
-    "TR": ["X", "Y", "Z", "E", "A"],
-    "NR": ["W", "F", "E", "A", "X"],
-    "NY": ["Y", "Z", "E", "A"],
-}
-HOMES = ["F", "W", "E", "X"]  # Red food, Yellow water, Green energy, Blue xanthium
-
-
-def planet(s: S, sys_: str, index: int) -> int:
-    """Id of the ``index``-th planet of system ``sys_``."""
-    return [pid for pid, p in enumerate(s["planets"]) if p["sys"] == sys_][index]
-
-
-def layout(
-    n: int = 4,
-    homes: list[str] | None = None,
-    systems: dict[str, list[str]] | None = None,
-    first: int = 0,
-    seed: int = 1,
-    options: dict[str, str] | None = None,
-) -> S:
-    """A fresh game with a chosen map (homes at SOL, then the stars in the given order)."""
-    s = GAME.new(n, options or {}, seed)
-    homes = homes if homes is not None else HOMES[:n]
-    systems = systems if systems is not None else LAYOUT
-    planets = [
-        {"sys": SOL, "t": t, "up": True, "b": [i, "f"], "tf": None} for i, t in enumerate(homes)
-    ]
-    for sys_, types in systems.items():
-        planets += [{"sys": sys_, "t": t, "up": False, "b": None, "tf": None} for t in types]
-    s["planets"] = planets
-    s["first"] = s["planner"] = first
-    return s
 
 
 def example_start() -> S:
@@ -61,41 +17,6 @@ def example_start() -> S:
     assert len(s["planets"]) == 43
     s["adeck"] = ["tropaeum", "machina", "ianua"]  # Green draws the Star Gate
     return s
-
-
-def play(s: S, seat: int, choice: str) -> tuple[S, list[Event]]:
-    """Apply ``choice`` after checking it is offered to ``seat`` right now."""
-    offered = {o.id for d in GAME.pending(s) if d.seat == seat for o in d.options}
-    picks = set(choice.split(","))
-    assert picks <= offered, (seat, choice, sorted(offered))
-    return GAME.apply(s, seat, choice)
-
-
-def build(s: S, seat: int, choice: str) -> tuple[S, list[Event]]:
-    """Build ``choice``; when it asks which ore pays the "any ore", answer as ruling 14 did
-    (the ore held most, X, Y, Z order on a tie)."""
-    s, ev = play(s, seat, choice)
-    mine = [d for d in GAME.pending(s) if d.seat == seat]
-    if mine and mine[0].prompt.endswith("pay_ore"):
-        ores = [o.id for o in mine[0].options if o.id.startswith("ore.")]
-        held = s["res"][seat]
-        best = max(ores, key=lambda o: (held[o[4:]], -"XYZ".index(o[4:])))
-        s, ev = play(s, seat, best)
-    return s, ev
-
-
-def place(s: S, seat: int, card: str, slot: int) -> S:
-    s, _ = play(s, seat, f"c.{card}")
-    s, _ = play(s, seat, f"s.{slot}")
-    return s
-
-
-def hand(s: S, seat: int) -> dict[str, int]:
-    return {r: k for r, k in s["res"][seat].items() if k}
-
-
-def conserved(s: S) -> bool:
-    return all(s["bank"][r] + sum(h[r] for h in s["res"]) == PER_TYPE for r in RES)
 
 
 def test_worked_example_round_one() -> None:

@@ -207,7 +207,7 @@ def test_bots_play_whole_games_fast_and_vary() -> None:
 
 def test_multi_pick_offer_through_the_host_guard() -> None:
     from core.contract import apply_checked, join_picks
-    from tests.rules.test_ad_astra_rulings import trade_start
+    from tests.rules.ad_astra_kit import trade_start
 
     s = trade_start()
     s, _ = apply_checked(GAME, s, 0, "offer.1")

@@ -11,40 +11,21 @@ from core.contract import Event, IllegalMove
 from core.i18n import t
 from rules.ad_astra import GAME, engine
 from rules.ad_astra.data import PLANET_COUNTS, SOL, STARS
-from tests.rules.test_ad_astra_example import build, conserved, hand, layout, planet, play
-
-S = dict[str, Any]
-
-
-def actions(s: S, *entries: tuple[int, str]) -> tuple[S, list[Event]]:
-    """Skip planning: put these (seat, card) on the board in this order and start acting."""
-    for seat, card in entries:
-        s["hand"][seat].remove(card)
-    s["slots"] = [[seat, card, False] for seat, card in entries]
-    s["placed"] = len(entries)
-    ev: list[Event] = []
-    engine._advance(s, ev)
-    return s, ev
-
-
-def give(s: S, seat: int, **cards: int) -> None:
-    """Set ``seat``'s hand (types not named: 0), keeping the bank's totals right."""
-    for r in s["res"][seat]:
-        s["bank"][r] += s["res"][seat][r] - cards.get(r, 0)
-        s["res"][seat][r] = cards.get(r, 0)
-
-
-def ids(s: S, seat: int) -> set[str]:
-    return {o.id for d in GAME.pending(s) if d.seat == seat for o in d.options}
-
-
-def codes(events: list[Event]) -> list[str]:
-    return [e.code.rsplit(".", 1)[1] for e in events]
-
-
-def top(s: S) -> int:
-    return GAME.pending(s)[0].seat
-
+from tests.rules.ad_astra_kit import (
+    S,
+    actions,
+    build,
+    codes,
+    conserved,
+    give,
+    hand,
+    ids,
+    layout,
+    planet,
+    play,
+    top,
+    trade_start,
+)
 
 # ----------------------------------------------------------------------------- R1
 
@@ -388,15 +369,6 @@ def test_r13_hand_limit_discards_at_once_and_privately() -> None:
 
 
 # ----------------------------------------------------------------------------- R15–R20
-
-
-def trade_start(options: dict[str, str] | None = None) -> S:
-    s = layout(n=3, first=0, homes=["W", "F", "E"], options=options)
-    give(s, 0, W=3, X=1)
-    give(s, 1, F=2, E=1)
-    give(s, 2, Z=2)
-    s, _ = actions(s, (0, "t"))
-    return s
 
 
 def test_r15_hands_open_only_during_trade() -> None:

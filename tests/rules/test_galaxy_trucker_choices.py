@@ -11,8 +11,7 @@ from core.contract import IllegalMove, apply_checked, join_picks
 from core.i18n import t
 from rules.galaxy_trucker import GAME
 from rules.galaxy_trucker import adventure as adv
-from rules.galaxy_trucker import ship as sh
-from rules.galaxy_trucker.tiles import cards as real_cards
+from tests.rules.galaxy_trucker_kit import CARDS, codes, flyer
 
 START = 33  # starting cabin, UUUU
 ENGINE = 73  # single engine 1000
@@ -28,18 +27,8 @@ HOLD = 26  # normal hold, 2 spaces, U00U
 RED_HOLD = 67  # red hold, 1 space, U00U
 
 TEST_CARDS = {
-    "T-small": {
-        "id": "T-small",
-        "level": 1,
-        "type": "meteor_swarm",
-        "meteors": [{"size": "small", "from": "front"}],
-    },
-    "T-large": {
-        "id": "T-large",
-        "level": 1,
-        "type": "meteor_swarm",
-        "meteors": [{"size": "large", "from": "front"}],
-    },
+    "T-small": CARDS["T-small"],
+    "T-large": CARDS["T-large"],
     "T-shots": {
         "id": "T-shots",
         "level": 1,
@@ -87,33 +76,9 @@ HOLDS_B = {(7, 6): (21, 2), (7, 8): (63, 0), (8, 7): (ENGINE_B, 0)}
 
 @pytest.fixture
 def flying(monkeypatch):
-    """A game in flight with the given ships and deck (seat 0 leads)."""
-    merged = {**real_cards(), **TEST_CARDS}
-    monkeypatch.setattr(adv, "cards", lambda: merged)
-
-    def make(ships, deck, line=7, prep=None):
-        monkeypatch.setattr(adv, "roll", lambda s: line)
-        s = GAME.new(len(ships), {"rules": "2", "level": "I"}, 5)
-        for seat, extra in enumerate(ships):
-            for cell, (tid, rot) in extra.items():
-                s["facedown"].remove(tid)
-                s["players"][seat]["ship"][sh.key(cell)] = [tid, rot]
-        with monkeypatch.context() as m:
-            m.setattr(adv, "advance", lambda s: [])
-            for seat in range(len(ships)):
-                s, _ = GAME.apply(s, seat, "done")
-        assert s["phase"] == "flight"
-        s["flight"]["deck"] = list(deck)
-        if prep is not None:
-            prep(s)
-        events = adv.advance(s)
-        return s, events
-
-    return make
-
-
-def codes(events):
-    return [e.code.rsplit(".", 1)[1] for e in events]
+    """A game in flight with the given ships and deck (seat 0 leads), every roll 7 unless
+    told."""
+    return flyer(monkeypatch, TEST_CARDS, line=7)
 
 
 def refused(s, seat, choice):

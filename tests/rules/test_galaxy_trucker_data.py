@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import json
 import random
-import string
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rules.galaxy_trucker import GAME, engine
 from rules.galaxy_trucker.tiles import START_CABINS, board_cells, cards, data, start_cell, tiles
+from tests.rules.kit import ROOT, check_key, check_languages_match, strings, walk_keys
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads(
-    (ROOT / "data" / "galaxy_trucker" / "strings.json").read_text(encoding="utf-8")
-)
+STRINGS = strings("galaxy_trucker")
 SOURCE = json.loads(
     (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").read_text()
     if (ROOT.parent.parent / "shared" / "games" / "galaxy_trucker_tiles.json").exists()
@@ -119,23 +116,25 @@ def test_piles_have_the_level_mix():
 # --------------------------------------------------------------------------- strings
 
 
-def _fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
 def test_strings_have_both_languages_with_the_same_placeholders():
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for k in en:
-        assert en[k].strip() and es[k].strip(), k
-        assert _fields(en[k]) == _fields(es[k]), k
-    assert "galaxy_trucker.name" in en and "galaxy_trucker.rules_summary" in en
+    check_languages_match(STRINGS, "galaxy_trucker")
+    assert "galaxy_trucker.name" in STRINGS["en"]
+    assert "galaxy_trucker.rules_summary" in STRINGS["en"]
 
 
-def _check_key(key: str, args: dict) -> None:
-    assert key in STRINGS["en"], key
-    fields = _fields(STRINGS["en"][key])
-    assert fields <= set(args), (key, fields, args)
+def _check_key(key: str, args: dict | None) -> None:
+    if args is None:  # a phase
+        assert key in STRINGS["en"], key
+    else:
+        check_key(STRINGS, key, args)
+
+
+def _bot_or_random(s: dict, d: Any, rng: random.Random) -> str:
+    """The bot's answer, now and then (while building) a random one instead."""
+    choice: str = GAME.bot_choice(s, d.seat, rng)
+    if rng.random() < 0.1 and "hg.out" not in choice and s["phase"] == "build":
+        choice = rng.choice(d.options).id
+    return choice
 
 
 def test_every_key_the_engine_uses_is_translated():
@@ -147,23 +146,7 @@ def test_every_key_the_engine_uses_is_translated():
         for seed in range(2):
             s = GAME.new(3, {"rules": "2", "level": lv}, seed)
             rng = random.Random(seed)
-            while True:
-                v = GAME.view(s, None)
-                assert v["phase"] in STRINGS["en"]
-                ds = GAME.pending(s)
-                if not ds:
-                    break
-                for d in ds:
-                    _check_key(d.prompt, dict(d.args))
-                    for o in d.options:
-                        _check_key(o.label, dict(o.args))
-                d = rng.choice(ds)
-                choice = GAME.bot_choice(s, d.seat, rng)
-                if rng.random() < 0.1 and "hg.out" not in choice and s["phase"] == "build":
-                    choice = rng.choice(d.options).id
-                s, events = GAME.apply(s, d.seat, choice)
-                for e in events:
-                    _check_key(e.code, dict(e.args))
+            s = walk_keys(GAME, s, rng, _bot_or_random, _check_key)
             res = GAME.result(s)
             assert res is not None
             for b in res.breakdown:

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from rules.galaxy_trucker import flight as fl
 from rules.galaxy_trucker.tiles import FRONT, LEFT, REAR, RIGHT
+from tests.rules.galaxy_trucker_kit import CARDS, codes, flyer
 
 START = 33
 ENGINE = 73  # single, 1000
@@ -110,7 +111,6 @@ import pytest  # noqa: E402
 from core.contract import IllegalMove, apply_checked  # noqa: E402
 from rules.galaxy_trucker import GAME  # noqa: E402
 from rules.galaxy_trucker import adventure as adv  # noqa: E402
-from rules.galaxy_trucker import ship as sh  # noqa: E402
 from rules.galaxy_trucker.tiles import cards as real_cards  # noqa: E402
 
 BATT = 8  # battery 000U
@@ -129,15 +129,7 @@ TEST_CARDS = {
         "reward": {"goods": ["yellow", "green"]},
         "days_lost": 1,
     },
-    "T-slavers": {
-        "id": "T-slavers",
-        "level": 1,
-        "type": "slavers",
-        "firepower": 0,
-        "penalty": {"crew_lost": 1},
-        "reward": {"credits": 5},
-        "days_lost": 1,
-    },
+    "T-slavers": CARDS["T-slavers"],
     "T-smugglers": {
         "id": "T-smugglers",
         "level": 1,
@@ -147,18 +139,8 @@ TEST_CARDS = {
         "reward": {"goods": ["red"]},
         "days_lost": 1,
     },
-    "T-small": {
-        "id": "T-small",
-        "level": 1,
-        "type": "meteor_swarm",
-        "meteors": [{"size": "small", "from": "front"}],
-    },
-    "T-large": {
-        "id": "T-large",
-        "level": 1,
-        "type": "meteor_swarm",
-        "meteors": [{"size": "large", "from": "front"}],
-    },
+    "T-small": CARDS["T-small"],
+    "T-large": CARDS["T-large"],
     "T-raid": {
         "id": "T-raid",
         "level": 1,
@@ -168,43 +150,14 @@ TEST_CARDS = {
         "reward": {"credits": 5},
         "days_lost": 1,
     },
-    "T-ship": {
-        "id": "T-ship",
-        "level": 1,
-        "type": "abandoned_ship",
-        "crew_lost": 1,
-        "reward": {"credits": 3},
-        "days_lost": 1,
-    },
+    "T-ship": CARDS["T-ship"],
 }
 
 
 @pytest.fixture
 def flying(monkeypatch):
     """Make a two-seat game in flight with the given ships and deck (seat 0 leads)."""
-    merged = {**real_cards(), **TEST_CARDS}
-    monkeypatch.setattr(adv, "cards", lambda: merged)
-
-    def make(ships, deck, level="I"):
-        s = GAME.new(len(ships), {"rules": "2", "level": level}, 5)
-        for seat, extra in enumerate(ships):
-            for cell, (tid, rot) in extra.items():
-                s["facedown"].remove(tid)
-                s["players"][seat]["ship"][sh.key(cell)] = [tid, rot]
-        with monkeypatch.context() as m:
-            m.setattr(adv, "advance", lambda s: [])
-            for seat in range(len(ships)):
-                s, _ = GAME.apply(s, seat, "done")
-        assert s["phase"] == "flight", s["players"][0]["stage"]
-        s["flight"]["deck"] = list(deck)
-        events = adv.advance(s)
-        return s, events
-
-    return make
-
-
-def codes(events):
-    return [e.code.rsplit(".", 1)[1] for e in events]
+    return flyer(monkeypatch, TEST_CARDS)
 
 
 def test_flight_starts_on_the_start_spaces_with_a_card_of_the_level():

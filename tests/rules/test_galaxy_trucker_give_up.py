@@ -12,8 +12,7 @@ import pytest
 from core.contract import IllegalMove, apply_checked, join_picks
 from core.i18n import t
 from rules.galaxy_trucker import GAME, engine
-from tests.rules import test_galaxy_trucker_trek as trek
-from tests.rules.test_galaxy_trucker_trek import (
+from tests.rules.galaxy_trucker_kit import (
     CABIN,
     ENGINE,
     ENGINE_B,
@@ -22,12 +21,18 @@ from tests.rules.test_galaxy_trucker_trek import (
     PLANETS,
     RED_HOLD,
     STARDUST,
+    TEST_CARDS,
     codes,
+    flyer,
 )
-from tests.test_decision_symbols import explained, pictographs
+from tests.symbols import explained, pictographs
 
-#: A two-seat game in flight with the given ships and deck (the fixture of the R23-R29 tests).
-flying = trek.flying
+
+@pytest.fixture
+def flying(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A two-seat game in flight with the given ships and deck (seat 0 leads)."""
+    return flyer(monkeypatch, TEST_CARDS)
+
 
 SHIPS = [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}]
 
@@ -124,7 +129,7 @@ def test_r26c_none_in_building_pre_launch_rules_1_or_once_over(flying):
 
 
 def test_r26c_in_the_trek_the_keys_carry_the_flight(flying):
-    s, _ = flying(SHIPS, [PLANETS, STARDUST], mode="trek")
+    s, _ = flying(SHIPS, [PLANETS, STARDUST], level="trek")
     (d,) = standing(s).values()
     assert d.key == "t1.give_up.1"
 

@@ -16,43 +16,22 @@ from core.contract import IllegalMove, apply_checked
 from rules.galaxy_trucker import GAME, engine
 from rules.galaxy_trucker import adventure as adv
 from rules.galaxy_trucker import ship as sh
-from rules.galaxy_trucker.tiles import cards as real_cards
 from rules.galaxy_trucker.tiles import level, regular_tile_ids, start_cell
-
-ENGINE = 73  # single engine, 1000
-ENGINE_B = 74  # the same
-RED_HOLD = 67  # red hold, 1 space, U00U
-HOLD = 26  # normal hold, 2 spaces, U00U
-CANNON = 101  # single cannon, 0010
-
-TEST_CARDS = {
-    "T-ship": {
-        "id": "T-ship",
-        "level": 1,
-        "type": "abandoned_ship",
-        "crew_lost": 1,
-        "reward": {"credits": 3},
-        "days_lost": 1,
-    },
-    "T-slavers": {
-        "id": "T-slavers",
-        "level": 1,
-        "type": "slavers",
-        "firepower": 0,
-        "penalty": {"crew_lost": 1},
-        "reward": {"credits": 5},
-        "days_lost": 1,
-    },
-}
-STARDUST = "2E-I-04"
-EPIDEMIC = "2E-II-05"
-CABIN = 47  # cabin 020U: joined to the starting cabin from 7.8
-OPEN_SPACE = "2E-I-05"
-PLANETS = "2E-I-13"  # RR / RBB / Y, 2 days
-
-
-def codes(events: list[Any]) -> list[str]:
-    return [e.code.rsplit(".", 1)[1] for e in events]
+from tests.rules.galaxy_trucker_kit import (
+    CABIN,
+    CANNON,
+    ENGINE,
+    ENGINE_B,
+    EPIDEMIC,
+    HOLD,
+    OPEN_SPACE,
+    PLANETS,
+    RED_HOLD,
+    STARDUST,
+    TEST_CARDS,
+    codes,
+    flyer,
+)
 
 
 def answer(s: dict[str, Any], seat: int, rng: random.Random) -> str:
@@ -86,32 +65,7 @@ def to_end_of_flight(
 @pytest.fixture
 def flying(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A two-seat game in flight with the given ships and deck (seat 0 leads)."""
-    merged = {**real_cards(), **TEST_CARDS}
-    monkeypatch.setattr(adv, "cards", lambda: merged)
-
-    def make(
-        ships: list[dict[tuple[int, int], tuple[int, int]]],
-        deck: list[str],
-        mode: str = "I",
-        rules: int = engine.RULES,
-    ) -> tuple[dict[str, Any], list[Any]]:
-        s = GAME.new(len(ships), {"rules": "2", "level": mode}, 5)
-        if rules == 1:
-            del s["rules"]  # a game stored before the rulings R10b, R11b, R26b
-        for seat, extra in enumerate(ships):
-            for cell, (tid, rot) in extra.items():
-                s["facedown"].remove(tid)
-                s["players"][seat]["ship"][sh.key(cell)] = [tid, rot]
-        with monkeypatch.context() as m:
-            m.setattr(adv, "advance", lambda s: [])
-            for seat in range(len(ships)):
-                s, _ = GAME.apply(s, seat, "done")
-        assert s["phase"] == "flight"
-        s["flight"]["deck"] = list(deck)
-        events = adv.advance(s)
-        return s, events
-
-    return make
+    return flyer(monkeypatch, TEST_CARDS)
 
 
 def option_ids(s: dict[str, Any], seat: int) -> list[str]:

@@ -8,8 +8,7 @@ import random
 from core.contract import Event
 from rules.kosmonavts import GAME
 from rules.kosmonavts.bot import temperament
-
-from .test_kosmonavts_helpers import fly, fresh, offered, orders, play
+from tests.rules.kosmonavts_kit import both_landed, fly, fresh, offered, orders, play
 
 
 def _host_rng(seed: int, version: int, seat: int) -> random.Random:
@@ -102,12 +101,7 @@ def test_the_bot_picks_the_marker_its_missions_ask_for() -> None:  # R12
 
 
 def test_skipping_a_marker_choice_takes_the_highest_left() -> None:  # R12
-    s = fresh(n=2, instructor=0)
-    fly(s, 0, (10, 0))
-    fly(s, 1, (12, 0))
-    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
-    s, _ = play(s, 0, "land")
-    s, _ = play(s, 1, "land")
+    s = both_landed(instructor=0)
     s, _ = play(s, 0, "marker.4")
     ids = offered(s, 1)
     assert ids == ["marker.3", "marker.2", "marker.1"]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import string
-from pathlib import Path
 
 from core import i18n
 from core.contract import check_option_id
@@ -16,7 +13,6 @@ from rules.kosmonavts.board import (
     BODIES,
     CARDS,
     DANGER,
-    DATA,
     DIRS,
     EVENT_DATA,
     M1_BODIES,
@@ -30,9 +26,9 @@ from rules.kosmonavts.board import (
     dist,
 )
 from rules.kosmonavts.engine import ERRORS
+from tests.rules.kit import ROOT, check_languages_match, strings
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((DATA / "strings.json").read_text(encoding="utf-8"))
+STRINGS = strings("kosmonavts")
 
 
 def _ring(k: int) -> list[tuple[int, int]]:
@@ -118,16 +114,8 @@ def test_missions() -> None:
     assert sorted(M2_ALPHA + M2_BETA) == sorted(NON_EARTH) and not set(M2_ALPHA) & set(M2_BETA)
 
 
-def _fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
 def test_strings_both_languages_same_keys_and_placeholders() -> None:
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for key in en:
-        assert key.startswith("kosmonavts.") and en[key].strip() and es[key].strip(), key
-        assert _fields(en[key]) == _fields(es[key]), key
+    check_languages_match(STRINGS, "kosmonavts")
 
 
 def test_required_strings() -> None:

@@ -25,9 +25,9 @@ from rules.kosmonavts.board import (
     zone,
 )
 from rules.kosmonavts.engine import ROUND_LIMIT, STEP_CAP, compose
-
-from .test_kosmonavts_helpers import (
+from tests.rules.kosmonavts_kit import (
     at,
+    both_landed,
     codes,
     fly,
     fresh,
@@ -294,12 +294,7 @@ def test_the_last_marker_value_left_is_taken_without_choosing() -> None:  # R12
 
 
 def test_a_marker_choice_survives_dump_and_load() -> None:  # R12
-    s = fresh(n=2, instructor=1)
-    fly(s, 0, (10, 0))
-    fly(s, 1, (12, 0))
-    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
-    s, _ = play(s, 0, "land")
-    s, _ = play(s, 1, "land")
+    s = both_landed(instructor=1)
     t = GAME.load(GAME.dump(s))
     assert t == s and offered(t, 1) == ["marker.4", "marker.3", "marker.2", "marker.1"]
     bad = GAME.dump(s)

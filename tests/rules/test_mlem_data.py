@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import string
-from pathlib import Path
 
 from core.i18n import fmt, seat_args
 from rules.mlem import GAME, engine
@@ -24,9 +21,9 @@ from rules.mlem.board import (
     TRACK,
     recon_stack,
 )
+from tests.rules.kit import ROOT, check_languages_match, strings
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((ROOT / "data" / "mlem" / "strings.json").read_text(encoding="utf-8"))
+STRINGS = strings("mlem")
 NAMES = ["Ana", "Bruno", "Carmen", "Dmitri", "Eve"]
 
 
@@ -80,17 +77,10 @@ def test_bodies_and_tiles():
 # --------------------------------------------------------------------------- strings.json
 
 
-def _fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
 def test_both_languages_have_the_same_keys_and_placeholders():
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for key in en:
-        assert _fields(en[key]) == _fields(es[key]), key
-        assert "\n" not in en[key] or key == "mlem.rules_summary", key
-        assert all(k.startswith("mlem.") for k in (key,))
+    check_languages_match(STRINGS, "mlem")
+    for key, text in STRINGS["en"].items():
+        assert "\n" not in text or key == "mlem.rules_summary", key
 
 
 def test_static_keys_exist():

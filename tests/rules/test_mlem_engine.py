@@ -6,7 +6,7 @@ import pytest
 
 from core.contract import Game, IllegalMove, check_option_id
 from rules.mlem import GAME, engine
-from tests.rules.test_mlem_helpers import (
+from tests.rules.mlem_kit import (
     ScriptedDice,
     act,
     codes,
@@ -353,12 +353,17 @@ def test_objective_is_claimed_once(monkeypatch):
 # --------------------------------------------------------------------------- abilities
 
 
-def test_satellite_starts_on_space_3(monkeypatch):
+def _boarded(monkeypatch, first_pick: str, second_pick: str):
+    """A two-player game once both have boarded (the first player first), the dice known."""
     ScriptedDice(monkeypatch, ["A", 1, 2, 2, 3, 4])
     s = fresh(2, seed=5)
     first = s["start"]
-    s, _ = act(s, first, "board.satellite")
-    s, ev = act(s, 1 - first, "board.satellite")
+    s, _ = act(s, first, f"board.{first_pick}")
+    return act(s, 1 - first, f"board.{second_pick}")
+
+
+def test_satellite_starts_on_space_3(monkeypatch):
+    s, ev = _boarded(monkeypatch, "satellite", "satellite")
     assert "satellite" in codes(ev)
     assert s["space"] == 3
     roll = next(e for e in ev if e.code == "mlem.event.roll")
@@ -366,11 +371,7 @@ def test_satellite_starts_on_space_3(monkeypatch):
 
 
 def test_without_satellite_start_on_0(monkeypatch):
-    ScriptedDice(monkeypatch, ["A", 1, 2, 2, 3, 4])
-    s = fresh(2, seed=5)
-    first = s["start"]
-    s, _ = act(s, first, "board.booster")
-    s, _ = act(s, 1 - first, "board.shifter")
+    s, _ = _boarded(monkeypatch, "booster", "shifter")
     assert s["space"] == 0
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import rules.mlem
 from core.contract import IllegalMove, join_picks
 from rules.mlem import GAME, engine
-from tests.rules.test_mlem_helpers import (
+from tests.rules.mlem_kit import (
     ScriptedDice,
     act,
     codes,

@@ -8,7 +8,7 @@ import pytest
 
 from rules.mlem import GAME, engine
 from rules.mlem.board import EXPEDITION, MISSIONS, RECON_SLOTS, UFO_TILES
-from tests.rules.test_mlem_helpers import (
+from tests.rules.mlem_kit import (
     ScriptedDice,
     act,
     codes,
@@ -346,7 +346,7 @@ def test_missions_revealed_only_at_the_end():
 
 
 def test_all_variants_together_play_to_the_end():
-    from tests.rules.test_mlem_helpers import random_game
+    from tests.rules.mlem_kit import random_game
 
     for seed in range(20):
         s, moves = random_game(seed, 2 + seed % 4, {"ufo": "on", "recon": "on", "missions": "on"})

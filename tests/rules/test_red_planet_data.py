@@ -3,11 +3,9 @@ the engine can produce, in English and Spanish with the same placeholders."""
 
 from __future__ import annotations
 
-import json
 import random
-import string
-from pathlib import Path
 
+from core.contract import Decision
 from rules.red_planet import GAME
 from rules.red_planet.data import (
     ACTIONS,
@@ -25,9 +23,9 @@ from rules.red_planet.data import (
     SHIPS_DATA,
     ZONES,
 )
+from tests.rules.kit import check_key, check_languages_match, strings, walk_keys
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((ROOT / "data" / "red_planet" / "strings.json").read_text(encoding="utf-8"))
+STRINGS = strings("red_planet")
 STATUS = ("CONFIRMED", "INFERRED", "DESIGNED")
 
 
@@ -75,51 +73,34 @@ def test_event_cards() -> None:
             assert m["group"] in GROUPS and len(m["points"]) == 4
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
 def test_strings_in_both_languages_with_the_same_placeholders() -> None:
-    en, es = STRINGS["en"], STRINGS["es"]
-    assert set(en) == set(es)
-    for key, text in en.items():
-        assert key.startswith("red_planet.")
-        assert placeholders(text) == placeholders(es[key]), key
-        assert text.strip() and es[key].strip()
+    check_languages_match(STRINGS, "red_planet")
+    en = STRINGS["en"]
     assert "red_planet.name" in en and "red_planet.rules_summary" in en
     for part in ("tokens", "missions", "ice_monopoly", "discoveries"):
         assert f"red_planet.score.{part}" in en
 
 
+def _bot(s: dict, d: Decision, rng: random.Random) -> str:
+    return GAME.bot_choice(s, d.seat, rng)
+
+
+def _random(s: dict, d: Decision, rng: random.Random) -> str:
+    return rng.choice(d.options).id
+
+
 def test_every_key_the_engine_produces_exists() -> None:
     """Random and bot games: every prompt, option label, event and phase has a string, and
     the arguments fill its placeholders."""
-    en = STRINGS["en"]
     seen: set[str] = set()
 
-    def need(key: str, args: dict) -> None:
-        assert key in en, key
-        assert placeholders(en[key]) <= set(args), (key, args)
+    def need(key: str, args: dict | None) -> None:
+        check_key(STRINGS, key, args or {})
         seen.add(key)
 
     for i in range(60):
-        n = 2 + i % 5
-        rng = random.Random(i)
-        s = GAME.new(n, {}, i)
-        while True:
-            need(GAME.view(s, None)["phase"], {})
-            pending = GAME.pending(s)
-            if not pending:
-                break
-            for d in pending:
-                need(d.prompt, dict(d.args))
-                for o in d.options:
-                    need(o.label, dict(o.args))
-            d = rng.choice(pending)
-            choice = GAME.bot_choice(s, d.seat, rng) if i % 2 else rng.choice(d.options).id
-            s, events = GAME.apply(s, d.seat, choice)
-            for e in events:
-                need(e.code, dict(e.args))
+        choose = _bot if i % 2 else _random
+        walk_keys(GAME, GAME.new(2 + i % 5, {}, i), random.Random(i), choose, need)
     assert "red_planet.prompt.ff" in seen and "red_planet.event.n_place" in seen
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.red_planet import GAME, engine
 from rules.red_planet.data import PHOBOS, SHIPS
-from tests.rules.test_red_planet_rules import (
+from tests.rules.red_planet_kit import (
     choose_all,
     codes,
     ids,

@@ -12,7 +12,7 @@ import pytest
 from core.i18n import has, t
 from rules.red_planet import GAME, engine
 from rules.red_planet.data import RES_VALUE
-from tests.rules.test_red_planet_rules import started
+from tests.rules.red_planet_kit import started
 
 NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
 #: Discord names are at most 32 characters.

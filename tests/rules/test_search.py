@@ -12,6 +12,7 @@ from core.contract import IllegalMove, answers
 from rules.kosmonavts import GAME as KOSMO
 from rules.mlem import GAME as MLEM
 from rules.search import Budget, bot_for, choose, decision_of
+from tests.rules.kit import check_sample_keeps_what_the_seat_sees, count_playouts
 from tests.searchtoy import Guess, PeekingGuess, Pick, SampledGuess
 
 SMALL = Budget(playouts=24)
@@ -117,20 +118,12 @@ def test_same_seed_same_move(level: str) -> None:
 
 
 def test_playouts_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = 0
-    real = search.playout
-
-    def counting(*args: Any, **kw: Any) -> float:
-        nonlocal calls
-        calls += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(search, "playout", counting)
+    calls = count_playouts(monkeypatch)
     s = _mlem_position()
     seat = MLEM.pending(s)[0].seat
     budget = Budget(playouts=30, depth=20)
     choose(MLEM, s, seat, random.Random(2), budget)
-    assert 0 < calls <= budget.playouts
+    assert 0 < calls[0] <= budget.playouts
 
 
 def _kosmo_position() -> dict[str, Any]:
@@ -157,11 +150,7 @@ def test_mlem_sample_keeps_what_the_seat_sees(seed: int) -> None:
         if not pend:
             break
         if step % 7 == 0:
-            for seat in range(3):
-                w = MLEM.sample(s, seat, rng)
-                assert MLEM.view(w, seat) == MLEM.view(s, seat)
-                mine = [d for d in MLEM.pending(s) if d.seat == seat]
-                assert [d for d in MLEM.pending(w) if d.seat == seat] == mine
+            check_sample_keeps_what_the_seat_sees(MLEM, s, 3, rng)
         d = pend[0]
         s, _ = MLEM.apply(s, d.seat, rng.choice(d.options).id)
 
@@ -173,11 +162,7 @@ def test_kosmonavts_sample_keeps_what_the_seat_sees(options: dict[str, str]) -> 
     step = 0
     while KOSMO.pending(s):
         if step % 4 == 0:
-            for seat in range(2):
-                w = KOSMO.sample(s, seat, rng)
-                assert KOSMO.view(w, seat) == KOSMO.view(s, seat)
-                mine = [d for d in KOSMO.pending(s) if d.seat == seat]
-                assert [d for d in KOSMO.pending(w) if d.seat == seat] == mine
+            check_sample_keeps_what_the_seat_sees(KOSMO, s, 2, rng)
         d = KOSMO.pending(s)[0]
         s, _ = KOSMO.apply(s, d.seat, KOSMO.bot_choice(s, d.seat, rng))
         step += 1

@@ -15,6 +15,7 @@ from core.contract import answers
 from rules.kosmonavts import GAME as KOSMO
 from rules.mlem import GAME as MLEM
 from rules.search import LEVELS, bot_for, budget_of, choose, decision_of
+from tests.rules.kit import count_playouts
 
 GAMES: dict[str, Any] = {"mlem": MLEM, "kosmonavts": KOSMO}
 
@@ -79,26 +80,18 @@ def test_the_levels_are_ordered() -> None:
 def test_every_level_stays_within_its_budget(
     which: str, level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    playouts = 0
-    real = search.playout
-
-    def counting(*args: Any, **kw: Any) -> float:
-        nonlocal playouts
-        playouts += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(search, "playout", counting)
+    playouts = count_playouts(monkeypatch)
     game = Counting(GAMES[which])
     budget = budget_of(level, GAMES[which])
     for s in POSITIONS[which]():
         seat = game.pending(s)[0].seat
-        playouts = game.applied = 0
+        playouts[0] = game.applied = 0
         answer = bot_for(game, level)(s, seat, random.Random(0))
         assert answers(decision_of(game, s, seat), answer)
-        assert playouts <= budget.playouts
+        assert playouts[0] <= budget.playouts
         # every play-out: the candidate's move, then at most ``depth`` moves
         depth = budget.depth if budget.depth is not None else search.MAX_PLAYOUT_MOVES
-        assert game.applied <= playouts * (1 + depth)
+        assert game.applied <= playouts[0] * (1 + depth)
         if budget.playouts == 0:
             assert game.applied == 0
 

@@ -120,3 +120,15 @@ def to_event_phase_card(s: dict, card: str) -> dict:
         s[where][i] = s["face_up"][0]
         s["face_up"][0] = card
     return s
+
+
+def both_landed(instructor: int) -> dict[str, Any]:
+    """Two ships flown to the same body from either side (seat 0 a turn ahead), both landing
+    on it: the moment they choose their markers (R12)."""
+    s = fresh(n=2, instructor=instructor)
+    fly(s, 0, (10, 0))
+    fly(s, 1, (12, 0))
+    s, _ = orders(s, {0: ("add.e", "confirm"), 1: ("add.w", "confirm")})
+    s, _ = play(s, 0, "land")
+    s, _ = play(s, 1, "land")
+    return s

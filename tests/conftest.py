@@ -46,6 +46,7 @@ SLOW = (
     "e2e/test_galaxy_trucker_e2e.py",
     "e2e/test_galaxy_trucker_trek_e2e.py",
     "e2e/test_pings.py",
+    "e2e/test_contract_e2e.py",
     "e2e/test_panel_faults.py",
     "host/test_pg_shards.py",
     "host/test_pg_bot.py",

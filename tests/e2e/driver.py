@@ -231,14 +231,7 @@ async def play_turn(
     if public:
         reply = await press(h, user, table, rng.choice(public), rng)
     else:
-        if user in closed:
-            opened = await h.click(user, table, hand_button(table))
-            assert opened.ephemeral
-            panel = opened.posted
-        else:
-            panels = [m for m in h.dm_messages(user) if move_buttons(m)]
-            assert panels, f"{user.name} is waited for but has no buttons anywhere"
-            panel = panels[-1]
+        panel = await panel_of(h, user, table, closed)
         reply = await press(h, user, panel, rng.choice(move_buttons(panel)), rng)
     assert not refused(reply), f"a legal-looking click was refused: {reply.text()}"
     return reply

@@ -12,21 +12,18 @@ accepted or refused, then Done (or the window's own timer closes it).
 
 from __future__ import annotations
 
-import json
-import logging
 import random
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core.contract import split_picks
-from core.i18n import pick, t
+from core.i18n import t
 from host.clock import FakeClock
 from rules.ad_astra import GAME
+from tests.e2e import kit
 from tests.e2e.driver import (
     Offer,
     is_final,
@@ -34,61 +31,31 @@ from tests.e2e.driver import (
     offers,
     panel_of,
     press_offer,
-    private_texts,
     refused,
     tables,
-    tables_ever,
     waiting_ids,
+)
+from tests.e2e.kit import (
+    assert_finished,
+    assert_no_secrets_in_channels,
+    assert_played_in_private,
+    assert_tables_have_pictures,
+    assert_translated,
+    cog_of,
+    host_of,
+    snapshot,
 )
 from tests.harness import FakeUser, Harness
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS: dict[str, dict[str, str]] = json.loads(
-    (ROOT / "data" / "ad_astra" / "strings.json").read_text(encoding="utf-8")
-)
 MAX_CLICKS = 4000
-RAW_KEY = re.compile(r"\b(?:ad_astra|host|render|cmd)\.[a-z0-9_]+\.[a-zA-Z0-9_.]+")
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 TRADE_SECONDS = {"live": 120, "days": 43200}
 OFFER_SECONDS = {"live": 40, "days": 14400}  # an offer's own, shorter time
 
 
-def game_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[union-attr]
-
-
-def cog(h: Harness) -> Any:
-    return h.bot.get_cog("GameCog")  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await game_of(h).store.latest_game(h.channel_id)
-    return await game_of(h).snapshot(row)
-
-
-def phrases(prefixes: Iterable[str]) -> list[re.Pattern[str]]:
-    """Regexes matching any rendering (both languages) of the strings under these keys."""
-    out = []
-    for lang in STRINGS.values():
-        for key, text in lang.items():
-            if any(key == p or key.startswith(p + ".") for p in prefixes):
-                parts = re.split(r"\{[^}]*\}", text)
-                out.append(re.compile(".+".join(re.escape(p) for p in parts)))
-    return out
-
-
 #: What only the player concerned may read: the planets seen, the card planned, the
 #: artifact drawn, the cards discarded at the hand limit, the private prompts.
-PRIVATE_ONLY = phrases(
-    [
-        "ad_astra.event.saw",
-        "ad_astra.event.placed_card",
-        "ad_astra.event.artifact_is",
-        "ad_astra.event.discarded_cards",
-        "ad_astra.prompt.plan_card",
-        "ad_astra.prompt.land",
-        "ad_astra.prompt.discard",
-    ]
-)
+PRIVATE_ONLY = kit.secret_patterns("ad_astra")
 
 
 @dataclass
@@ -243,7 +210,7 @@ async def play_game(
             assert script.lapse_at is not None
             assert script.lapse_at < script.window_at, "the offer outlives the window"
             clock.advance(max(0.0, script.lapse_at - clock.now()))
-            await cog(h).tick()
+            await cog_of(h).tick()
             ticks += 1
             after = (await snapshot(h)).state["task"]
             assert after is not None and after["k"] == "trade", "the window closed too"
@@ -301,26 +268,8 @@ async def play_game(
 
 
 async def open_game(h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int = 0) -> Any:
-    lang = pick(owner.locale)
-    lobby = (await h.slash(owner, "game new", game="ad_astra")).message
-    assert lobby is not None
-    for u in others:
-        await h.click(u, lobby, label=t("host.lobby.join", lang))
-    for _ in range(bots):
-        await h.click(owner, lobby, label=t("host.lobby.add_bot", lang))
-    await h.click(owner, lobby, label=t("host.lobby.start", lang))
+    await kit.open_game(h, "ad_astra", owner, others, bots=bots)
     return await snapshot(h)
-
-
-def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
-    return {
-        a.data
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image
-    }
 
 
 async def check_finished_game(
@@ -332,20 +281,11 @@ async def check_finished_game(
     bots: Sequence[int] = (),
 ) -> Any:
     users = list(seats)
-    final = latest_table(h)
-    assert is_final(final)
-    text = final.text()
-    assert "🏆" in text and all(u.name in text for u in users), text
-    snap = await snapshot(h)
-    result = snap.result()
-    assert snap.row.status == "over" and result is not None
-    for seat, score in enumerate(result.scores):
-        assert sum(result.breakdown[seat].values()) == score
-    assert await game_of(h).replay(snap.id) == snap.row.state
+    snap = await assert_finished(h, users)
 
     # Trades through the UI: one accepted, one refused (by the players), one lapsed (by the
     # timer, logged as that timer's move).
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     acc = [a for a in actions if a.choice.startswith("acc.") and a.by_user]
     ref = [a for a in actions if a.choice.startswith("ref.") and a.by_user]
     lapsed = [a for a in actions if a.choice.startswith("lapse.") and a.timer]
@@ -354,85 +294,48 @@ async def check_finished_game(
     assert not played.script.need
 
     # Every table message carries its picture (old tables are replaced by new ones).
-    posted = tables_ever(h)
+    posted = assert_tables_have_pictures(h)
     assert len(posted) > 10 and len(tables(h)) == 1
-    for m in posted:
-        footers = [e.get("footer", {}).get("text", "") for e in m.embeds]
-        if any("Partida n.º" in f or "Game #" in f for f in footers):
-            assert any(a.name == "table.png" and a.is_image for a in m.attachments), m.text()
-
-    # Every word reached the players translated.
-    public = h.all_public_text()
-    for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
-        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
-    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
-    assert not missing, missing
+    assert_translated(h, "ad_astra", users, caplog)
 
     # The player with closed DMs played through "My hand" only; the others by DM.
-    assert not h.dm_messages(closed)
+    assert_played_in_private(h, users, closed)
     assert any(a.seat == seats[closed] and a.choice.startswith("c.") for a in actions)
-    assert any("private.png" in [a.name for a in m.attachments] for m in h.ephemeral_to(closed))
-    for u in users:
-        if u != closed:
-            assert any(m.attachments for m in h.dm_messages(u)), u.name
     assert {a.seat for a in actions if a.by_bot} == set(bots)
 
     # Nothing private reached a channel: no private picture, no private line.
-    assert not private_images(h, users) & set(h.all_public_images())
-    for line in public.splitlines():
-        assert not any(p.search(line) for p in PRIVATE_ONLY), line
-    assert not h.unexpected
-    assert not h.errors, h.errors
+    assert_no_secrets_in_channels(h, users, PRIVATE_ONLY)
     return snap
 
 
-@pytest.fixture(autouse=True)
-def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="core.i18n")
+#: The tables played: the players' locales (Ana, Ben, Cal; Ana's is the game's language),
+#: whose DMs are closed, how many bots, the seed.
+TABLES = {
+    "three_players": (("es-ES", "en-US", "en-GB"), 1, 0, 31),
+    "four_players_one_bot": (("en-US", "es-ES", "en-US"), 2, 1, 41),
+    "five_players_two_bots": (("es-ES", "es-ES", "en-US"), 0, 2, 51),
+}
 
 
-async def test_three_players(harness: Harness, clock: FakeClock, caplog: Any) -> None:
+@pytest.mark.parametrize("table", TABLES)
+async def test_a_whole_game(harness: Harness, clock: FakeClock, caplog: Any, table: str) -> None:
     h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    h.fail_dms(ben)
-    seats = {ana: 0, ben: 1, cal: 2}
-    snap = await open_game(h, ana, [ben, cal])
-    assert snap.state["n"] == 3
+    locales, closed_seat, bots, seed = TABLES[table]
+    users = [h.user(name, loc) for name, loc in zip(("Ana", "Ben", "Cal"), locales, strict=True)]
+    closed = users[closed_seat]
+    h.fail_dms(closed)
+    seats = {u: seat for seat, u in enumerate(users)}
+    snap = await open_game(h, users[0], users[1:], bots=bots)
+    assert snap.state["n"] == 3 + bots
     played = await play_game(
-        h, seats, random.Random(31), clock, closed={ben}, trade_seconds=TRADE_SECONDS["days"]
+        h, seats, random.Random(seed), clock, closed={closed}, trade_seconds=TRADE_SECONDS["days"]
     )
-    await check_finished_game(h, played, seats, ben, caplog)
-    # Ben was told in the channel, without anything secret, to use "My hand".
-    assert any(str(ben.id) in m.content and "Mi mano" in m.content for m in h.messages())
-    print(f"\n3p: {played.clicks} clicks, {played.ticks} ticks")
-
-
-async def test_four_players_one_bot(harness: Harness, clock: FakeClock, caplog: Any) -> None:
-    h = harness
-    ana, ben, cal = h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cal", "en-US")
-    h.fail_dms(cal)
-    seats = {ana: 0, ben: 1, cal: 2}
-    snap = await open_game(h, ana, [ben, cal], bots=1)
-    assert snap.state["n"] == 4
-    played = await play_game(
-        h, seats, random.Random(41), clock, closed={cal}, trade_seconds=TRADE_SECONDS["days"]
-    )
-    await check_finished_game(h, played, seats, cal, caplog, bots=(3,))
-    print(f"\n4p: {played.clicks} clicks, {played.ticks} ticks")
-
-
-async def test_five_players_two_bots(harness: Harness, clock: FakeClock, caplog: Any) -> None:
-    h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "es-ES"), h.user("Cal", "en-US")
-    h.fail_dms(ana)
-    seats = {ana: 0, ben: 1, cal: 2}
-    snap = await open_game(h, ana, [ben, cal], bots=2)
-    assert snap.state["n"] == 5
-    played = await play_game(
-        h, seats, random.Random(51), clock, closed={ana}, trade_seconds=TRADE_SECONDS["days"]
-    )
-    await check_finished_game(h, played, seats, ana, caplog, bots=(3, 4))
-    print(f"\n5p: {played.clicks} clicks, {played.ticks} ticks")
+    await check_finished_game(h, played, seats, closed, caplog, bots=tuple(range(3, 3 + bots)))
+    # The player whose DMs are closed was told in the channel, in the game's language and
+    # without anything secret, to use "My hand".
+    hand = "Mi mano" if locales[0] == "es-ES" else "My hand"
+    assert any(str(closed.id) in m.content and hand in m.content for m in h.messages())
+    print(f"\n{3 + bots}p: {played.clicks} clicks, {played.ticks} ticks")
 
 
 async def test_rules_in_both_languages(harness: Harness) -> None:

@@ -1,6 +1,6 @@
 """Bots at three levels through the offline Discord harness: the lobby sets each bot seat's
-level (and the stand-in level for autopilot), a bot seat at every level finishes whole games
-of MLEM, Kosmonavts, Mission: Red Planet and Ad Astra, the table says "thinking" while a bot
+level (and the stand-in level for autopilot), a bot seat at every level finishes a whole game
+of every registered game, the table says "thinking" while a bot
 searches (the person's move is committed and shown first), a click meanwhile stays correct,
 and a restart with a bot owed a move resumes it.
 
@@ -12,18 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
 
 from core.contract import split_picks
 from host import pacing, registry
 from host.sessions import BOT_RETRY, Host, HostError, Player
-from rules.search import LEVELS, Budget
+from tests.e2e.botkit import (
+    SMALL,
+    START,
+    Gate,
+    lobby_button,
+    mlem_with_a_bot_thinking,
+    open_lobby,
+    set_level,
+    small_budgets,
+    to_move,
+)
 from tests.e2e.driver import (
     FINAL,
-    TO_MOVE,
     field,
     is_final,
     latest_table,
@@ -35,39 +42,9 @@ from tests.e2e.driver import (
     refused,
     waiting_ids,
 )
-from tests.e2e.test_galaxy_trucker_e2e import Trucker
-from tests.e2e.test_kosmonavts_e2e import Pilot
+from tests.e2e.kit import cog_of, host_of, snapshot
+from tests.e2e.players import Pilot, Trucker
 from tests.harness import FakeUser, Harness, Message
-
-JOIN, START, ADD_BOT = "Join", "Start", "Add bot"
-
-#: Small budgets with the real levels' shape (easy: the heuristic with slips).
-SMALL = {
-    "easy": LEVELS["easy"],
-    "normal": Budget(playouts=2, depth=2),
-    "hard": Budget(playouts=4, depth=3),
-}
-
-
-def host_of(h: Harness) -> Host:
-    return h.bot.host  # type: ignore[union-attr,no-any-return]
-
-
-def cog_of(h: Harness) -> Any:
-    return h.bot.get_cog("GameCog")  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await host_of(h).store.latest_game(h.channel_id)
-    assert row is not None
-    return await host_of(h).snapshot(row)
-
-
-def lobby_button(lobby: Message, act: str) -> str:
-    for b in lobby.buttons:
-        if (b.custom_id or "").endswith(f":l:{act}"):
-            return b.custom_id  # type: ignore[return-value]
-    raise AssertionError(f"no lobby button {act}: {[b.custom_id for b in lobby.buttons]}")
 
 
 def players_field(lobby: Message) -> str:
@@ -76,47 +53,6 @@ def players_field(lobby: Message) -> str:
             if str(f.get("name", "")).startswith(("Players", "Jugadores")):
                 return str(f.get("value", ""))
     raise AssertionError("no players field")
-
-
-class Recorder:
-    """Wraps the engine's ``choose``: records the budget each bot move was searched with."""
-
-    def __init__(self) -> None:
-        self.choose = registry.bot_chooser()
-        self.used: list[tuple[int, Any]] = []
-
-    def __call__(self, game: Any, state: Any, seat: int, rng: random.Random, level: Any) -> str:
-        self.used.append((seat, level))
-        return self.choose(game, state, seat, rng, level)
-
-
-def small_budgets(h: Harness) -> Recorder:
-    host = host_of(h)
-    host.bot_budgets = dict(SMALL)
-    rec = Recorder()
-    host._chooser = rec
-    return rec
-
-
-async def open_lobby(
-    h: Harness, game: str, owner: FakeUser, others: Sequence[FakeUser] = (), bots: int = 0
-) -> Message:
-    lobby = (await h.slash(owner, "game new", game=game)).posted
-    for u in others:
-        await h.click(u, lobby, label=JOIN)
-    for _ in range(bots):
-        await h.click(owner, lobby, label=ADD_BOT)
-    return lobby
-
-
-async def set_level(h: Harness, owner: FakeUser, lobby: Message, seat: int, level: str) -> None:
-    for _ in range(len(pacing.BOT_LEVELS)):
-        snap = await snapshot(h)
-        if Host.level_of(snap, seat) == level:
-            return
-        reply = await h.click(owner, lobby, lobby_button(lobby, f"b.{seat}"))
-        assert not refused(reply), reply.text()
-    raise AssertionError(f"seat {seat} never reached {level}")
 
 
 def test_the_host_offers_the_engines_levels() -> None:
@@ -165,9 +101,21 @@ async def test_the_lobby_sets_each_bots_level_and_the_table_shows_it(harness: Ha
     assert "🤖 Bot 1 (hard)" in text and "🤖 Bot 2 (easy)" in text
 
 
-GAMES = [
-    (g, level) for g in ("mlem", "kosmonavts", "galaxy_trucker") for level in pacing.BOT_LEVELS
-]
+#: Every registered game, every level: a person against the fewest bots the game takes.
+GAMES = [(g, level) for g in registry.GAME_MODULES for level in pacing.BOT_LEVELS]
+
+
+async def play_person(h: Harness, game: str, ana: FakeUser) -> Message:
+    """Ana plays seat 0 to the end: MLEM by random clicks, Kosmonavts as the engine's pilot,
+    Galaxy Trucker with small ships; any other game with its own heuristic."""
+    rng = random.Random(7)
+    if game == "mlem":
+        return await play_to_end(h, {ana: 0}, rng)
+    if game == "kosmonavts":
+        return await play_to_end(h, {ana: 0}, rng, choose=Pilot(h, follow=1.0))
+    if game == "galaxy_trucker":
+        return await play_to_end(h, {ana: 0}, rng, choose=Trucker(h, tiles=5))
+    return await play_as_the_engine_bot(h, ana, 0, rng)
 
 
 @pytest.mark.parametrize(("game", "level"), GAMES)
@@ -177,18 +125,17 @@ async def test_a_bot_at_each_level_finishes_a_whole_game(
     h = harness
     rec = small_budgets(h)
     ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, game, ana, bots=1)
-    await set_level(h, ana, lobby, 1, level)
+    bots = max(1, registry.get(game).min_players - 1)  # (Ad Astra takes 3 players)
+    lobby = await open_lobby(h, game, ana, bots=bots)
+    for seat in range(1, bots + 1):
+        await set_level(h, ana, lobby, seat, level)
     await h.click(ana, lobby, label=START)
-    chooser: Any = Pilot(h, follow=1.0) if game == "kosmonavts" else None
-    if game == "galaxy_trucker":
-        chooser = Trucker(h, tiles=5)
-    final = await play_to_end(h, {ana: 0}, random.Random(7), choose=chooser)
+    final = await play_person(h, game, ana)
     assert is_final(final) and field(final, FINAL) is not None
     snap = await snapshot(h)
     assert snap.row.status == "over"
     actions = await host_of(h).store.actions(snap.id)
-    assert any(a.by_bot and a.seat == 1 for a in actions)
+    assert {a.seat for a in actions if a.by_bot} == set(range(1, bots + 1))
     assert all(not a.by_bot for a in actions if a.seat == 0)
     # Every bot move was searched at the seat's level (its small budget here).
     assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
@@ -218,79 +165,9 @@ async def play_as_the_engine_bot(
     raise AssertionError("the game did not end")
 
 
-#: The newer games on the search engine: (game, bot seats at the table of 2 or 3).
-NEWER = [(g, level) for g in ("red_planet", "ad_astra") for level in pacing.BOT_LEVELS]
-
-
-@pytest.mark.parametrize(("game", "level"), NEWER)
-async def test_a_bot_at_each_level_finishes_a_whole_game_of_the_newer_games(
-    harness: Harness, game: str, level: str
-) -> None:
-    h = harness
-    rec = small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    bots = 2 if game == "ad_astra" else 1  # Ad Astra takes 3 players
-    lobby = await open_lobby(h, game, ana, bots=bots)
-    for seat in range(1, bots + 1):
-        await set_level(h, ana, lobby, seat, level)
-    await h.click(ana, lobby, label=START)
-    final = await play_as_the_engine_bot(h, ana, 0, random.Random(7))
-    assert is_final(final) and field(final, FINAL) is not None
-    snap = await snapshot(h)
-    assert snap.row.status == "over"
-    actions = await host_of(h).store.actions(snap.id)
-    assert {a.seat for a in actions if a.by_bot} == set(range(1, bots + 1))
-    assert all(not a.by_bot for a in actions if a.seat == 0)
-    assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
-    assert await host_of(h).replay(snap.id) == snap.row.state
-    assert f"🤖 Bot 1 ({level})" in final.text()
-
-
-class Gate:
-    """Holds every bot's search until opened (the move waits on an asyncio event, so the
-    harness sees the bot idle, as a person would see it thinking)."""
-
-    def __init__(self, host: Host) -> None:
-        self.event = asyncio.Event()
-        self.waiting = 0
-        self.calls = 0
-        self.pick = host.bot_pick
-        host.bot_pick = self  # type: ignore[method-assign]
-
-    async def __call__(self, snap: Any, seat: int) -> str:
-        self.calls += 1
-        self.waiting += 1
-        await self.event.wait()
-        self.waiting -= 1
-        return await self.pick(snap, seat)
-
-    async def open(self, h: Harness) -> None:
-        self.event.set()
-        await h.idle()
-
-
-def to_move(table: Message) -> str:
-    return field(table, TO_MOVE) or ""
-
-
-async def mlem_move_to_a_bot(h: Harness, ana: FakeUser, rng: random.Random) -> None:
-    """Ana clicks until the game waits for the bot."""
-    for _ in range(200):
-        await play_turn(h, {ana: 0}, rng)
-        if host_of(h).bot_to_move(await snapshot(h)) is not None:
-            return
-    raise AssertionError("the bot never got a turn")
-
-
 async def test_the_table_says_thinking_while_a_bot_searches(harness: Harness) -> None:
     h = harness
-    small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, "mlem", ana, bots=1)
-    await set_level(h, ana, lobby, 1, "hard")
-    gate = Gate(host_of(h))
-    await h.click(ana, lobby, label=START)
-    await mlem_move_to_a_bot(h, ana, random.Random(3))
+    _, gate = await mlem_with_a_bot_thinking(h, 3, level="hard", gate_first=True)
     # Ana's move is committed and shown; the bot is still searching.
     assert gate.waiting == 1
     snap = await snapshot(h)
@@ -315,12 +192,7 @@ async def test_the_table_says_thinking_while_a_bot_searches(harness: Harness) ->
 
 async def test_the_thinking_table_is_edited_in_place_and_pings_nobody(harness: Harness) -> None:
     h = harness
-    small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, "mlem", ana, bots=1)
-    gate = Gate(host_of(h))
-    await h.click(ana, lobby, label=START)
-    await mlem_move_to_a_bot(h, ana, random.Random(5))
+    ana, gate = await mlem_with_a_bot_thinking(h, 5, gate_first=True)
     thinking = latest_table(h)
     assert "thinking" in to_move(thinking)
     assert str(ana.id) not in (thinking.content or "")  # no "your move" while bots think
@@ -330,12 +202,7 @@ async def test_the_thinking_table_is_edited_in_place_and_pings_nobody(harness: H
 
 async def test_a_restart_with_a_bot_owed_a_move_resumes_it(harness: Harness) -> None:
     h = harness
-    small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, "mlem", ana, bots=2)
-    await h.click(ana, lobby, label=START)
-    gate = Gate(host_of(h))
-    await mlem_move_to_a_bot(h, ana, random.Random(6))
+    ana, gate = await mlem_with_a_bot_thinking(h, 6, bots=2)
     assert gate.waiting == 1
     before = await snapshot(h)
     assert host_of(h).bot_to_move(before) is not None
@@ -358,12 +225,7 @@ async def test_a_restart_with_a_bot_owed_a_move_resumes_it(harness: Harness) -> 
 
 async def test_the_tick_plays_a_bot_whose_move_was_lost(harness: Harness) -> None:
     h = harness
-    small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, "mlem", ana, bots=1)
-    await h.click(ana, lobby, label=START)
-    gate = Gate(host_of(h))
-    await mlem_move_to_a_bot(h, ana, random.Random(9))
+    _, gate = await mlem_with_a_bot_thinking(h, 9)
     # The task making the bot's move dies (e.g. an error): the game still owes the move.
     cog = cog_of(h)
     for task in list(cog.bot_tasks.values()):

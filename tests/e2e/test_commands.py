@@ -13,6 +13,7 @@ from yarl import URL
 
 from cogs.common import needed_permission
 from tests.e2e.driver import latest_table, play_turn
+from tests.e2e.kit import open_and_play, open_game
 from tests.harness import Harness
 
 
@@ -77,13 +78,7 @@ async def test_lobby_join_leave_start_by_commands(harness: Harness) -> None:
 async def test_hand_log_status_and_leave_mid_game(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    lobby = (await h.slash(ana, "game new", game="mlem")).posted
-    await h.click(ben, lobby, label="Join")
-    await h.click(ana, lobby, label="Start")
-    seats = {ana: 0, ben: 1}
-    rng = random.Random(8)
-    for _ in range(6):
-        await play_turn(h, seats, rng)
+    _, rng = await open_and_play(h, "mlem", [ana, ben], turns=6, seed=8)
     log = await h.slash(ben, "game log")
     assert log.ephemeral and log.embeds and "•" in log.embeds[0]["description"]
     hand = await h.slash(ben, "game hand")
@@ -106,10 +101,7 @@ async def test_abandon_by_vote_and_by_moderator(harness: Harness) -> None:
     h = harness
     ana, ben, cal = h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")
     mod = h.user("Mod", "en-US", admin=True)
-    lobby = (await h.slash(ana, "game new", game="mlem")).posted
-    await h.click(ben, lobby, label="Join")
-    await h.click(cal, lobby, label="Join")
-    await h.click(ana, lobby, label="Start")
+    await open_game(h, "mlem", ana, [ben, cal])
     reply = await h.slash(ana, "game abandon")
     assert "1/2" in reply.content and not reply.ephemeral
     reply = await h.slash(ben, "game abandon")
@@ -118,9 +110,7 @@ async def test_abandon_by_vote_and_by_moderator(harness: Harness) -> None:
     reply = await h.slash(ana, "game status")
     assert reply.ephemeral  # no game any more in this channel
     # A new game, ended at once by a member with Manage Channels who is not playing.
-    lobby = (await h.slash(ana, "game new", game="mlem")).posted
-    await h.click(ben, lobby, label="Join")
-    await h.click(ana, lobby, label="Start")
+    await open_game(h, "mlem", ana, [ben])
     reply = await h.slash(mod, "game abandon")
     assert "abandoned" in reply.content
 

@@ -5,16 +5,12 @@ waiting seat has its own "Your move" button."""
 
 from __future__ import annotations
 
-import io
 import random
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from PIL import Image
 
-from core import i18n
-from host import registry
 from host.sessions import Player
 from tests import layouttoy, pooltoy
 from tests.e2e.driver import (
@@ -25,39 +21,21 @@ from tests.e2e.driver import (
     play_to_end,
     refused,
 )
+from tests.e2e.kit import register_toys
 from tests.harness import FakeUser, Harness, Message
 
 POOL6 = pooltoy.Pool("pool6", private=False)
 
 
-def _png() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (8, 8), (20, 30, 60)).save(out, format="PNG")
-    return out.getvalue()
-
-
 @pytest.fixture(autouse=True)
 def toys(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the toy games with the host, their strings and a one-colour renderer."""
-    games = registry.games()
-    monkeypatch.setitem(games, "pool", pooltoy.GAME)
-    monkeypatch.setitem(games, "pool6", POOL6)
-    monkeypatch.setitem(games, "layout", layouttoy.GAME)
-    catalog = i18n.catalog()
-    for strings in (pooltoy.STRINGS, layouttoy.STRINGS):
-        for lang, texts in strings.items():
-            for key, text in texts.items():
-                monkeypatch.setitem(catalog[lang], key, text)
-                monkeypatch.setitem(catalog[lang], key.replace("pool.", "pool6.", 1), text)
-    picture = _png()
-    fake = SimpleNamespace(
-        render_table=lambda view, names, lang: picture,
-        render_private=lambda view, names, lang: picture,
-    )
-    real = registry.renderer
-    monkeypatch.setattr(
-        registry, "renderer", lambda gid: fake if gid in ("pool", "pool6", "layout") else real(gid)
-    )
+    pool6 = {
+        lang: {key.replace("pool.", "pool6.", 1): text for key, text in texts.items()}
+        for lang, texts in pooltoy.STRINGS.items()
+    }
+    games = {"pool": pooltoy.GAME, "pool6": POOL6, "layout": layouttoy.GAME}
+    register_toys(monkeypatch, games, [pooltoy.STRINGS, layouttoy.STRINGS, pool6])
 
 
 async def open_toy(h: Harness, game: str, users: list[FakeUser]) -> int:

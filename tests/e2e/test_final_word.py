@@ -5,42 +5,22 @@ message within Discord's limits, in English and in Spanish."""
 
 from __future__ import annotations
 
-import io
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from core import i18n
 from core.i18n import t
-from host import registry
 from host.sessions import Player
 from tests import scoretoy
 from tests.e2e.driver import is_final, latest_table, move_buttons
+from tests.e2e.kit import register_toys
 from tests.harness import Harness, Message
-
-
-def _png() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (8, 8), (20, 30, 60)).save(out, format="PNG")
-    return out.getvalue()
 
 
 @pytest.fixture(autouse=True)
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.games(), "scoretoy", scoretoy.GAME)
-    catalog = i18n.catalog()
-    for lang, texts in scoretoy.STRINGS.items():
-        for key, text in texts.items():
-            monkeypatch.setitem(catalog[lang], key, text)
-    picture = _png()
-    fake = SimpleNamespace(
-        render_table=lambda view, names, lang: picture,
-        render_private=lambda view, names, lang: picture,
-    )
-    real = registry.renderer
-    monkeypatch.setattr(registry, "renderer", lambda g: fake if g == "scoretoy" else real(g))
+    register_toys(monkeypatch, {"scoretoy": scoretoy.GAME}, [scoretoy.STRINGS])
 
 
 def embed_size(embed: dict[str, Any]) -> int:

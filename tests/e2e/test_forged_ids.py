@@ -13,7 +13,7 @@ import pytest
 from cogs import ui
 from host.sessions import HostError
 from tests.e2e.driver import latest_table, move_buttons
-from tests.e2e.test_mlem_e2e import forged_click, open_game, refusal_text, snapshot
+from tests.e2e.kit import forged_click, open_game, refusal_text, snapshot
 from tests.harness import Harness
 
 HUGE = "9" * 30
@@ -37,7 +37,7 @@ async def test_every_route_refuses_a_game_id_too_big_for_64_bits(
     h = harness
     caplog.set_level(logging.INFO)
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")  # (the lobby speaks Spanish)
-    lobby = await open_game(h, ana, ben)
+    lobby = await open_game(h, "mlem", ana, [ben])
     table = latest_table(h)
     snap = await snapshot(h)
     mover = ana if move_buttons(table, 0) else ben

@@ -11,194 +11,38 @@ so that a flight stays short.
 
 from __future__ import annotations
 
-import json
-import logging
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from core.i18n import pick, t
 from host.clock import FakeClock
-from rules.galaxy_trucker import GAME
+from tests.e2e import kit
 from tests.e2e.driver import (
     Offer,
     hand_button,
-    is_final,
     latest_table,
     offers,
     panel_of,
     play_turn,
-    private_texts,
     refused,
 )
+from tests.e2e.kit import assert_translated, host_of, snapshot
+from tests.e2e.players import Trucker, ship_guard
+from tests.e2e.players import finish_flight as finish
 from tests.harness import FakeUser, Harness
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS: dict[str, dict[str, str]] = json.loads(
-    (ROOT / "data" / "galaxy_trucker" / "strings.json").read_text(encoding="utf-8")
-)
-MAX_CLICKS = 1500
-RAW_KEY = re.compile(r"\b(?:galaxy_trucker|host|render|cmd)\.[a-z0-9_]+\.[a-z0-9_.]+")
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 TIMER_FIELD = ("⏳ Time runs out", "⏳ Se acaba el tiempo")
-
-
-def text_patterns(keys: Sequence[str]) -> list[re.Pattern[str]]:
-    """Regexes matching any rendering (both languages) of the strings under these keys."""
-    out = []
-    for lang in STRINGS.values():
-        for key, text in lang.items():
-            if any(key == k or key.startswith(k + ".") for k in keys):
-                parts = re.split(r"\{[^}]*\}", text)
-                out.append(re.compile(".+".join(re.escape(p) for p in parts if p)))
-    return out
-
-
-#: What only a builder may read: where they put a tile, what they drew, what they hold.
-SHIP_IN_PROGRESS = text_patterns(
-    [
-        f"galaxy_trucker.event.{k}"
-        for k in ("place", "rot", "lift", "drawn", "use", "back", "unpeek")
-    ]
-    # (a ship broken by a hit in flight is asked on the table with "prompt.broken": ships
-    # in flight are public; the pre-launch "prompt.split" is private)
-    + ["galaxy_trucker.prompt.hand", "galaxy_trucker.prompt.fix", "galaxy_trucker.prompt.split"]
-)
-
-
-def host_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await host_of(h).store.latest_game(h.channel_id)
-    return await host_of(h).snapshot(row)
 
 
 async def open_game(
     h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int, options: dict[str, str]
 ) -> Any:
-    """``/game new``, the others join, bots are added, the option buttons are clicked until
-    they show ``options``, then the owner starts."""
-    lang = pick(owner.locale)
-    lobby = (await h.slash(owner, "game new", game="galaxy_trucker")).posted
-    for u in others:
-        await h.click(u, lobby, label=t("host.lobby.join", lang))
-    for _ in range(bots):
-        await h.click(owner, lobby, label=t("host.lobby.add_bot", lang))
-    for key, value in options.items():
-        for _ in range(8):
-            if (await snapshot(h)).row.options[key] == value:
-                break
-            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
-            await h.click(owner, lobby, button.custom_id)
-        assert (await snapshot(h)).row.options[key] == value
-    await h.click(owner, lobby, label=t("host.lobby.start", lang))
+    await kit.open_game(h, "galaxy_trucker", owner, others, bots=bots, options=options)
     return await snapshot(h)
-
-
-@dataclass
-class Trucker:
-    """Picks one of the moves a player sees: the engine bot's pick when it is shown (a
-    placement may sit on another block of a paged grid), else any shown move; a builder
-    finishes once their ship has ``tiles`` tiles. Checks that every move shown is offered."""
-
-    h: Harness
-    tiles: int = 6
-    clicks: Counter[str] = field(default_factory=Counter)
-
-    async def __call__(
-        self, user: FakeUser, seat: int, pool: Sequence[Offer], rng: random.Random
-    ) -> Offer:
-        state = (await snapshot(self.h)).state
-        offered = {o.id for d in GAME.pending(state) if d.seat == seat for o in d.options}
-        shown = {o.option for o in pool}
-        assert shown and shown <= offered, f"seat {seat} sees {shown - offered} not offered"
-        assert "hg.out" not in shown  # only the clock ends the sand
-        # Placing a tile never needs paging: every free cell is one tap away.
-        places = {o for o in offered if o.startswith("place.")}
-        if places and pool[0].private:
-            assert places <= shown, f"cells hidden behind arrows: {places - shown}"
-            self.clicks["place-panels"] += 1
-        me = state["players"][seat]
-        if state["phase"] == "build" and len(me["ship"]) >= self.tiles and "done" in shown:
-            want = "done"
-        else:
-            want = GAME.bot_choice(state, seat, random.Random(rng.random()))
-        choice = next((o for o in pool if o.option == want), None)
-        if choice is None:
-            choice = rng.choice([o for o in pool if o.option != "lift"] or list(pool))
-        self.clicks[state["phase"] + (":private" if choice.private else ":table")] += 1
-        return choice
-
-
-def public_guard(h: Harness, users: Sequence[FakeUser]) -> None:
-    """Nothing of a ship in progress in any channel output: no private picture, no line
-    about where a tile went or what a builder holds."""
-    public = h.all_public_text()
-    for line in public.splitlines():
-        assert not any(p.search(line) for p in SHIP_IN_PROGRESS), line
-    for m in h.messages():
-        assert "private.png" not in [a.name for a in m.attachments], m.text()[:200]
-    private_images = {
-        a.data
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image
-    }
-    assert private_images, "no private picture was ever shown"
-    assert not private_images & set(h.all_public_images())
-
-
-async def finish(
-    h: Harness, seats: dict[FakeUser, int], rng: random.Random, closed: set[FakeUser], tr: Trucker
-) -> Any:
-    for _ in range(MAX_CLICKS):
-        if await play_turn(h, seats, rng, closed=closed, choose=tr) is None:
-            break
-    else:
-        raise AssertionError("the flight did not end")
-    final = latest_table(h)
-    assert is_final(final)
-    snap = await snapshot(h)
-    assert snap.row.status == "over" and snap.state["phase"] == "over"
-    result = snap.result()
-    text = final.text()
-    assert "🏆" in text
-    for seat, score in enumerate(result.scores):
-        assert sum(result.breakdown[seat].values()) == score
-        assert f"**{score}**" in text
-    assert await host_of(h).replay(snap.id) == snap.row.state
-    # the trail has no card headers (one move may resolve several cards): each card's
-    # first line names it ("Card 3 of 12: Meteor swarm"), every card in turn
-    public = h.all_public_text()
-    assert not re.search(r"^\*\*(Card|Carta) \d+\*\*", public, re.M)
-    numbers = [int(k) for k in re.findall(r"🃏 (?:Card|Carta) (\d+) (?:of|de) \d+", public)]
-    assert numbers and set(numbers) == set(range(1, max(numbers) + 1))
-    return snap
-
-
-def check_words(h: Harness, users: Sequence[FakeUser], caplog: Any) -> None:
-    """Every word reached the players translated."""
-    for where, body in [
-        ("public", h.all_public_text()),
-        ("private", "\n".join(private_texts(h, users))),
-    ]:
-        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
-    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
-    assert not missing, missing
-
-
-@pytest.fixture(autouse=True)
-def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="core.i18n")
 
 
 async def test_two_players_learning_flight_one_through_my_hand(
@@ -230,8 +74,8 @@ async def test_two_players_learning_flight_one_through_my_hand(
     assert placed[0] >= 4 and placed[1] >= 4
     assert not h.dm_messages(ben)
     assert not [a for a in actions if a.by_bot]
-    public_guard(h, [ana, ben])
-    check_words(h, [ana, ben], caplog)
+    ship_guard(h, [ana, ben])
+    assert_translated(h, "galaxy_trucker", [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors
     print(f"\nlearning 2p: {len(actions)} moves, clicks {dict(tr.clicks)}")
 
@@ -347,7 +191,7 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
     assert {a.seat for a in actions if a.by_bot} == {2, 3}
     assert not h.dm_messages(ben)
     assert any(a.seat == 1 and not a.by_bot and a.choice.startswith("place.") for a in actions)
-    public_guard(h, [ana, ben])
-    check_words(h, [ana, ben], caplog)
+    ship_guard(h, [ana, ben])
+    assert_translated(h, "galaxy_trucker", [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors
     print(f"\nlevel II 4p: {len(actions)} moves, clicks {dict(tr.clicks)}")

@@ -22,19 +22,14 @@ from tests.e2e.driver import (
     refused,
     waiting_ids,
 )
-from tests.e2e.test_galaxy_trucker_e2e import (
-    MAX_CLICKS,
-    Trucker,
-    check_words,
-    finish,
-    host_of,
-    open_game,
-    public_guard,
-    snapshot,
-)
+from tests.e2e.kit import assert_translated, host_of, open_game, snapshot
+from tests.e2e.players import GT_MAX_CLICKS as MAX_CLICKS
+from tests.e2e.players import Trucker, ship_guard
+from tests.e2e.players import finish_flight as finish
 from tests.harness import Harness
 
 NAMES = ["Ana", "Ben"]
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 
 
 def line(key: str, lang: str, **args: Any) -> str:
@@ -49,7 +44,7 @@ async def test_a_ship_not_asked_gives_up_from_the_table(
     ana, ben, eve = h.user("Ana", locale), h.user("Ben", locale), h.user("Eve", locale)
     lang = pick(locale)
     seats = {ana: 0, ben: 1}
-    await open_game(h, ana, [ben], 0, {"level": "I"})
+    await open_game(h, "galaxy_trucker", ana, [ben], options={"level": "I"})
     tr = Trucker(h, tiles=6)
     rng = random.Random(8)
     # Play (building, pre-launch, the first cards) until a card is being resolved with
@@ -142,6 +137,6 @@ async def test_a_ship_not_asked_gives_up_from_the_table(
     actions = await host_of(h).store.actions(snap.id)
     kept = [(a.seat, a.choice) for a in actions if a.choice == "retire" and not a.undone]
     assert kept == [(0, "retire")]
-    public_guard(h, [ana, ben])
-    check_words(h, [ana, ben], caplog)
+    ship_guard(h, [ana, ben])
+    assert_translated(h, "galaxy_trucker", [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors

@@ -6,7 +6,6 @@ table's "retire" button, and nothing of a ship in progress ever reaches the chan
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -18,14 +17,8 @@ from host.clock import FakeClock
 from host.sessions import Host, Player
 from host.storage import open_store
 from tests.e2e.driver import Offer, field, is_final, latest_table, play_turn
-from tests.e2e.test_galaxy_trucker_e2e import (
-    Trucker,
-    check_words,
-    host_of,
-    open_game,
-    public_guard,
-    snapshot,
-)
+from tests.e2e.kit import assert_translated, host_of, open_game, snapshot
+from tests.e2e.players import Trucker, ship_guard
 from tests.harness import FakeUser, Harness
 
 MAX_CLICKS = 4000
@@ -50,9 +43,7 @@ class Quitter(Trucker):
         return await super().__call__(user, seat, pool, rng)
 
 
-@pytest.fixture(autouse=True)
-def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="core.i18n")
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 
 
 async def test_two_players_intergalactic_trek_to_the_final_credits(
@@ -62,7 +53,8 @@ async def test_two_players_intergalactic_trek_to_the_final_credits(
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
     h.fail_dms(ben)
     seats = {ana: 0, ben: 1}
-    snap = await open_game(h, ana, [ben], 0, {"level": "trek", "hourglass": "10m"})
+    await open_game(h, "galaxy_trucker", ana, [ben], options={"level": "trek", "hourglass": "10m"})
+    snap = await snapshot(h)
     state = snap.state
     assert state["trek"]["flight"] == 1 and state["level"] == "I" and state["phase"] == "build"
     phase = field(latest_table(h), PHASE)
@@ -144,8 +136,8 @@ async def test_two_players_intergalactic_trek_to_the_final_credits(
     assert not [a for a in actions if a.by_bot]
     assert not h.dm_messages(ben)
     assert await host.replay(snap.id) == snap.row.state
-    public_guard(h, [ana, ben])
-    check_words(h, [ana, ben], caplog)
+    ship_guard(h, [ana, ben])
+    assert_translated(h, "galaxy_trucker", [ana, ben], caplog)
     assert not h.unexpected and not h.errors, h.errors
     print(f"\ntrek 2p: {len(actions)} moves, credits {trek['flights']}, clicks {dict(tr.clicks)}")
 

@@ -11,26 +11,21 @@ option the engine offers a seat must be among those moves.
 
 from __future__ import annotations
 
-import copy
 import itertools
-import json
-import logging
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from core.i18n import pick, t
-from rules.kosmonavts import GAME
-from rules.kosmonavts.engine import ORDER_FINALS, STEP_CAP, seat_options
+from rules.kosmonavts.engine import ORDER_FINALS, STEP_CAP
+from tests.e2e import kit
 from tests.e2e.driver import (
-    Offer,
     is_final,
     latest_table,
     offers,
@@ -43,46 +38,33 @@ from tests.e2e.driver import (
     tables_ever,
     waiting_ids,
 )
-from tests.harness import FakeUser, Harness
-from tests.harness.models import payload_text
-
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS: dict[str, dict[str, str]] = json.loads(
-    (ROOT / "data" / "kosmonavts" / "strings.json").read_text(encoding="utf-8")
+from tests.e2e.kit import (
+    assert_finished,
+    assert_no_secrets_in_channels,
+    assert_played_in_private,
+    assert_translated,
+    host_of,
+    snapshot,
 )
+from tests.e2e.players import Pilot
+from tests.harness import FakeUser, Harness
+
 MAX_CLICKS = 2000
-#: An i18n key that reached a player untranslated (a missing string).
-RAW_KEY = re.compile(r"\b(?:kosmonavts|host|render|cmd)\.[a-z0-9_]+\.[a-z0-9_.]+")
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 
 
 # -- reading what the bot shows ---------------------------------------------------------
 
 
-def game_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await game_of(h).store.latest_game(h.channel_id)
-    return await game_of(h).snapshot(row)
-
-
 def text_patterns(key_prefixes: Iterable[str]) -> list[re.Pattern[str]]:
-    """Regexes matching any rendering (both languages) of the strings under these keys."""
-    out = []
-    for lang in STRINGS.values():
-        for key, text in lang.items():
-            if any(key == p or key.startswith(p + ".") for p in key_prefixes):
-                parts = re.split(r"\{[^}]*\}", text)
-                out.append(re.compile(".+".join(re.escape(p) for p in parts)))
-    return out
+    return kit.text_patterns("kosmonavts", key_prefixes)
 
 
 def mission_phrases() -> list[str]:
     """How a mission is named anywhere: its card label ("M1: 1st on Mars (2 VP)") and the
     quoted name the end-of-game events use ('first on Mars'), in both languages."""
     phrases = []
-    for lang in STRINGS.values():
+    for lang in kit.strings("kosmonavts").values():
         for key, text in lang.items():
             if key.startswith("kosmonavts.mission."):
                 phrases.append(text)
@@ -101,104 +83,11 @@ ORDER_CONTENT = text_patterns(
 )
 ORDER_GIVEN = text_patterns(["kosmonavts.event.order_confirmed"])
 #: What only a private panel shows: the order being composed and the mission cards.
-PRIVATE_ONLY = text_patterns(
-    ["kosmonavts.prompt.order", "kosmonavts.prompt.order_landed", "kosmonavts.prompt.missions"]
-)
-
-
-def split_lines(payload: dict[str, Any], atts: Sequence[Any] = ()) -> list[str]:
-    return [line for part in payload_text(payload, atts) for line in part.splitlines()]
-
-
-class PublicWatch:
-    """Every version of every guild-channel message, as it appears, click by click."""
-
-    def __init__(self, h: Harness) -> None:
-        self.h = h
-        self.seen: dict[int, int] = {}
-        self.table: list[str] = []  # the text of the latest table, as last seen
-
-    def fresh(self) -> tuple[int, list[str]]:
-        """How many public message versions were shown since the last call, and their new
-        lines: an edited message is compared with its previous version, a new table with the
-        table it replaces (whose recent-events lines it repeats)."""
-        backend = self.h.backend
-        versions = 0
-        lines: list[str] = []
-        for cid, ids in backend.channel_order.items():
-            if not backend.is_guild_channel(cid):
-                continue
-            for mid in ids:
-                stored = backend.stored_messages[mid]
-                n = self.seen.get(mid, 0)
-                if stored.ephemeral or len(stored.versions) == n:
-                    continue
-                is_table = any(a.name == "table.png" for a in stored.versions[0][1])
-                prev = split_lines(*stored.versions[n - 1]) if n else []
-                if not n and is_table:
-                    prev = self.table
-                for payload, atts in stored.versions[n:]:
-                    now = split_lines(payload, atts)
-                    lines += list((Counter(now) - Counter(prev)).elements())
-                    prev = now
-                    versions += 1
-                self.seen[mid] = len(stored.versions)
-                if is_table:
-                    self.table = prev
-        return versions, lines
-
-
-def own_knowledge(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The state as ``seat`` may know it: other seats' missions and orders blanked, the
-    event deck's order unknown."""
-    s = copy.deepcopy(state)
-    for k in range(s["n"]):
-        if k == seat:
-            continue
-        s["missions"][k] = []
-        if s["dealt"] is not None:
-            s["dealt"][k] = []
-        if s["choice"] is not None:
-            s["choice"][k] = {**s["choice"][k], "keep": []}
-        if s["orders"] is not None:
-            s["orders"][k] = {**s["orders"][k], "steps": [], "final": None}
-    s["deck"] = []
-    return s
+PRIVATE_ONLY = kit.secret_patterns("kosmonavts")
 
 
 @dataclass
-class Pilot:
-    """Picks one of the moves a player sees: the engine pilot's choice with probability
-    ``follow``, else any of them. Checks that what is shown is exactly what is offered."""
-
-    h: Harness
-    follow: float = 0.85
-    last: tuple[FakeUser, int, Offer] | None = None
-    clicks: Counter[str] = field(default_factory=Counter)
-
-    async def __call__(
-        self, user: FakeUser, seat: int, pool: Sequence[Offer], rng: random.Random
-    ) -> Offer:
-        state = (await snapshot(self.h)).state
-        shown = sorted(o.option for o in pool)
-        offered = sorted(o.id for o in seat_options(state, seat))
-        assert shown == offered, f"seat {seat} is offered {offered} but sees {shown}"
-        if rng.random() < self.follow:
-            want = GAME.bot_choice(own_knowledge(state, seat), seat, random.Random(rng.random()))
-            pick = next(o for o in pool if o.option == want)
-        else:
-            pick = rng.choice(list(pool))
-        self.last = (user, seat, pick)
-        self.clicks["private" if pick.private else "table"] += 1
-        return pick
-
-
-@dataclass
-class Played:
-    final: Any
-    clicks: int
-    seconds: float
-    during: list[str]  # public lines shown before the game ended
+class Played(kit.Played):
     add_clicks_checked: int
     confirms_checked: int
 
@@ -212,7 +101,7 @@ async def play_game(
     pilot: Pilot,
 ) -> Played:
     """Play to the end, checking after every click that secret orders stay secret."""
-    watch = PublicWatch(h)
+    watch = kit.PublicWatch(h)
     watch.fresh()
     during: list[str] = []
     adds = confirms = 0
@@ -262,20 +151,13 @@ async def open_game(
     """``/game new``, the others join, the lobby's option buttons are clicked (by the last
     to join) until they show ``options``, then the owner starts."""
     lang = pick(owner.locale)
-    lobby = (await h.slash(owner, "game new", game="kosmonavts")).posted
-    for u in others:
-        await h.click(u, lobby, label=t("host.lobby.join", lang))
-    clicker = others[-1]
+    lobby = await kit.open_game(
+        h, "kosmonavts", owner, others, options=options, by=others[-1], start=False
+    )
     for key, value in options.items():
-        for _ in range(5):
-            if (await snapshot(h)).row.options[key] == value:
-                break
-            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
-            await h.click(clicker, lobby, button.custom_id)
         shown = f"{t(f'kosmonavts.opt.{key}', lang)}: {t(f'kosmonavts.opt.{key}.{value}', lang)}"
         assert shown in [b.label for b in lobby.buttons], lobby.text()
-    snap = await snapshot(h)
-    assert snap.row.options == options
+    assert (await snapshot(h)).row.options == options
     await h.click(owner, lobby, label=t("host.lobby.start", lang))
     return await snapshot(h)
 
@@ -283,32 +165,16 @@ async def open_game(
 # -- checks shared by the whole games ---------------------------------------------------
 
 
-def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
-    return {
-        a.data
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image
-    }
-
-
 async def check_finished_game(
     h: Harness, played: Played, seats: dict[FakeUser, int], closed: FakeUser, caplog: Any
 ) -> Any:
     users = list(seats)
-    final = played.final
-    assert is_final(final)
-    text = final.text()
-    assert "🏆" in text and all(u.name in text for u in users), text
-    snap = await snapshot(h)
+    snap = await assert_finished(h, users)
+    text = played.final.text()
     result = snap.result()
-    assert snap.row.status == "over" and result is not None
     assert snap.state["end"] == "return", "nobody came back to Earth: the pilots are lost"
-    for seat, score in enumerate(result.scores):
+    for score in result.scores:
         assert f"**{score}**" in text
-        assert sum(result.breakdown[seat].values()) == score
     # The end explains the score in the game's language: each player's points by category,
     # every secret mission (met or not, with its points), the tie-break when one decided.
     lang = "es" if "Puntuación final" in text else "en"
@@ -323,7 +189,6 @@ async def check_finished_game(
         assert len(shown) == len(held) and all(("✓" in x) != ("✗" in x) for x in shown)
     tie = t("host.table.tiebreak", lang, what=t(result.tiebreak, lang)) if result.tiebreak else ""
     assert (tie in text) if tie else ("Tie broken" not in text and "Empate deshecho" not in text)
-    assert await game_of(h).replay(snap.id) == snap.row.state
     # A table pings only whom the game did not wait for already: those still composing
     # their orders are not pinged again each time another player confirms.
     posted = tables_ever(h)
@@ -332,34 +197,22 @@ async def check_finished_game(
     for before, table in itertools.pairwise(posted):
         assert not pinged.get(table.id, set()) & set(waiting_ids(before)), table.text()
 
-    # Every word reached the players translated.
-    public = h.all_public_text()
-    for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
-        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
-    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
-    assert not missing, missing
+    assert_translated(h, "kosmonavts", users, caplog)
 
     # The player with closed DMs played through "My hand" only; the others by DM.
-    actions = await game_of(h).store.actions(snap.id)
-    assert not h.dm_messages(closed)
+    actions = await host_of(h).store.actions(snap.id)
+    assert_played_in_private(h, users, closed)
     assert any(a.seat == seats[closed] and a.choice in ORDER_FINALS for a in actions)
-    assert any("private.png" in [a.name for a in m.attachments] for m in h.ephemeral_to(closed))
-    for u in users:
-        if u != closed:
-            assert any(m.attachments for m in h.dm_messages(u)), u.name
     assert not [a for a in actions if a.by_bot]
 
     # Nothing private reached a channel: no private picture, no private panel text, no
     # mission card, and while the game ran no mission by any name.
-    assert not private_images(h, users) & set(h.all_public_images())
-    for line in public.splitlines():
-        assert not any(p.search(line) for p in PRIVATE_ONLY), line
+    assert_no_secrets_in_channels(h, users, PRIVATE_ONLY)
+    public = h.all_public_text()
     for phrase in mission_phrases():
         if phrase.startswith(("M1:", "M2:")):
             assert phrase not in public, phrase
         assert not [line for line in played.during if phrase in line], phrase
-    assert not h.unexpected
-    assert not h.errors, h.errors
     return snap
 
 
@@ -368,11 +221,6 @@ def setup_clicks(actions: Sequence[Any]) -> Counter[int]:
 
 
 # -- the games --------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="core.i18n")
 
 
 async def test_three_players_basic_game_with_planets_placed_by_players(
@@ -391,7 +239,7 @@ async def test_three_players_basic_game_with_planets_placed_by_players(
     # When the first secret order was due, the channel told Cal (in the game's language)
     # to use "My hand", without saying anything secret.
     assert any(str(cal.id) in m.content and "Mi mano" in m.content for m in h.messages())
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     # The nine bodies were placed by the three players with the table's buttons.
     placed = setup_clicks(actions)
     assert set(placed) == {0, 1, 2}
@@ -416,7 +264,7 @@ async def test_two_players_advanced_game_with_missions_chosen_in_private(
     pilot = Pilot(h)
     played = await play_game(h, seats, random.Random(12), closed={dan}, pilot=pilot)
     snap = await check_finished_game(h, played, seats, dan, caplog)
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     assert sum(1 for a in actions if a.choice.startswith("space.")) == 9
     # Both kept two of their four missions, Dan through "My hand", Eva by DM; the mission
     # cards were shown to each of them privately, never in the channel.
@@ -439,9 +287,9 @@ async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Ha
     snap = await snapshot(h)
     assert snap.state["phase"] == "orders" and snap.state["round"] == 1
     table = latest_table(h)
-    image = table.attachments[0].data
+    image = kit.table_picture(table)
     versions = len(table.versions)
-    watch = PublicWatch(h)
+    watch = kit.PublicWatch(h)
     watch.fresh()
 
     # Ana adds a cube to her order in her DM panel: her panel shows it, the channel does not
@@ -452,7 +300,7 @@ async def test_an_order_stays_secret_until_everyone_has_given_theirs(harness: Ha
     assert not refused(reply)
     assert "↗" in panel.text() and "(1/3" in panel.text()
     assert watch.fresh() == (0, [])
-    assert len(table.versions) == versions and table.attachments[0].data == image
+    assert len(table.versions) == versions and kit.table_picture(table) == image
     assert latest_table(h) == table
 
     # She confirms: the channel learns that she has given her order, not what it is.

@@ -15,7 +15,7 @@ from cogs import present
 from host.clock import FakeClock
 from host.pacing import HOUR
 from tests.e2e.driver import latest_table, play_turn, tables
-from tests.e2e.test_play_over_days import cog, host, open_game, snapshot
+from tests.e2e.kit import cog_of, host_of, open_game, snapshot
 from tests.harness import Harness
 
 
@@ -39,7 +39,7 @@ async def lag(h: Harness) -> None:
     d = next(d for d in snap.decisions if not d.private)
     uid = snap.seats[d.seat].user_id
     assert uid is not None
-    await host(h).play(snap.id, uid, d.seat, snap.token(d), d.options[0].id)
+    await host_of(h).play(snap.id, uid, d.seat, snap.token(d), d.options[0].id)
     row = (await snapshot(h)).row
     assert row.published_version < row.version
 
@@ -53,12 +53,12 @@ async def test_a_deleted_channel_pauses_the_game_until_status_brings_it_back(
 ) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     gid = (await snapshot(h)).id
     h.lose_channel(h.channel_id)  # deleted: 404 Unknown Channel on every request
     await lag(h)
     renders.clear()
-    await cog(h).tick()
+    await cog_of(h).tick()
     row = (await snapshot(h)).row
     assert row.paused == "deleted" and len(renders) <= 1  # one failure is enough
     assert len(paused_dms(h, ana)) == 1 and len(paused_dms(h, ben)) == 1
@@ -67,10 +67,10 @@ async def test_a_deleted_channel_pauses_the_game_until_status_brings_it_back(
     sent = len(h.backend.requests)
     for _ in range(3):
         clock.advance(13 * HOUR)  # reminders and republishing would both be due
-        await cog(h).tick()
+        await cog_of(h).tick()
     assert renders == [] and len(h.backend.requests) == sent
     assert len(paused_dms(h, ana)) == 1
-    assert gid not in await host(h).store.lagging_games()
+    assert gid not in await host_of(h).store.lagging_games()
     # /game list and /game mine say why (each in the reader's language).
     listed = await h.slash(ana, "game list")
     assert "paused: its channel was deleted" in listed.content
@@ -83,13 +83,13 @@ async def test_a_deleted_channel_pauses_the_game_until_status_brings_it_back(
     assert "goes on" in status.content
     assert (await snapshot(h)).row.paused is None and latest_table(h).id != before
     assert len(tables(h)) == 1 and len(renders) == 1  # the table, drawn once, posted anew
-    assert gid not in await host(h).store.lagging_games()
+    assert gid not in await host_of(h).store.lagging_games()
     # Its clocks start again from now: the next reminder is 12 h away, not overdue.
     reminders = len([m for m in h.messages() if m.content.startswith("⏰")])
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert len([m for m in h.messages() if m.content.startswith("⏰")]) == reminders
     clock.advance(13 * HOUR)
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert len([m for m in h.messages() if m.content.startswith("⏰")]) == reminders + 1
 
 
@@ -98,10 +98,10 @@ async def test_lost_access_pauses_a_reminder_too_and_a_click_there_resumes(
 ) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     h.lose_channel(h.channel_id, status=403)  # the bot can no longer see the channel
     clock.advance(13 * HOUR)
-    await cog(h).tick()  # the reminder cannot be posted
+    await cog_of(h).tick()  # the reminder cannot be posted
     assert (await snapshot(h)).row.paused == "no_access"
     assert len(paused_dms(h, ana)) == 1
     listed = await h.slash(ben, "game list")
@@ -109,7 +109,7 @@ async def test_lost_access_pauses_a_reminder_too_and_a_click_there_resumes(
     renders.clear()
     for _ in range(3):
         clock.advance(30 * HOUR)  # reminders, deadlines: nothing while paused
-        await cog(h).tick()
+        await cog_of(h).tick()
     assert renders == [] and not [m for m in h.messages() if m.content.startswith("⏰")]
     # The channel is visible again, and a click on its table shows it: the game goes on.
     h.restore_channel(h.channel_id)
@@ -125,26 +125,26 @@ async def test_a_server_error_is_retried_later_and_later(
 ) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     gid = (await snapshot(h)).id
     await lag(h)
     # Discord's 503 (a 500 is first retried by discord.py itself, on the wall clock).
     posts = r"/channels/\d+/messages(/\d+)?$"
     h.fail_route("*", posts, status=503, message="Service Unavailable", times=4)
     renders.clear()
-    await cog(h).tick()
+    await cog_of(h).tick()
     row = (await snapshot(h)).row
     assert row.paused is None and row.publish_fails == 1
     assert row.retry_at == clock.now() + 60
     drawn = len(renders)
-    await cog(h).tick()  # too early: nothing tried, nothing drawn
+    await cog_of(h).tick()  # too early: nothing tried, nothing drawn
     assert len(renders) == drawn
     clock.advance(60)
-    await cog(h).tick()
+    await cog_of(h).tick()
     row = (await snapshot(h)).row
     assert row.publish_fails == 2 and row.retry_at == clock.now() + 120  # doubled
     clock.advance(120)
-    await cog(h).tick()  # the faults are used up: published, failures forgotten
+    await cog_of(h).tick()  # the faults are used up: published, failures forgotten
     row = (await snapshot(h)).row
-    assert gid not in await host(h).store.lagging_games()
+    assert gid not in await host_of(h).store.lagging_games()
     assert row.publish_fails == 0 and row.retry_at is None and row.paused is None

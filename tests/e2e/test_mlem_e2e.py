@@ -3,7 +3,6 @@ clicking only what the bot shows; restart, races, refusals and secrets."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 
@@ -16,43 +15,19 @@ from tests.e2e.driver import (
     play_to_end,
     play_turn,
     private_texts,
-    tables,
     tables_ever,
 )
+from tests.e2e.kit import (
+    assert_replays,
+    assert_tables_have_pictures,
+    forged_click,
+    host_of,
+    open_and_play,
+    open_game,
+    refusal_text,
+    snapshot,
+)
 from tests.harness import Harness
-
-JOIN = "Unirme"  # the lobby speaks the language of whoever opened it (Ana: Spanish)
-START = "Empezar"
-ADD_BOT = "Añadir bot"
-
-
-async def open_game(h: Harness, owner, *others, variants: tuple[str, ...] = (), bots: int = 0):
-    lobby = (await h.slash(owner, "game new", game="mlem")).posted
-    for u in others:
-        await h.click(u, lobby, label=JOIN)
-    for _ in range(bots):
-        await h.click(owner, lobby, label=ADD_BOT)
-    for key in variants:
-        button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
-        await h.click(owner, lobby, button.custom_id)
-    await h.click(owner, lobby, label=START)
-    return lobby
-
-
-def game_of(h: Harness):
-    return h.bot.host  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness, channel: int | None = None):
-    row = await game_of(h).store.latest_game(channel or h.channel_id)
-    return await game_of(h).snapshot(row)
-
-
-def check_tables_have_pictures(h: Harness) -> None:
-    for m in h.messages(h.channel_id):
-        footers = [e.get("footer", {}).get("text", "") for e in m.embeds]
-        if any("Partida n.º" in f or "Game #" in f for f in footers):
-            assert any(a.name == "table.png" and a.is_image for a in m.attachments), m.text()
 
 
 def check_final_explains_the_score(text: str, snap, names: list[str]) -> None:
@@ -75,48 +50,25 @@ def check_final_explains_the_score(text: str, snap, names: list[str]) -> None:
     assert "Empate deshecho" not in text
 
 
-async def check_replay(h: Harness) -> None:
-    snap = await snapshot(h)
-    assert await game_of(h).replay(snap.id) == snap.row.state
-
-
-async def test_three_people_play_a_whole_game(harness: Harness) -> None:
-    h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    await open_game(h, ana, ben, cal)
-    final = await play_to_end(h, {ana: 0, ben: 1, cal: 2}, random.Random(1))
-    assert is_final(final)
-    text = final.text()
-    assert "🏆" in text and all(n in text for n in ("Ana", "Ben", "Cal"))
-    assert len(tables_ever(h)) > 3 and len(tables(h)) == 1  # older tables were deleted
-    check_tables_have_pictures(h)
-    await check_replay(h)
-    snap = await snapshot(h)
-    assert snap.row.status == "over" and snap.result() is not None
-    assert not h.unexpected
-    # Buttons are routed by pattern: discord.py keeps no view per message in memory.
-    assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
-
-
 async def test_one_person_against_two_bots(harness: Harness) -> None:
     h = harness
     ana = h.user("Ana", "es-ES")
-    await open_game(h, ana, bots=2)
+    await open_game(h, "mlem", ana, bots=2)
     final = await play_to_end(h, {ana: 0}, random.Random(2))
     assert "🏆" in final.text()
     snap = await snapshot(h)
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     assert {a.seat for a in actions if a.by_bot} == {1, 2}
     assert all(not a.by_bot for a in actions if a.seat == 0)
-    check_tables_have_pictures(h)
-    await check_replay(h)
+    assert_tables_have_pictures(h, ever=False)
+    await assert_replays(h)
 
 
 async def test_all_variants_with_closed_dms_and_no_leaks(harness: Harness) -> None:
     h = harness
     ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "es-ES")
     h.fail_dms(cal)
-    await open_game(h, ana, ben, cal, variants=("ufo", "recon", "missions"))
+    await open_game(h, "mlem", ana, [ben, cal], clicks={"ufo": 1, "recon": 1, "missions": 1})
     snap = await snapshot(h)
     assert snap.row.options == {"ufo": "on", "recon": "on", "missions": "on"}
     # The channel told Cal, without saying anything secret, to use "My hand".
@@ -126,7 +78,7 @@ async def test_all_variants_with_closed_dms_and_no_leaks(harness: Harness) -> No
     check_final_explains_the_score(final.text(), (await snapshot(h)), ["Ana", "Ben", "Cal"])
 
     # Cal chose the secret missions through "My hand", ephemerally.
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     assert any(a.seat == 2 and a.choice.startswith("drop.") for a in actions)
     assert any(
         m.ephemeral and "private.png" in [a.name for a in m.attachments]
@@ -151,18 +103,14 @@ async def test_all_variants_with_closed_dms_and_no_leaks(harness: Harness) -> No
         for a in m.attachments
     }
     assert private_pngs and not private_pngs & set(h.all_public_images())
-    check_tables_have_pictures(h)
-    await check_replay(h)
+    assert_tables_have_pictures(h, ever=False)
+    await assert_replays(h)
 
 
 async def test_restart_mid_game_continues_from_old_buttons(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_game(h, ana, ben)
-    seats = {ana: 0, ben: 1}
-    rng = random.Random(4)
-    for _ in range(8):
-        await play_turn(h, seats, rng)
+    seats, rng = await open_and_play(h, "mlem", [ana, ben], turns=8, seed=4)
     before = await snapshot(h)
     old_table = latest_table(h)
     await h.restart()
@@ -174,13 +122,13 @@ async def test_restart_mid_game_continues_from_old_buttons(harness: Harness) -> 
     assert old_table.id in {m.id for m in h.messages()}
     final = await play_to_end(h, seats, rng)
     assert "🏆" in final.text()
-    await check_replay(h)
+    await assert_replays(h)
 
 
 async def test_two_clicks_at_once_apply_one_move(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     seats = {ana: 0, ben: 1}
     rng = random.Random(5)
     for _ in range(200):
@@ -192,10 +140,10 @@ async def test_two_clicks_at_once_apply_one_move(harness: Harness) -> None:
         await play_turn(h, seats, rng)
     user = movers[0]
     button = move_buttons(table, seats[user])[0]
-    count = await game_of(h).store.count_actions(snap.id)
+    count = await host_of(h).store.count_actions(snap.id)
     first, second = await h.click_many([(user, table, button), (user, table, button)])
     after = await snapshot(h)
-    actions = await game_of(h).store.actions(snap.id)
+    actions = await host_of(h).store.actions(snap.id)
     # Exactly one move of that seat was added (bots do not play here: two people).
     assert len(actions) == count + 1
     refusals = [r for r in (first, second) if any(f.ephemeral for f in r.followups)]
@@ -204,28 +152,10 @@ async def test_two_clicks_at_once_apply_one_move(harness: Harness) -> None:
     assert after.row.version == snap.row.version + 1
 
 
-async def forged_click(h: Harness, user, message, real_id: str, forged_id: str):
-    """A click as an out-of-date client would send it: a custom_id the message once had."""
-    rec = h.build_click(user, message, real_id)
-    rec.payload["data"]["custom_id"] = forged_id
-    message_payload = json.dumps(rec.payload["message"]).replace(real_id, forged_id)
-    rec.payload["message"] = json.loads(message_payload)
-    (reply,) = await h._run([rec])
-    return reply
-
-
-def refusal_text(reply) -> str:
-    texts = [f.content for f in reply.followups if f.ephemeral]
-    if reply.type == 4 and reply.ephemeral:
-        texts.append(reply.content)
-    assert texts, f"no ephemeral answer: {reply.text()}"
-    return " ".join(texts)
-
-
 async def test_refusals_change_nothing(harness: Harness) -> None:
     h = harness
     ana, ben, eve = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Eve", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     seats = {ana: 0, ben: 1}
     rng = random.Random(6)
     table = latest_table(h)
@@ -282,19 +212,19 @@ async def test_a_move_committed_but_not_shown_is_shown_by_the_tick(harness: Harn
     """A crash between a commit and its publication: the next pacing tick shows it."""
     h = harness
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     snap = await snapshot(h)
     d = snap.decisions[0]
     # Commit a move behind the Discord layer's back, as if the process died right after.
-    await game_of(h).play(
+    await host_of(h).play(
         snap.id, (ana if d.seat == 0 else ben).id, d.seat, snap.token(d), d.options[0].id
     )
-    lagging = await game_of(h).store.lagging_games()
+    lagging = await host_of(h).store.lagging_games()
     assert snap.id in lagging
     shown = [m.id for m in tables_ever(h)]
     await h.restart()
     await h.bot.get_cog("GameCog").tick()  # type: ignore[union-attr]
-    assert snap.id not in await game_of(h).store.lagging_games()
+    assert snap.id not in await host_of(h).store.lagging_games()
     after = await snapshot(h)
     assert after.row.published_version == after.row.version
     assert [m.id for m in tables_ever(h)] != shown  # the channel now shows the move

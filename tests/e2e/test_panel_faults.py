@@ -11,7 +11,7 @@ from typing import Any
 from core.contract import random_answer, split_picks
 from host.clock import FakeClock
 from tests.e2e.driver import hand_button, is_final, latest_table, move_buttons
-from tests.e2e.test_pings import click_choice, cog, open_table, snapshot
+from tests.e2e.kit import click_choice, cog_of, open_game, snapshot
 from tests.harness import FakeUser, Harness, Message
 
 
@@ -49,7 +49,7 @@ async def test_a_panel_lost_to_server_errors_is_sent_again_by_the_next_tick(
     h = harness
     caplog.set_level(logging.WARNING)
     users = [h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cal", "en-US")]
-    await open_table(h, "red_planet", users)
+    await open_game(h, "red_planet", users[0], users[1:])
     rng = random.Random(7)
     faults = left_before_tick = restarts = 0
     for step in range(400):
@@ -79,7 +79,7 @@ async def test_a_panel_lost_to_server_errors_is_sent_again_by_the_next_tick(
             restarts += 1
         h.backend.faults.clear()
         clock.advance(1)
-        await cog(h).tick()
+        await cog_of(h).tick()
         # After the tick: every player with a private question has it in their DMs.
         for s, token in (await private_questions(h)).items():
             dms = [m for m in h.dm_messages(users[s]) if move_buttons(m, s)]
@@ -98,7 +98,7 @@ async def test_a_dm_refused_for_good_is_not_retried_at_every_tick(
     h = harness
     caplog.set_level(logging.WARNING)
     users = [h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")]
-    await open_table(h, "red_planet", users)
+    await open_game(h, "red_planet", users[0], users[1:])
     ben = users[1]
     dm = h.backend.dm_by_user[ben.id]
     h.fail_route(
@@ -126,7 +126,7 @@ async def test_a_dm_refused_for_good_is_not_retried_at_every_tick(
     tries = sum(1 for r in h.backend.requests if r.path == f"/channels/{dm}/messages")
     for _ in range(3):
         clock.advance(120)
-        await cog(h).tick()
+        await cog_of(h).tick()
     assert sum(1 for r in h.backend.requests if r.path == f"/channels/{dm}/messages") == tries
     for s, token in (await private_questions(h)).items():
         hand = await h.click(users[s], latest_table(h), hand_button(latest_table(h)))

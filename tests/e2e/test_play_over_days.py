@@ -11,38 +11,8 @@ from PIL import Image
 from host.clock import FakeClock
 from host.pacing import HOUR
 from tests.e2e.driver import latest_table, move_buttons, play_to_end, play_turn
+from tests.e2e.kit import cog_of, host_of, open_game, snapshot
 from tests.harness import Harness
-
-EN = {"join": "Join", "start": "Start"}
-
-
-def cog(h: Harness):
-    return h.bot.get_cog("GameCog")  # type: ignore[union-attr]
-
-
-def host(h: Harness):
-    return h.bot.host  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness, channel: int | None = None):
-    row = await host(h).store.latest_game(channel or h.channel_id)
-    return await host(h).snapshot(row)
-
-
-async def open_game(
-    h: Harness, owner, *others, options: dict[str, int] | None = None, bots: int = 0
-):
-    lobby = (await h.slash(owner, "game new", game="mlem")).posted
-    for u in others:
-        await h.click(u, lobby, label=EN["join"])
-    for _ in range(bots):
-        await h.click(owner, lobby, label="Add bot")
-    for key, clicks in (options or {}).items():
-        for _ in range(clicks):
-            button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(f":o.{key}"))
-            await h.click(owner, lobby, button.custom_id)
-    await h.click(owner, lobby, label=EN["start"])
-    return lobby
 
 
 def reminders(h: Harness, users) -> dict[str, int]:
@@ -63,34 +33,34 @@ async def test_reminders_only_for_waiting_players_and_survive_restart(
     h = harness
     ana, ben, cal = h.user("Ana", "en-US"), h.user("Ben", "en-US"), h.user("Cal", "en-US")
     # Secret missions: everyone chooses at once; Ana chooses, Ben and Cal do not.
-    await open_game(h, ana, ben, cal, options={"missions": 1})
+    await open_game(h, "mlem", ana, [ben, cal], clicks={"missions": 1})
     panel = next(m for m in h.dm_messages(ana) if move_buttons(m))
     await h.click(ana, panel, move_buttons(panel)[0])
     clock.advance(13 * HOUR)
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert reminders(h, (ana, ben, cal)) == {"Ana": 0, "Ben": 1, "Cal": 1}
     first = [m for m in h.messages() if m.content.startswith("⏰")]
     assert len(first) == 1 and "<t:" in first[0].content  # one message, a Discord timestamp
     # A restart in between: nothing is repeated...
     await h.restart()
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert reminders(h, (ana, ben, cal)) == {"Ana": 0, "Ben": 1, "Cal": 1}
     # ...and nothing is lost: 24 h later, once more (by DM this time).
     clock.advance(24 * HOUR)
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert reminders(h, (ana, ben, cal)) == {"Ana": 0, "Ben": 2, "Cal": 2}
     assert any(m.content.startswith("⏰") for m in h.dm_messages(ben))
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert reminders(h, (ana, ben, cal)) == {"Ana": 0, "Ben": 2, "Cal": 2}
 
 
 async def test_reminders_can_be_off(harness: Harness, clock: FakeClock) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben, options={"h.reminders": 2})  # 12h -> 24h -> off
+    await open_game(h, "mlem", ana, [ben], clicks={"h.reminders": 2})  # 12h -> 24h -> off
     assert (await snapshot(h)).row.host_options["reminders"] == "off"
     clock.advance(100 * HOUR)
-    await cog(h).tick()
+    await cog_of(h).tick()
     assert reminders(h, (ana, ben)) == {"Ana": 0, "Ben": 0}
 
 
@@ -101,7 +71,7 @@ async def test_deadline_bot_move_autopilot_and_take_back(
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     seats = {ana: 0, ben: 1}
     # Time per move: none -> 12h -> 1 day. Autopilot after 2 missed moves (default).
-    await open_game(h, ana, ben, options={"h.deadline": 2})
+    await open_game(h, "mlem", ana, [ben], clicks={"h.deadline": 2})
     snap = await snapshot(h)
     assert snap.row.host_options["deadline"] == "1d"
     misses = 0
@@ -114,16 +84,16 @@ async def test_deadline_bot_move_autopilot_and_take_back(
             continue
         assert snap.human_to_move() == [1], (misses, snap.row.status, snap.to_move())
         clock.advance(25 * HOUR)
-        await cog(h).tick()
+        await cog_of(h).tick()
         notice = h.messages()[-1]
         assert "ran out of time" in notice.content and str(ben.id) in notice.content
-        before = await host(h).store.count_actions(snap.id)
+        before = await host_of(h).store.count_actions(snap.id)
         bot_button = next(b for b in notice.buttons if "bot" in (b.label or ""))
         # The absent player cannot cover for themselves.
         reply = await h.click(ben, notice, bot_button.custom_id)
         assert any(f.ephemeral and "your own move" in f.content for f in reply.followups)
         await h.click(ana, notice, bot_button.custom_id)
-        actions = await host(h).store.actions(snap.id)
+        actions = await host_of(h).store.actions(snap.id)
         assert len(actions) >= before + 1
         covered = actions[before]
         assert covered.seat == 1 and covered.by_bot and covered.by_user == ana.id
@@ -154,25 +124,25 @@ async def test_no_one_blocks_a_game_forever(harness: Harness, clock: FakeClock) 
     """With a deadline, a move nobody covers is played by a bot at twice the deadline."""
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben, options={"h.deadline": 1})  # 12 h
+    await open_game(h, "mlem", ana, [ben], clicks={"h.deadline": 1})  # 12 h
     snap = await snapshot(h)
-    before = await host(h).store.count_actions(snap.id)
+    before = await host_of(h).store.count_actions(snap.id)
     clock.advance(13 * HOUR)
-    await cog(h).tick()
+    await cog_of(h).tick()
     clock.advance(12 * HOUR)
-    await cog(h).tick()
-    assert await host(h).store.count_actions(snap.id) == before + 1
+    await cog_of(h).tick()
+    assert await host_of(h).store.count_actions(snap.id) == before + 1
     assert any("a bot made the move" in m.content for m in h.messages())
 
 
 async def test_undo_allowed_and_refused(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben, bots=1)  # a bot seat too: it acts right after people
+    await open_game(h, "mlem", ana, [ben], bots=1)  # a bot seat too: it acts right after people
     seats = {ana: 0, ben: 1}
     rng = random.Random(12)
     snap = await snapshot(h)
-    store = host(h).store
+    store = host_of(h).store
 
     # Undo of a move that revealed nothing (boarding an astronaut, with someone still to
     # board after), from the table's button.
@@ -183,7 +153,7 @@ async def test_undo_allowed_and_refused(harness: Harness) -> None:
         table = latest_table(h)
         buttons = move_buttons(table, mover)
         await h.click(user, table, buttons[0])
-        undoable = await host(h).undoable(await snapshot(h))
+        undoable = await host_of(h).undoable(await snapshot(h))
         if undoable is not None:
             break
     else:
@@ -200,7 +170,7 @@ async def test_undo_allowed_and_refused(harness: Harness) -> None:
     assert any("took back their last move" in m.content for m in h.messages())
     log = await store.actions(snap.id, live=False)
     assert log[-1].undone == "undo"
-    assert await host(h).replay(snap.id) == back.row.state
+    assert await host_of(h).replay(snap.id) == back.row.state
 
     # Refused after a die roll: play until a move of a person reveals something.
     for _ in range(400):
@@ -236,10 +206,10 @@ async def test_rollback_by_vote_and_by_moderator(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     mod = h.user("Mod", "en-US", admin=True)
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     seats = {ana: 0, ben: 1}
     rng = random.Random(13)
-    store = host(h).store
+    store = host_of(h).store
 
     async def advance_into_round() -> int:
         for _ in range(500):
@@ -261,7 +231,7 @@ async def test_rollback_by_vote_and_by_moderator(harness: Harness) -> None:
     assert "went back to the start of round" in reply.content
     snap = await snapshot(h)
     assert snap.view(None)["round"] == current or snap.view(None)["round"] >= current - 1
-    assert await host(h).replay(snap.id) == snap.row.state
+    assert await host_of(h).replay(snap.id) == snap.row.state
     assert any(a.undone == "rollback" for a in await store.actions(snap.id, live=False))
     # A moderator forces it without a vote (or is told there is nothing to roll back).
     await play_turn(h, seats, rng)
@@ -272,7 +242,7 @@ async def test_rollback_by_vote_and_by_moderator(harness: Harness) -> None:
 async def test_finished_game_posts_log_recap_and_counts_in_stats(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     await play_to_end(h, {ana: 0, ben: 1}, random.Random(14))
     package = next(m for m in h.messages() if any(a.name == "recap.gif" for a in m.attachments))
     files = {a.name: a for a in package.attachments}
@@ -297,12 +267,12 @@ async def test_finished_game_posts_log_recap_and_counts_in_stats(harness: Harnes
 async def test_abandoned_games_do_not_count_and_bots_are_marked(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     mod = h.user("Mod", "en-US", admin=True)
     await h.slash(mod, "game abandon")
     reply = await h.slash(ana, "stats")
     assert "No finished games" in reply.text()
-    await open_game(h, ana, bots=1)
+    await open_game(h, "mlem", ana, bots=1)
     await play_to_end(h, {ana: 0}, random.Random(15))
     reply = await h.slash(ana, "stats")
     assert "1 with bots" in reply.text()
@@ -331,7 +301,7 @@ async def test_settings_language_override_and_dm_on_turn(harness: Harness) -> No
     assert "Guardado" in reply.content
     reply = await h.slash(ana, "game status")
     assert "No hay ninguna partida" in reply.content  # Spanish although Discord says English
-    await open_game(h, ben, ana)
+    await open_game(h, "mlem", ben, [ana])
     for _ in range(30):
         if any(m.content.startswith("🎲") for m in h.dm_messages(ana)):
             break
@@ -357,7 +327,7 @@ async def test_server_defaults_need_manage_server(harness: Harness) -> None:
 async def test_log_is_paged_with_buttons(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     rng = random.Random(17)
     for _ in range(40):
         await play_turn(h, {ana: 0, ben: 1}, rng)
@@ -378,10 +348,8 @@ async def test_undo_refused_after_a_card_draw(harness: Harness) -> None:
     """Kosmonavts: the move that ends an event draws the next event card: no undo."""
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    lobby = (await h.slash(ana, "game new", game="kosmonavts")).posted
-    await h.click(ben, lobby, label="Join")
-    await h.click(ana, lobby, label="Start")
-    store = host(h).store
+    await open_game(h, "kosmonavts", ana, [ben])
+    store = host_of(h).store
     snap = await snapshot(h)
     rng = random.Random(18)
     for _ in range(2000):
@@ -406,7 +374,7 @@ async def test_dms_are_tried_again_when_the_player_asks(harness: Harness) -> Non
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     h.fail_dms(ben)
-    await open_game(h, ana, ben, options={"missions": 1})
+    await open_game(h, "mlem", ana, [ben], clicks={"missions": 1})
     snap = await snapshot(h)
     assert not snap.seats[1].dm_open
     h.fail_dms(ben, fail=False)

@@ -9,76 +9,50 @@ they see; every option the engine offers a seat must be among the moves shown to
 
 from __future__ import annotations
 
-import json
-import logging
 import random
 import re
 import time
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from core.i18n import pick, t
+from core.i18n import t
 from rules.red_planet import GAME
+from tests.e2e import kit
 from tests.e2e.driver import (
-    Offer,
     is_final,
     latest_table,
     play_turn,
     private_texts,
     tables,
-    tables_ever,
 )
+from tests.e2e.kit import (
+    assert_finished,
+    assert_no_secrets_in_channels,
+    assert_played_in_private,
+    assert_tables_have_pictures,
+    assert_translated,
+    host_of,
+    snapshot,
+)
+from tests.e2e.players import Follower
 from tests.harness import FakeUser, Harness
-from tests.harness.models import payload_text
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS: dict[str, dict[str, str]] = json.loads(
-    (ROOT / "data" / "red_planet" / "strings.json").read_text(encoding="utf-8")
-)
+STRINGS = kit.strings("red_planet")
 MAX_CLICKS = 3000
-RAW_KEY = re.compile(r"\b(?:red_planet|host|render|cmd)\.[a-z0-9_]+\.[a-zA-Z0-9_.]+")
-
-
-def game_of(h: Harness) -> Any:
-    return h.bot.host  # type: ignore[union-attr]
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await game_of(h).store.latest_game(h.channel_id)
-    return await game_of(h).snapshot(row)
+pytestmark = pytest.mark.usefixtures("i18n_warnings")
 
 
 def phrases(prefixes: Iterable[str]) -> list[re.Pattern[str]]:
-    """Regexes matching any rendering (both languages) of the strings under these keys."""
-    out = []
-    for lang in STRINGS.values():
-        for key, text in lang.items():
-            if any(key == p or key.startswith(p + ".") for p in prefixes):
-                parts = re.split(r"\{[^}]*\}", text)
-                out.append(re.compile(".+".join(re.escape(p) for p in parts)))
-    return out
+    return kit.text_patterns("red_planet", prefixes)
 
 
 #: What only the player concerned may read: events addressed to one seat (a card drawn, a
 #: discovery looked at, an action card committed), the missions, the secret prompts
 #: (whether to play an action card this round included).
-PRIVATE_ONLY = phrases(
-    [
-        "red_planet.event.drew",
-        "red_planet.event.peeked",
-        "red_planet.mission",
-        "red_planet.prompt.mission",
-        "red_planet.prompt.choose",
-        "red_planet.prompt.assign",
-        "red_planet.prompt.commit",
-        "red_planet.event.commit",
-    ]
-)
+PRIVATE_ONLY = kit.secret_patterns("red_planet")
 
 
 #: Each player's final sum ("Ann: 46 (tokens) + 3 (missions) + … = 49 points.").
@@ -103,67 +77,13 @@ def character_labels() -> dict[int, list[str]]:
     }
 
 
-def split_lines(payload: dict[str, Any], atts: Sequence[Any] = ()) -> list[str]:
-    return [line for part in payload_text(payload, atts) for line in part.splitlines()]
-
-
-class PublicWatch:
-    """Every new version of every guild-channel message, click by click."""
-
-    def __init__(self, h: Harness) -> None:
-        self.h = h
-        self.seen: dict[int, int] = {}
-
-    def fresh(self) -> list[str]:
-        backend = self.h.backend
-        lines: list[str] = []
-        for cid, ids in backend.channel_order.items():
-            if not backend.is_guild_channel(cid):
-                continue
-            for mid in ids:
-                stored = backend.stored_messages[mid]
-                n = self.seen.get(mid, 0)
-                if stored.ephemeral or len(stored.versions) == n:
-                    continue
-                for payload, atts in stored.versions[n:]:
-                    lines += split_lines(payload, atts)
-                self.seen[mid] = len(stored.versions)
-        return lines
+async def open_game(h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int = 0) -> Any:
+    await kit.open_game(h, "red_planet", owner, others, bots=bots)
+    return await snapshot(h)
 
 
 @dataclass
-class Player:
-    """Picks one of the moves a player sees: the engine bot's choice with probability
-    ``follow``, else any of them. Checks that what is shown is exactly what is offered."""
-
-    h: Harness
-    follow: float = 0.8
-    last: tuple[FakeUser, int, Offer] | None = None
-    clicks: Counter[str] = field(default_factory=Counter)
-
-    async def __call__(
-        self, user: FakeUser, seat: int, pool: Sequence[Offer], rng: random.Random
-    ) -> Offer:
-        state = (await snapshot(self.h)).state
-        shown = sorted(o.option for o in pool)
-        offered = sorted(o.id for d in GAME.pending(state) if d.seat == seat for o in d.options)
-        assert shown == offered, f"seat {seat} is offered {offered} but sees {shown}"
-        if rng.random() < self.follow:
-            want = GAME.bot_choice(state, seat, random.Random(rng.random()))
-            choice = next(o for o in pool if o.option == want)
-        else:
-            choice = rng.choice(list(pool))
-        self.last = (user, seat, choice)
-        self.clicks["private" if choice.private else "table"] += 1
-        return choice
-
-
-@dataclass
-class Played:
-    final: Any
-    clicks: int
-    seconds: float
-    during: list[str]  # public lines shown before the game ended
+class Played(kit.Played):
     hidden_checked: int
 
 
@@ -172,8 +92,8 @@ async def play_game(
 ) -> Played:
     """Play to the end. After each secret character choice, the channel may say who has
     chosen, never what, until the countdown reveals it."""
-    player = Player(h)
-    watch = PublicWatch(h)
+    player = Follower(h, GAME)
+    watch = kit.PublicWatch(h)
     watch.fresh()
     during: list[str] = []
     labels = character_labels()
@@ -186,7 +106,8 @@ async def play_game(
         assert clicks < MAX_CLICKS, "the game did not end"
         assert player.last is not None
         _, seat, offer = player.last
-        fresh = watch.fresh()
+        watch.fresh()
+        fresh = watch.shown
         if not is_final(latest_table(h)):
             during.extend(fresh)
         state = (await snapshot(h)).state
@@ -206,29 +127,6 @@ async def play_game(
     return Played(latest_table(h), clicks, time.perf_counter() - t0, during, checked)
 
 
-async def open_game(h: Harness, owner: FakeUser, others: Sequence[FakeUser], bots: int = 0) -> Any:
-    lang = pick(owner.locale)
-    lobby = (await h.slash(owner, "game new", game="red_planet")).message
-    assert lobby is not None
-    for u in others:
-        await h.click(u, lobby, label=t("host.lobby.join", lang))
-    for _ in range(bots):
-        await h.click(owner, lobby, label=t("host.lobby.add_bot", lang))
-    await h.click(owner, lobby, label=t("host.lobby.start", lang))
-    return await snapshot(h)
-
-
-def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
-    return {
-        a.data
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image
-    }
-
-
 async def check_finished_game(
     h: Harness,
     played: Played,
@@ -238,43 +136,24 @@ async def check_finished_game(
     bots: Sequence[int] = (),
 ) -> Any:
     users = list(seats)
-    final = played.final
-    assert is_final(final)
-    text = final.text()
-    assert "🏆" in text and all(u.name in text for u in users), text
-    snap = await snapshot(h)
+    snap = await assert_finished(h, users)
     result = snap.result()
-    assert snap.row.status == "over" and result is not None
-    for seat, score in enumerate(result.scores):
-        assert sum(result.breakdown[seat].values()) == score
-    assert await game_of(h).replay(snap.id) == snap.row.state
     assert snap.state["round"] == 10
 
     # Every table message carries its picture (old tables are replaced by new ones).
-    posted = tables_ever(h)
+    posted = assert_tables_have_pictures(h)
     assert len(posted) > 10 and len(tables(h)) == 1
-    for m in posted:
-        footers = [e.get("footer", {}).get("text", "") for e in m.embeds]
-        if any("Partida n.º" in f or "Game #" in f for f in footers):
-            assert any(a.name == "table.png" and a.is_image for a in m.attachments), m.text()
 
-    # Every word reached the players translated.
+    assert_translated(h, "red_planet", users, caplog)
     public = h.all_public_text()
     for where, body in [("public", public), ("private", "\n".join(private_texts(h, users)))]:
-        assert not RAW_KEY.findall(body), (where, sorted(set(RAW_KEY.findall(body)))[:10])
         assert "{'en'" not in body, where  # zone names reach players in their language
-    missing = [r.getMessage() for r in caplog.records if "missing string" in r.getMessage()]
-    assert not missing, missing
 
     # The player with closed DMs played through "My hand" only; the others by DM.
-    actions = await game_of(h).store.actions(snap.id)
-    assert not h.dm_messages(closed)
+    actions = await host_of(h).store.actions(snap.id)
+    assert_played_in_private(h, users, closed)
     assert any(a.seat == seats[closed] and re.fullmatch(r"c\d", a.choice) for a in actions)
     assert any(a.seat == seats[closed] and a.choice.startswith("keep.") for a in actions)
-    assert any("private.png" in [a.name for a in m.attachments] for m in h.ephemeral_to(closed))
-    for u in users:
-        if u != closed:
-            assert any(m.attachments for m in h.dm_messages(u)), u.name
     assert {a.seat for a in actions if a.by_bot} == set(bots)
 
     # The final scoring reached the channel whole, down to each player's sum (it is longer
@@ -286,20 +165,11 @@ async def check_finished_game(
 
     # Nothing private reached a channel: no private picture, no private line, and while
     # the game ran no mission by name.
-    assert not private_images(h, users) & set(h.all_public_images())
-    for line in public.splitlines():
-        assert not any(p.search(line) for p in PRIVATE_ONLY), line
+    assert_no_secrets_in_channels(h, users, PRIVATE_ONLY)
     for name in mission_names():
         assert not [line for line in played.during if name in line], name
     assert played.hidden_checked > 20
-    assert not h.unexpected
-    assert not h.errors, h.errors
     return snap
-
-
-@pytest.fixture(autouse=True)
-def _i18n_warnings(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="core.i18n")
 
 
 async def test_four_players_two_of_them_bots(harness: Harness, caplog: Any) -> None:

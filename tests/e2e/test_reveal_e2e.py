@@ -12,8 +12,7 @@ from cogs import present
 from core.i18n import t
 from rules.mlem import engine
 from tests.e2e.driver import TO_MOVE, field, is_final, latest_table, play_to_end, play_turn
-from tests.e2e.test_kosmonavts_e2e import open_game as open_kosmonavts
-from tests.e2e.test_mlem_e2e import open_game, snapshot
+from tests.e2e.kit import open_game, snapshot
 from tests.harness import Harness
 from tests.rules.mlem_kit import ScriptedDice
 
@@ -25,7 +24,7 @@ def mission_marks(state: dict, seat: int) -> str:
 async def test_mlem_secret_missions_are_revealed_at_the_end(harness: Harness) -> None:
     h = harness
     ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    await open_game(h, ana, ben, cal, variants=("missions",))
+    await open_game(h, "mlem", ana, [ben, cal], clicks={"missions": 1})
     final = await play_to_end(h, {ana: 0, ben: 1, cal: 2}, random.Random(5))
     assert is_final(final)
     snap = await snapshot(h)
@@ -83,7 +82,7 @@ async def check_prompts_on_table(h: Harness, rng: random.Random, seats: dict, ga
 async def test_every_mlem_table_says_what_is_decided(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
-    await open_game(h, ana, ben, variants=("missions", "ufo"))
+    await open_game(h, "mlem", ana, [ben], clicks={"missions": 1, "ufo": 1})
     assert await check_prompts_on_table(h, random.Random(8), {ana: 0, ben: 1}, "mlem") > 20
     assert not h.unexpected
 
@@ -91,7 +90,8 @@ async def test_every_mlem_table_says_what_is_decided(harness: Harness) -> None:
 async def test_every_kosmonavts_table_says_what_is_decided(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_kosmonavts(h, ana, [ben], {"rules": "advanced", "planets": "players"})
+    options = {"rules": "advanced", "planets": "players"}
+    await open_game(h, "kosmonavts", ana, [ben], options=options, by=ben)
     assert await check_prompts_on_table(h, random.Random(9), {ana: 0, ben: 1}, "kosmonavts") > 5
     assert not h.unexpected
 
@@ -102,7 +102,7 @@ async def test_mlem_dice_picked_in_steps_through_a_menu(harness: Harness, monkey
     h = harness
     ScriptedDice(monkeypatch, ["A", 1, 2, "A", 1, 2])
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "es-ES")
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     snap = await snapshot(h)
     first = snap.row.state["start"]
     users = [ana, ben]

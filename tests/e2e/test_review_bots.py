@@ -6,29 +6,15 @@ is still owed, and made after a restart."""
 from __future__ import annotations
 
 import asyncio
-import random
 
-from tests.e2e.test_bot_levels import (
-    START,
-    Gate,
-    cog_of,
-    host_of,
-    mlem_move_to_a_bot,
-    open_lobby,
-    small_budgets,
-    snapshot,
-)
+from tests.e2e.botkit import mlem_with_a_bot_thinking
+from tests.e2e.kit import cog_of, host_of, snapshot
 from tests.harness import Harness
 
 
 async def test_unloading_the_cog_ends_its_bot_tasks(harness: Harness) -> None:
     h = harness
-    small_budgets(h)
-    ana = h.user("Ana", "en-US")
-    lobby = await open_lobby(h, "mlem", ana, bots=1)
-    await h.click(ana, lobby, label=START)
-    gate = Gate(host_of(h))
-    await mlem_move_to_a_bot(h, ana, random.Random(9))
+    _, gate = await mlem_with_a_bot_thinking(h, 9)
     cog = cog_of(h)
     tasks = [*cog.bot_tasks.values(), cog._ticker, cog._resume]
     assert gate.waiting == 1 and cog.bot_tasks

@@ -19,7 +19,7 @@ from host.clock import FakeClock
 from host.settings import Settings
 from host.storage import SqliteStore
 from tests.e2e.driver import latest_table, move_buttons, play_turn, press, refused, waiting_ids
-from tests.e2e.test_mlem_e2e import check_replay, game_of, open_game, snapshot
+from tests.e2e.kit import assert_replays, host_of, open_game, snapshot
 from tests.harness import Harness
 from tests.harness.models import FakeUser, Reply
 
@@ -38,8 +38,8 @@ def bot_factory(db_path: Path, clock: FakeClock) -> Callable[[], Cosmodrome]:
 
 async def setup(h: Harness) -> tuple[dict[FakeUser, int], SqliteStore]:
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_game(h, ana, ben)
-    store = game_of(h).store
+    await open_game(h, "mlem", ana, [ben])
+    store = host_of(h).store
     assert isinstance(store, SqliteStore)
     seats = {ana: 0, ben: 1}
     rng = random.Random(7)
@@ -82,7 +82,7 @@ async def test_a_full_disk(harness: Harness) -> None:
     assert not refused(reply)
     assert (await snapshot(h)).row.version == version + 1
     assert await play_turn(h, seats, random.Random(3)) is not None
-    await check_replay(h)
+    await assert_replays(h)
 
 
 async def test_a_file_another_program_holds_locked(harness: Harness, db_path: Path) -> None:
@@ -103,7 +103,7 @@ async def test_a_file_another_program_holds_locked(harness: Harness, db_path: Pa
     _, reply = await click_waiting(h, seats)
     assert not refused(reply)
     assert (await snapshot(h)).row.version == before.row.version + 1
-    await check_replay(h)
+    await assert_replays(h)
 
 
 async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
@@ -114,7 +114,7 @@ async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
     h = harness
     ana = h.user("Ana", "es-ES")
     lobby = (await h.slash(ana, "game new", game="mlem")).posted
-    store = game_of(h).store
+    store = host_of(h).store
     inner = store.update_game
 
     async def full(game_id: int, now: float, **fields: object) -> None:

@@ -14,6 +14,7 @@ from host import registry
 from host.clock import FakeClock
 from tests import timedgame
 from tests.e2e.driver import field, latest_table, move_buttons
+from tests.e2e.kit import open_game
 from tests.harness import Harness
 
 LIVE = timedgame.SPEED["live"]
@@ -53,17 +54,6 @@ async def snapshot(h: Harness):
     return await host(h).snapshot(row)
 
 
-async def open_game(h: Harness, owner, *others, speed_clicks: int = 0):
-    lobby = (await h.slash(owner, "game new", game="timed")).posted
-    for u in others:
-        await h.click(u, lobby, label="Join")
-    for _ in range(speed_clicks):
-        button = next(b for b in lobby.buttons if (b.custom_id or "").endswith(":o.speed"))
-        await h.click(owner, lobby, button.custom_id)
-    await h.click(owner, lobby, label="Start")
-    return lobby
-
-
 def time_left(h: Harness) -> list[int]:
     """The relative timestamps in the latest table's timer field."""
     value = field(latest_table(h), TIMER_FIELD)
@@ -81,7 +71,7 @@ async def test_a_timed_turn_expires_once_across_a_restart(
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     t0 = clock.now()
-    await open_game(h, ana, ben)
+    await open_game(h, "timed", ana, [ben])
     snap = await snapshot(h)
     mover = snap.to_move()[0]
     users = {0: ana, 1: ben}
@@ -144,7 +134,7 @@ async def test_a_timed_turn_expires_once_across_a_restart(
 async def test_days_speed_and_secret_guesses_time_out(harness: Harness, clock: FakeClock) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_game(h, ana, ben, speed_clicks=1)  # live -> days: 12 hours a move
+    await open_game(h, "timed", ana, [ben], clicks={"speed": 1})  # live -> days: 12 hours a move
     snap = await snapshot(h)
     assert snap.row.options["speed"] == "days"
     assert snap.decisions[0].timer.seconds == DAYS

@@ -14,7 +14,7 @@ from core.contract import OptionSpec
 from host import registry
 from host.sessions import Player
 from tests import toygame
-from tests.e2e.test_mlem_e2e import forged_click, refusal_text
+from tests.e2e.kit import forged_click, refusal_text
 from tests.harness import Harness
 
 

@@ -30,10 +30,12 @@ from tests.e2e.driver import (
     tables,
     waiting_ids,
 )
-from tests.e2e.test_mlem_e2e import JOIN, START, check_replay, game_of, open_game, snapshot
+from tests.e2e.kit import assert_replays, host_of, open_game, snapshot
+from tests.e2e.pgkit import database_work_counts  # noqa: F401 - autouse fixture
 from tests.harness import Harness
 from tests.harness.idle import THREAD_WORK
-from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
+
+JOIN, START = t("host.lobby.join", "es"), t("host.lobby.start", "es")  # Ana opens the lobbies
 
 
 @pytest.fixture
@@ -54,8 +56,8 @@ async def kill_backend(url: str, pid: int) -> None:
 
 async def start(h: Harness) -> tuple[dict[Any, int], PgStore]:
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_game(h, ana, ben)
-    store = game_of(h).store
+    await open_game(h, "mlem", ana, [ben])
+    store = host_of(h).store
     assert isinstance(store, PgStore)
     return {ana: 0, ben: 1}, store
 
@@ -214,7 +216,7 @@ async def test_backend_killed_after_the_last_move_of_the_game(
     assert final.row.published_version == final.row.version
     for user in seats:
         assert [row[0] for row in await store.user_stats(user.id)] == ["mlem"]
-    await check_replay(h)
+    await assert_replays(h)
 
 
 def live_tables(h: Harness) -> list[Any]:
@@ -265,7 +267,7 @@ async def test_slow_discord_never_holds_the_connections_clicks_need(
         lobby = (await h.slash(ana, "game new", channel=channel, game="mlem")).posted
         await h.click(ben, lobby, label=JOIN)
         await h.click(ana, lobby, label=START)
-    store = game_of(h).store
+    store = host_of(h).store
     assert isinstance(store, PgStore) and store.timeout is not None
 
     waits: list[float] = []

@@ -30,11 +30,11 @@ from tests.e2e.driver import (
     refused,
     waiting_ids,
 )
-from tests.e2e.test_mlem_e2e import open_game, snapshot
+from tests.e2e.kit import open_game, snapshot
+from tests.e2e.pgkit import database_work_counts  # noqa: F401 - autouse fixture
 from tests.harness import Harness
 from tests.host.pgproxy import FreezableProxy
 from tests.host.pgserver import PgTestServer
-from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
 
 #: The bot's COSMODROME_DB_TIMEOUT in these tests (seconds).
 TIMEOUT = 0.3
@@ -94,7 +94,7 @@ async def test_a_frozen_database_answers_every_click_in_time(
     h = harness
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
     seats = {ana: 0, ben: 1}
-    await open_game(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     before = await snapshot(h)
     table = latest_table(h)
     acked = ack_times(h)

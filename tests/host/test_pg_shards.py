@@ -20,27 +20,11 @@ from host.settings import Settings
 from host.storage import open_store
 from host.storage_pg import PgStore
 from tests.e2e.driver import latest_table, move_buttons, play_to_end, play_turn, refused, tables
-from tests.e2e.test_mlem_e2e import open_game as open_mlem
-from tests.e2e.test_red_planet_e2e import open_game as open_red_planet
-from tests.harness import FakeUser, Harness
+from tests.e2e.kit import cog_of, host_of, open_and_play, open_game, snapshot
+from tests.e2e.pgkit import database_work_counts  # noqa: F401 - autouse fixture
+from tests.harness import FakeUser
 from tests.harness.shards import ShardedHarness
-from tests.host.test_pg_bot import database_work_counts  # noqa: F401 - autouse fixture
 from tests.host.test_two_processes import waiting_for_advisory_locks
-
-
-def host_of(h: Harness) -> Any:
-    assert h.bot is not None
-    return cast(Cosmodrome, h.bot).host
-
-
-def cog_of(h: Harness) -> Any:
-    assert h.bot is not None
-    return h.bot.get_cog("GameCog")
-
-
-async def snapshot(h: Harness) -> Any:
-    row = await host_of(h).store.latest_game(h.channel_id)
-    return await host_of(h).snapshot(row)
 
 
 @pytest.fixture
@@ -98,11 +82,7 @@ async def test_a_game_in_one_instances_channel_with_dm_clicks_at_the_other(
 ) -> None:
     h = shards
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_red_planet(h, ana, [ben], bots=1)
-    seats = {ana: 0, ben: 1}
-    rng = random.Random(11)
-    for _ in range(4):
-        await play_turn(h, seats, rng)
+    seats, rng = await open_and_play(h, "red_planet", [ana, ben], turns=4, seed=11, bots=1)
     # /game mine in a DM reaches "a", which reads the game that "b" started.
     mine = await h.slash(ana, "game mine", channel=h.dm_channel_id(ana))
     assert mine.record.payload["channel_id"] == str(h.dm_channel_id(ana))
@@ -139,7 +119,7 @@ async def test_a_hundred_clicks_split_between_the_instances_apply_once(
 ) -> None:
     h = shards
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_mlem(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     before = await snapshot(h)
     store = host_of(h.instance("a")).store
     moves = await store.count_actions(before.id)
@@ -164,7 +144,7 @@ async def test_a_reminder_is_sent_once_when_both_instances_tick(
 ) -> None:
     h = shards
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_mlem(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     clock.advance(13 * 3600)  # past the default 12h reminder
     await asyncio.gather(cog_of(h.instance("a")).tick(), cog_of(h.instance("b")).tick())
     await h.idle()
@@ -197,7 +177,7 @@ async def test_two_instances_republishing_one_game_post_one_table(
             cog = cog_of(h.instance(name))
             monkeypatch.setattr(cog.publish_locks, "across", lambda _gid: nullcontext())
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_mlem(h, ana, ben)
+    await open_game(h, "mlem", ana, [ben])
     seats = {ana: 0, ben: 1}
     rng = random.Random(3)
     snap = await snapshot(h)
@@ -223,11 +203,7 @@ async def test_two_instances_republishing_one_game_post_one_table(
 async def test_killing_an_instance_mid_game_loses_nothing(shards: ShardedHarness) -> None:
     h = shards
     ana, ben = h.user("Ana", "es-ES"), h.user("Ben")
-    await open_red_planet(h, ana, [ben], bots=1)
-    seats = {ana: 0, ben: 1}
-    rng = random.Random(5)
-    for _ in range(6):
-        await play_turn(h, seats, rng)
+    seats, rng = await open_and_play(h, "red_planet", [ana, ben], turns=6, seed=5, bots=1)
     # "b" (the guild's shard) commits a move and dies before showing it: its connections
     # drop at once, then the process goes.
     snap = await snapshot(h)

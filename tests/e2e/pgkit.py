@@ -33,3 +33,16 @@ def database_work_counts(monkeypatch: pytest.MonkeyPatch) -> None:
             THREAD_WORK.end(loop)
 
     monkeypatch.setattr(PgStore, "_conn", counted)
+
+
+async def waiting_for_advisory_locks(store: PgStore, n: int) -> None:
+    """Until ``n`` sessions wait for an advisory lock (bounded: at most ~10 s)."""
+    for _ in range(1000):
+        async with store.pool.acquire() as con:
+            waiting = await con.fetchval(
+                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            )
+        if waiting >= n:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{n} waiters never showed up")

@@ -21,10 +21,12 @@ from host.storage import open_store
 from host.storage_pg import PgStore
 from tests.e2e.driver import latest_table, move_buttons, play_to_end, play_turn, refused, tables
 from tests.e2e.kit import cog_of, host_of, open_and_play, open_game, snapshot
-from tests.e2e.pgkit import database_work_counts  # noqa: F401 - autouse fixture
+from tests.e2e.pgkit import (  # noqa: F401 - database_work_counts: autouse fixture
+    database_work_counts,
+    waiting_for_advisory_locks,
+)
 from tests.harness import FakeUser
 from tests.harness.shards import ShardedHarness
-from tests.host.test_two_processes import waiting_for_advisory_locks
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from host.sessions import Host, HostError
 from host.storage import VersionConflict, open_store
 from host.storage_pg import PgStore
 from tests import timedgame, toygame
+from tests.e2e.pgkit import waiting_for_advisory_locks
 from tests.host.kit import ANA, BEN, play_one, started
 
 
@@ -60,19 +61,6 @@ def count_conflicts(h: Host) -> list[int]:
 
     h.store.commit_action = counted  # type: ignore[method-assign]
     return counter
-
-
-async def waiting_for_advisory_locks(store: PgStore, n: int) -> None:
-    """Until ``n`` sessions wait for an advisory lock (bounded: at most ~10 s)."""
-    for _ in range(1000):
-        async with store.pool.acquire() as con:
-            waiting = await con.fetchval(
-                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-            )
-        if waiting >= n:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{n} waiters never showed up")
 
 
 async def test_migrations_from_two_processes_starting_together(pg_url: str) -> None:

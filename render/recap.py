@@ -98,17 +98,15 @@ def animate(frames: Sequence[bytes], *, width: int = 700, keep: Iterable[kit.RGB
     if not frames:
         raise ValueError("no frames")
     images: list[Image.Image] = []
+    size: tuple[int, int] | None = None  # the first frame's, scaled to ``width``
     for data in frames:
         with Image.open(io.BytesIO(data)) as src:
+            if size is None:
+                size = (width, round(src.height * width / src.width))
             im = src.convert("RGB")
-            if im.width != width:
-                height = round(im.height * width / im.width)
-                im = im.resize((width, height), Image.Resampling.LANCZOS)
+            if im.size != size:  # one resampling, straight to the recap's size
+                im = im.resize(size, Image.Resampling.LANCZOS)
             images.append(im)
-    size = images[0].size
-    images = [
-        im if im.size == size else im.resize(size, Image.Resampling.LANCZOS) for im in images
-    ]
     pal = palette(images, keep)
     quantized = [im.quantize(palette=pal, dither=Image.Dither.NONE) for im in images]
     out = io.BytesIO()

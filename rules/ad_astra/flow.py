@@ -6,15 +6,7 @@ from __future__ import annotations
 
 from core.contract import Event
 
-from .data import (
-    CARD_IDS,
-    END_VP,
-    HAND_LIMIT,
-    RES,
-    SCORING_CARDS,
-    card_kind,
-    card_pair,
-)
+from .data import CARD_IDS, END_VP, HAND_LIMIT, RES, SCORING_CARDS, card_kind, card_pair
 from .decisions import _art_opts, _build_options, _move_targets
 from .state import ARMED, S, _bonus, _ev, hand_total, order_from, vp_total
 

@@ -5,14 +5,7 @@ from __future__ import annotations
 from core.contract import Decision, Event, IllegalMove
 from rules.kit import clone
 
-from .data import (
-    ALIEN,
-    COSTS,
-    RES,
-    VP_ALIEN_COLONY,
-    VP_ALIEN_FACTORY,
-    VP_TERRAFORM,
-)
+from .data import ALIEN, COSTS, RES, VP_ALIEN_COLONY, VP_ALIEN_FACTORY, VP_TERRAFORM
 from .decisions import _build_options, _move_equivalent, _move_targets, _swap_gives, pending_of
 from .flow import _advance
 from .state import (

@@ -7,14 +7,7 @@ from typing import Any
 from rules.kit import result_view, view_head
 
 from .data import ALIEN, RES
-from .engine import (
-    PHASE_KEYS,
-    fmt_cards,
-    hand_total,
-    pieces,
-    public_scores,
-    result_of,
-)
+from .state import PHASE_KEYS, fmt_cards, hand_total, pieces, public_scores, result_of
 
 
 def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:

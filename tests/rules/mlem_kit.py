@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.contract import Event, IllegalMove, apply_checked
-from rules.mlem import GAME, engine
+from rules.mlem import GAME, engine, voyage
 from rules.mlem.board import ABILITIES, DICE
 
 
@@ -66,11 +66,11 @@ def place(s: dict[str, Any], seat: int, ability: str, where: str, idx: int | Non
 
 
 class ScriptedDice:
-    """Replaces :func:`rules.mlem.engine.draw_faces` with rolls given in advance."""
+    """Replaces :func:`rules.mlem.voyage.draw_faces` with rolls given in advance."""
 
     def __init__(self, monkeypatch: Any, *rolls: list[Any]) -> None:
         self.rolls = [list(r) for r in rolls]
-        monkeypatch.setattr(engine, "draw_faces", self.draw)
+        monkeypatch.setattr(voyage, "draw_faces", self.draw)
 
     def add(self, *rolls: list[Any]) -> None:
         self.rolls.extend(list(r) for r in rolls)

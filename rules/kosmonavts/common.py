@@ -65,6 +65,9 @@ ERRORS = (
 )
 
 PHASES = ("setup", "missions", "event", "orders", "flight", "planets", "over")
+#: What may follow a touchdown (``touchdown["then"]``): the keys of the engine's
+#: ``_AFTER_LANDING``.
+LANDING_NEXT = ("event", "flight", "planets")
 ORDER_FINALS = ("confirm", "stay", "stayfull", "evac")
 
 

@@ -1,7 +1,7 @@
-"""Kosmonavts rules engine: set-up, applying a move, the phases' transitions, persistence.
-Split by what it does: ``common`` (constants and board helpers), ``decisions`` (what each
-seat is asked), ``scoring`` (missions, end and result); the names other code imports from
-here are re-exported (``__all__``).
+"""Kosmonavts rules engine: set-up, applying a move, the phases' transitions. Split by what
+it does: ``common`` (constants and board helpers), ``decisions`` (what each seat is asked),
+``scoring`` (missions, end and result), ``persist`` (dump and a checked load); the names
+other code imports from here are re-exported (``__all__``).
 
 The state is plain JSON data (dicts, lists, ints, strings, bools, None). ``apply`` never
 changes its input: it works on a deep copy, except for order-composition clicks, where only the
@@ -17,14 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Event, IllegalMove
-from rules.kit import check, clone
+from rules.kit import clone
 
 from .board import (
     ARROWS,
     BODIES,
     CARD_IDS,
     CARDS,
-    DIR_IDS,
     DIR_INDEX,
     EARTH,
     M1_BODIES,
@@ -48,7 +47,6 @@ from .common import (
     MAX_SHIELDS,
     MISSION_STEP_CAP,
     ORDER_FINALS,
-    PHASES,
     ROUND_LIMIT,
     SCHEMA,
     STEP_CAP,
@@ -73,6 +71,7 @@ from .common import (
     zone_key,
 )
 from .decisions import _order_refusal, _response_options, pending, seat_options
+from .persist import dump, load
 from .scoring import _game_over, mission_results, result, running_scores, tiebreak_key
 
 #: The engine's interface, with the names other modules and tests import from here
@@ -667,6 +666,7 @@ def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
     _start_round(s, events, s["round"] + 1)
 
 
+#: What follows a touchdown, by ``touchdown["then"]`` (one of ``LANDING_NEXT``).
 _AFTER_LANDING = {"event": _after_event, "flight": _after_flight, "planets": _after_planets}
 
 
@@ -712,86 +712,3 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
     else:
         _apply_landing(s2, seat, choice, events)
     return s2, events
-
-
-# ------------------------------------------------------------------------- dump / load
-
-
-def dump(s: Mapping[str, Any]) -> dict[str, Any]:
-    return clone(dict(s))
-
-
-def load(data: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        s = clone(dict(data))
-        # states saved before the marker choice and the Gravity refuel ruling (R12, R15)
-        s.setdefault("touchdown", None)
-        s.setdefault("pulled", [False] * s["n"])
-        _validate(s)
-    except ValueError:
-        raise
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError(f"bad kosmonavts state: {exc!r}") from exc
-    return s
-
-
-def _validate(s: dict[str, Any]) -> None:
-    check(s.get("schema") == SCHEMA, "schema")
-    check(s.get("game") == "kosmonavts", "game")
-    n = s["n"]
-    check(isinstance(n, int) and 2 <= n <= 4, "players")
-    check(s["rules"] in ("basic", "advanced"), "rules")
-    check(s["placement"] in ("random", "players"), "placement")
-    check(s["phase"] in PHASES, "phase")
-    check(isinstance(s["seed"], int) and isinstance(s["rng"], int), "rng")
-    check(0 <= s["instructor"] < n, "instructor")
-    check(isinstance(s["round"], int) and 0 <= s["round"] <= ROUND_LIMIT, "round")
-    check(set(s["bodies"]) == set(BODIES), "bodies")
-    for b, idx in s["bodies"].items():
-        check(idx is None or (isinstance(idx, int) and 0 <= idx < len(ORBITS[b])), "orbit")
-    cards = [*s["deck"], *s["face_up"], *s["discard"]]
-    if s["active"] is not None:
-        cards.append(s["active"])
-    check(sorted(cards) == sorted(CARD_IDS), "event cards")
-    check(len(s["ships"]) == n and len(s["missions"]) == n, "seats")
-    for ship in s["ships"]:
-        check(ship["fuel"] >= 0 and 0 <= ship["hyper"] <= MAX_HYPER, "fuel")
-        check(tank(ship) <= TANK, "tank")
-        check(0 <= ship["shields"] <= MAX_SHIELDS, "shields")
-        check(len(ship["rose"]) == 6 and all(u >= 0 for u in ship["rose"]), "rose")
-        check(ship["landed"] is None or ship["landed"] in BODIES, "landed")
-        check(ship["last"] in BODIES, "last visited")
-        check(all(b in NON_EARTH for b in ship["markers"]), "markers")
-        check(ship["returned"] in (0, 1, 3, 4), "returned")
-        check(len(ship["pos"]) == 2, "position")
-    for mids in s["missions"]:
-        for mid in mids:
-            kind, body = mid.split(".")
-            check(kind in ("m1", "m2") and body in NON_EARTH, "mission")
-    if s["phase"] == "orders":
-        check(s["orders"] is not None and len(s["orders"]) == n, "orders")
-        for o in s["orders"]:
-            for st in o["steps"]:
-                check(st == "convert" or st.split(".")[1] in DIR_IDS, "order step")
-    check(s["phase"] != "setup" or s["setup"] is not None, "setup")
-    check(s["phase"] != "missions" or s["choice"] is not None, "mission choice")
-    # the markers of every body add up to its full stack
-    for b in NON_EARTH:
-        held = sorted(
-            [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]] + s["stacks"].get(b, [])
-        )
-        if b in s["removed"]:
-            check(not held, "removed body markers")
-        else:
-            full = MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC
-            check(held == sorted(full), f"markers of {b}")
-    check(s["over"] == (s["phase"] == "over"), "over flag")
-    check(len(s["pulled"]) == n and all(isinstance(x, bool) for x in s["pulled"]), "pulled")
-    td = s["touchdown"]
-    if td is not None:
-        check(td["phase"] in (1, 3, 4) and td["then"] in _AFTER_LANDING, "touchdown")
-        check(bool(td["queue"]), "touchdown queue")
-        for seat, body in td["queue"]:
-            check(0 <= seat < n and body in BODIES, "touchdown lander")
-        seat, body = td["queue"][0]
-        check(bool(marker_choices(s, seat, body)), "touchdown choice")

@@ -8,10 +8,11 @@ each level's ``designed`` key in ``boards.json`` (level III cards carry ``provis
 
 What is built: set-up, the building phase (simultaneous and private, with the hourglass),
 pre-launch (check, removal, "fix it for me", split ships, aliens, crew and batteries), the
-flight (``adventure.py``: every card type of the 2nd edition, with the choices of R14-R22
-and R30-R34), voluntary retirement, the end-of-flight table and the Intergalactic Trek (the
-``level`` option's ``trek``: three flights in a row, credits carried over). Not built: the
-Trek's titles (no source has them) and the "Un viaje accidentado" mini-expansion.
+flight (``adventure.py`` and ``encounters.py``: every card type of the 2nd edition, with the
+choices of R14-R22 and R30-R34), voluntary retirement, the end-of-flight table and the
+Intergalactic Trek (the ``level`` option's ``trek``: three flights in a row, credits carried
+over). Not built: the Trek's titles (no source has them) and the "Un viaje accidentado"
+mini-expansion.
 
 Decisions and option ids
 ------------------------

@@ -1,4 +1,7 @@
-"""Kosmonavts rules engine: state, decisions, transitions, scoring.
+"""Kosmonavts rules engine: set-up, applying a move, the phases' transitions. Split by what
+it does: ``common`` (constants and board helpers), ``decisions`` (what each seat is asked),
+``scoring`` (missions, end and result), ``persist`` (dump and a checked load); the names
+other code imports from here are re-exported (``__all__``).
 
 The state is plain JSON data (dicts, lists, ints, strings, bools, None). ``apply`` never
 changes its input: it works on a deep copy, except for order-composition clicks, where only the
@@ -9,27 +12,20 @@ and the rulings.
 
 from __future__ import annotations
 
-import itertools
-import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove, Option, Result
-from rules.kit import Events, Options, check, clone, ranks_of
-from rules.kit import rng as next_rng
+from core.contract import Event, IllegalMove
+from rules.kit import clone
 
 from .board import (
     ARROWS,
-    BELT_RINGS,
     BODIES,
     CARD_IDS,
     CARDS,
-    DANGER_RINGS,
-    DIR_IDS,
     DIR_INDEX,
     EARTH,
-    HYPER_ARROWS,
     M1_BODIES,
     M2_ALPHA,
     M2_BETA,
@@ -39,166 +35,83 @@ from .board import (
     MISSION_POINTS,
     NON_EARTH,
     ORBITS,
-    SPACE_OWNER,
     add_units,
-    dist,
     end_hex,
     flight_hazard,
 )
-
-P = "kosmonavts."
-SCHEMA = 1
-TANK = 10  # fuel cubes a tank holds (yellow + red)
-MAX_HYPER = 4
-MAX_SHIELDS = 3
-CUBES_PER_ORDER = 3
-#: Picks (cubes, undos, conversions) a seat may make while composing one order; after that
-#: only the closing options remain, so random play always ends its orders.
-STEP_CAP = 16
-#: DESIGNED safety net for games played over days: the game ends after this round even if
-#: nobody has come back to Earth (see ruling R24).
-ROUND_LIMIT = 40
-MISSION_STEP_CAP = 8
-GRAVITY_RANGE = 2
-
-#: Every refusal code (``kosmonavts.error.<code>``) the engine raises.
-ERRORS = (
-    "game_over",
-    "not_your_turn",
-    "not_offered",
-    "step_limit",
-    "flares",
-    "cube_limit",
-    "no_fuel",
-    "no_hyper",
-    "already_converted",
-    "no_shield",
-    "nothing_to_undo",
-    "must_stay",
-    "basic_refuel",
-    "not_landed",
-    "cubes_placed",
-    "evac_landed",
-    "pulled_no_refuel",
+from .common import (
+    _EV,
+    CUBES_PER_ORDER,
+    ERRORS,
+    MAX_HYPER,
+    MAX_SHIELDS,
+    MISSION_STEP_CAP,
+    ORDER_FINALS,
+    ROUND_LIMIT,
+    SCHEMA,
+    STEP_CAP,
+    TANK,
+    P,
+    _add_hyper,
+    _body_at,
+    _pos,
+    _rng,
+    _seat_order,
+    body_next_pos,
+    body_pos,
+    can_get_marker,
+    clock_hour,
+    compose,
+    marker_choices,
+    marker_top_values,
+    order_arrows,
+    place_args,
+    return_ready,
+    tank,
+    zone_key,
 )
+from .decisions import _order_refusal, _response_options, pending, seat_options
+from .persist import dump, load
+from .scoring import _game_over, mission_results, result, running_scores, tiebreak_key
 
-PHASES = ("setup", "missions", "event", "orders", "flight", "planets", "over")
-ORDER_FINALS = ("confirm", "stay", "stayfull", "evac")
-
-
-# ---------------------------------------------------------------------------------- helpers
-
-
-#: Kosmonavts' random stream, kept from before the kit: ``Random(f"{seed}:{count}")`` where
-#: ``count`` is the state's counter ``rng`` after the draw (saved games replay unchanged).
-RNG_STREAM = "{seed}:{count}"
-_EV = Events("kosmonavts")
-_OPT = Options("kosmonavts")
-
-
-def _rng(s: dict[str, Any]) -> random.Random:
-    return next_rng(s, "kosmonavts", counter="rng", stream=RNG_STREAM)
-
-
-def body_pos(s: Mapping[str, Any], body: str) -> tuple[int, int] | None:
-    idx = s["bodies"][body]
-    if idx is None:
-        return None
-    return ORBITS[body][idx]
-
-
-def clock_hour(h: tuple[int, int]) -> int:
-    """Where a hex lies around the Sun as on a clock face over the board (12 at the top,
-    3 to the right): how the log and the buttons name a place instead of coordinates."""
-    x = math.sqrt(3) * (h[0] + h[1] / 2)
-    y = 1.5 * h[1]  # screen y grows downward
-    if x == 0 and y == 0:
-        return 12
-    angle = math.degrees(math.atan2(x, -y)) % 360  # clockwise from the top
-    hour = round(angle / 30) % 12
-    return hour or 12
-
-
-def zone_key(h: tuple[int, int]) -> str:
-    """The region of the board a hex is in (an i18n key): next to the Sun, the inner
-    system, the asteroid belt or the outer system."""
-    ring = dist(h)
-    if ring in DANGER_RINGS:
-        return P + "zone.sun"
-    if ring in BELT_RINGS:
-        return P + "zone.belt"
-    return P + ("zone.inner" if ring < min(BELT_RINGS) else "zone.outer")
-
-
-def place_args(s: Mapping[str, Any], h: tuple[int, int]) -> dict[str, Any]:
-    """A place named for players: its zone, its clock hour and the nearest body (where the
-    bodies stand now), e.g. "in the asteroid belt, at 4 o'clock, 2 hexes from Mars"."""
-    near, gap = EARTH, 10**6
-    for b in BODIES:
-        pos = body_pos(s, b)
-        if pos is not None and dist(h, pos) < gap:
-            near, gap = b, dist(h, pos)
-    return {
-        "zone_key": zone_key(h),
-        "hour": clock_hour(h),
-        "near_key": P + "near." + near,
-        "gap": gap,
-    }
-
-
-def body_next_pos(s: Mapping[str, Any], body: str, ahead: int = 1) -> tuple[int, int] | None:
-    idx = s["bodies"][body]
-    if idx is None:
-        return None
-    orbit = ORBITS[body]
-    return orbit[(idx + ahead) % len(orbit)]
-
-
-def _body_at(s: Mapping[str, Any], h: tuple[int, int]) -> str | None:
-    body = SPACE_OWNER.get(h)
-    if body is not None and body_pos(s, body) == h:
-        return body
-    return None
-
-
-def _seat_order(s: Mapping[str, Any]) -> list[int]:
-    """Seats from the instructor, clockwise (to the left = next seat index)."""
-    n = s["n"]
-    return [(s["instructor"] + k) % n for k in range(n)]
-
-
-def _pos(ship: Mapping[str, Any]) -> tuple[int, int]:
-    return (ship["pos"][0], ship["pos"][1])
-
-
-def marker_top_values(rules: str, body: str) -> tuple[int, int]:
-    """(first lander's value, second lander's value) of a body's stack."""
-    stack = MARKERS_ADVANCED[body] if rules == "advanced" else MARKERS_BASIC
-    return stack[-1], stack[-2]
-
-
-def can_get_marker(s: Mapping[str, Any], seat: int, body: str) -> bool:
-    return (
-        body != EARTH
-        and body not in s["removed"]
-        and body not in s["ships"][seat]["markers"]
-        and bool(s["stacks"].get(body))
-    )
-
-
-def return_ready(s: Mapping[str, Any], seat: int) -> bool:
-    """May this ship's landing on Earth end the game (R17/R18)?"""
-    held = s["ships"][seat]["markers"]
-    if s["rules"] == "basic":
-        return len(held) >= len(NON_EARTH) - 1
-    if len(held) >= 4:
-        return True
-    return all(not can_get_marker(s, seat, b) for b in NON_EARTH if b not in held)
-
-
-def tank(ship: Mapping[str, Any]) -> int:
-    return ship["fuel"] + ship["hyper"]
-
+#: The engine's interface, with the names other modules and tests import from here
+#: (re-exported from the modules the engine is split into).
+__all__ = [
+    "CARDS",
+    "ERRORS",
+    "MAX_HYPER",
+    "MAX_SHIELDS",
+    "MISSION_POINTS",
+    "ORDER_FINALS",
+    "ROUND_LIMIT",
+    "STEP_CAP",
+    "TANK",
+    "P",
+    "_body_at",
+    "_deal_missions",
+    "apply",
+    "body_next_pos",
+    "body_pos",
+    "can_get_marker",
+    "clock_hour",
+    "clone",
+    "compose",
+    "dump",
+    "flight_hazard",
+    "load",
+    "marker_choices",
+    "marker_top_values",
+    "mission_results",
+    "new",
+    "pending",
+    "place_args",
+    "result",
+    "return_ready",
+    "running_scores",
+    "seat_options",
+    "tiebreak_key",
+    "zone_key",
+]
 
 # -------------------------------------------------------------------------------- set-up
 
@@ -343,24 +256,6 @@ def _after_placement(s: dict[str, Any], events: list[Event]) -> None:
     _start_round(s, events, 1)
 
 
-def _placement_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    st = s["setup"]
-    if st is None or st["turn"] != seat:
-        return []
-    if st["picked"] is not None:
-        body = st["picked"]
-        orbit = ORBITS[body]
-        return [
-            _OPT(f"space.{i}", "opt.space", n=i + 1, hour=clock_hour(h))
-            for i, h in enumerate(orbit)
-        ]
-    if st["hands"] is not None:
-        choices = st["hands"][seat]
-    else:
-        choices = [b for b in BODIES if s["bodies"][b] is None]
-    return [_OPT(f"body.{b}", "body." + b) for b in choices]
-
-
 def _apply_placement(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
     st = s["setup"]
     kind, arg = choice.split(".", 1)
@@ -397,26 +292,6 @@ def _auto_pick_single(s: dict[str, Any]) -> None:
     own = st["hands"][st["turn"]]
     if len(own) == 1:
         st["picked"] = own[0]
-
-
-# ------------------------------------------------------------------------ mission choice
-
-
-def _mission_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    ch = s["choice"][seat]
-    if ch["done"]:
-        return []
-    dealt = s["dealt"][seat]
-    opts: list[Option] = []
-    if len(ch["keep"]) < 2 and ch["picks"] < MISSION_STEP_CAP:
-        for i, mid in enumerate(dealt):
-            if i not in ch["keep"]:
-                opts.append(_OPT(f"keep.{i}", "mission." + mid))
-    if ch["keep"] and ch["picks"] < MISSION_STEP_CAP:
-        opts.append(_OPT("undo", "opt.undo"))
-    if len(ch["keep"]) == 2:
-        opts.append(_OPT("confirm", "opt.confirm_missions", "success"))
-    return opts
 
 
 def _apply_mission(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
@@ -457,60 +332,6 @@ def _start_round(s: dict[str, Any], events: list[Event], rnd: int) -> None:
         s["phase"] = "event"
         s["active"] = None
         s["respond"] = None
-
-
-# ---------------------------------------------------------------------------------- events
-
-
-def _event_choice_options(s: Mapping[str, Any]) -> list[Option]:
-    return [_OPT(f"event.{c}", "card." + c, "primary") for c in s["face_up"]]
-
-
-def _gravity_targets(s: Mapping[str, Any], seat: int) -> list[str]:
-    ship = s["ships"][seat]
-    if ship["landed"] is not None:
-        return []
-    here = _pos(ship)
-    best = GRAVITY_RANGE + 1
-    out: list[str] = []
-    for b in BODIES:
-        p = body_pos(s, b)
-        assert p is not None
-        d = dist(here, p)
-        if d > GRAVITY_RANGE:
-            continue
-        if d < best:
-            best, out = d, [b]
-        elif d == best:
-            out.append(b)
-    return out
-
-
-def _response_options(s: Mapping[str, Any], seat: int) -> list[str]:
-    """What a seat may answer to the active event card ([] = not concerned)."""
-    kind = CARDS[s["active"]]["kind"]
-    ship = s["ships"][seat]
-    shield = ship["shields"] > 0
-    if kind == "wind":
-        return ["accept", "shield"] if shield else ["accept"]
-    if kind == "energy":
-        return ["pay", "skip"] if shield else ["skip"]
-    if kind == "gravity":
-        targets = _gravity_targets(s, seat)
-        if not targets:
-            return []
-        return [f"pull.{b}" for b in targets] + (["shield"] if shield else [])
-    if kind == "asteroids":
-        return ["accept", "shield"] if shield and ship["fuel"] > 0 else ["accept"]
-    if kind == "flares":
-        return ["accept", "shield"] if shield else ["accept"]
-    return ["accept"]
-
-
-def _response_label(kind: str, opt: str) -> str:
-    if opt.startswith("pull."):
-        return "opt.pull." + opt[5:]
-    return f"opt.{kind}.{opt}"
 
 
 def _choose_event(s: dict[str, Any], seat: int, card: str, events: list[Event]) -> None:
@@ -601,123 +422,9 @@ def _after_event(s: dict[str, Any], events: list[Event]) -> None:
     _start_orders(s, events)
 
 
-def _add_hyper(ship: dict[str, Any]) -> str:
-    """One red cube into the tank: in a free slot, else in place of a yellow (4 at most)."""
-    if ship["hyper"] >= MAX_HYPER:
-        return "full"
-    if tank(ship) < TANK:
-        ship["hyper"] += 1
-        return "added"
-    if ship["fuel"] > 0:
-        ship["fuel"] -= 1
-        ship["hyper"] += 1
-        return "swapped"
-    return "full"
-
-
-# ---------------------------------------------------------------------------------- orders
-
-_ADD = [_OPT(f"add.{d}", f"opt.add.{d}", arrow=ARROWS[i]) for i, d in enumerate(DIR_IDS)]
-_ADDH = [_OPT(f"addh.{d}", f"opt.addh.{d}", arrow=HYPER_ARROWS[i]) for i, d in enumerate(DIR_IDS)]
-
-
 def _start_orders(s: dict[str, Any], events: list[Event]) -> None:
     s["phase"] = "orders"
     s["orders"] = [{"steps": [], "picks": 0, "done": False, "final": None} for _ in range(s["n"])]
-
-
-def compose(ship: Mapping[str, Any], steps: list[str]) -> dict[str, Any]:
-    """The ship as it would be after the order ``steps`` (tank, shields, rose)."""
-    fuel, hyper, shields = ship["fuel"], ship["hyper"], ship["shields"]
-    rose = list(ship["rose"])
-    cubes = 0
-    converted = False
-    for st in steps:
-        if st == "convert":
-            shields -= 1
-            fuel += min(2, TANK - fuel - hyper)
-            converted = True
-            continue
-        kind, d = st.split(".")
-        if kind == "add":
-            fuel -= 1
-            add_units(rose, DIR_INDEX[d], 1)
-        else:
-            hyper -= 1
-            add_units(rose, DIR_INDEX[d], 2)
-        cubes += 1
-    return {
-        "fuel": fuel,
-        "hyper": hyper,
-        "shields": shields,
-        "rose": rose,
-        "cubes": cubes,
-        "converted": converted,
-    }
-
-
-def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    o = s["orders"][seat]
-    if o["done"]:
-        return []
-    ship = s["ships"][seat]
-    c = compose(ship, o["steps"])
-    landed = ship["landed"] is not None
-    more = o["picks"] < STEP_CAP
-    opts: list[Option] = []
-    if more and c["cubes"] < s["limits"][seat]:
-        if c["fuel"] > 0:
-            opts += _ADD
-        if c["hyper"] > 0:
-            opts += _ADDH
-    if more and not c["converted"] and c["shields"] > 0:
-        opts.append(_OPT("convert", "opt.convert"))
-    if more and o["steps"]:
-        opts.append(_OPT("undo", "opt.undo", "danger"))
-    if landed and c["cubes"] == 0:
-        pulled = s["pulled"][seat]  # landed by Gravity this round: stays, no refuel (R15)
-        opts.append(_OPT("stay", "opt.stay_pulled" if pulled else "opt.stay", "success"))
-        if s["rules"] == "advanced" and c["shields"] > 0 and not pulled:
-            opts.append(_OPT("stayfull", "opt.stayfull", "success"))
-    else:
-        label = "opt.takeoff" if landed else "opt.confirm"
-        opts.append(_OPT("confirm", label, "success", cubes=c["cubes"]))
-    if not landed and c["cubes"] == 0:
-        opts.append(_OPT("evac", "opt.evac", "danger"))
-    return opts
-
-
-def _order_refusal(s: Mapping[str, Any], seat: int, choice: str) -> str:
-    """Why an order option is not offered (an ``error`` code)."""
-    ship = s["ships"][seat]
-    o = s["orders"][seat]
-    c = compose(ship, o["steps"])
-    landed = ship["landed"] is not None
-    more = o["picks"] < STEP_CAP
-    kind = choice.split(".")[0]
-    if kind in ("add", "addh", "convert", "undo") and not more:
-        return "step_limit"
-    if kind in ("add", "addh"):
-        if c["cubes"] >= s["limits"][seat]:
-            return "flares" if s["limits"][seat] == 0 else "cube_limit"
-        return "no_fuel" if kind == "add" else "no_hyper"
-    if choice == "convert":
-        return "already_converted" if c["converted"] else "no_shield"
-    if choice == "undo":
-        return "nothing_to_undo"
-    if choice == "confirm":
-        return "must_stay"
-    if choice in ("stay", "stayfull"):
-        if not landed:
-            return "not_landed"
-        if c["cubes"]:
-            return "cubes_placed"
-        if s["rules"] == "basic":
-            return "basic_refuel"
-        return "pulled_no_refuel" if s["pulled"][seat] else "no_shield"
-    if choice == "evac":
-        return "evac_landed" if landed else "cubes_placed"
-    return "not_offered"
 
 
 def _apply_order(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
@@ -736,16 +443,6 @@ def _apply_order(s: dict[str, Any], seat: int, choice: str, events: list[Event])
         o["steps"].pop()
     else:
         o["steps"].append(choice)
-
-
-def order_arrows(steps: list[str]) -> str:
-    out = []
-    for st in steps:
-        if st == "convert":
-            continue
-        kind, d = st.split(".")
-        out.append((ARROWS if kind == "add" else HYPER_ARROWS)[DIR_INDEX[d]])
-    return "".join(out)
 
 
 # -------------------------------------------------------------------------- flight phase
@@ -839,16 +536,6 @@ def _open_landing(
     }
 
 
-def _landing_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    body = s["landing"]["body"][seat]
-    if body is None or s["landing"]["answers"][seat] is not None:
-        return []
-    return [
-        _OPT("land", "opt.land." + body, "success"),
-        _OPT("noland", "opt.noland"),
-    ]
-
-
 def _apply_landing(s: dict[str, Any], seat: int, choice: str, events: list[Event]) -> None:
     ld = s["landing"]
     ld["answers"][seat] = choice
@@ -885,16 +572,6 @@ def _land(
         "shared": sorted(b for b, k in takers.items() if k > 1),
     }
     _continue_landing(s, events, None)
-
-
-def marker_choices(s: Mapping[str, Any], seat: int, body: str) -> list[int]:
-    """The marker values ``seat`` may choose from on landing at ``body``, highest first;
-    [] when there is nothing to choose (a lone lander, or one value left)."""
-    td = s["touchdown"]
-    if td is None or body not in td["shared"] or not can_get_marker(s, seat, body):
-        return []
-    values = sorted(set(s["stacks"][body]), reverse=True)
-    return values if len(values) > 1 else []
 
 
 def _continue_landing(s: dict[str, Any], events: list[Event], picked: int | None) -> None:
@@ -989,188 +666,8 @@ def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
     _start_round(s, events, s["round"] + 1)
 
 
+#: What follows a touchdown, by ``touchdown["then"]`` (one of ``LANDING_NEXT``).
 _AFTER_LANDING = {"event": _after_event, "flight": _after_flight, "planets": _after_planets}
-
-
-# ------------------------------------------------------------------------------- scoring
-
-
-def _game_over(s: dict[str, Any], events: list[Event], reason: str) -> None:
-    ships = s["ships"]
-    if s["rules"] == "basic":
-        early = [k for k in _seat_order(s) if ships[k]["returned"] in (1, 3)]
-        winners = early or [k for k in _seat_order(s) if ships[k]["returned"] == 4]
-    else:
-        winners = [k for k in _seat_order(s) if ships[k]["returned"]]
-    for seat in winners:
-        value = s["earth_stack"].pop()
-        ships[seat]["earth"] = value
-        events.append(_EV("earth_marker", seat, value=value))
-    s["over"] = True
-    s["phase"] = "over"
-    s["end"] = reason
-    events.append(_EV("game_over_" + reason))
-    for seat in range(s["n"]):
-        for mid, pts in mission_results(s, seat):
-            code = ("mission_done." if pts else "mission_failed.") + mid
-            events.append(_EV(code, seat, reveals=True, points=pts))
-    res = result(s)
-    assert res is not None
-    for seat in range(s["n"]):
-        events.append(_EV("final_score", seat, score=res.scores[seat], rank=res.ranks[seat]))
-
-
-def mission_results(s: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
-    """[(mission id, points earned)] for a seat's kept missions, evaluated now (R19)."""
-    out = []
-    ship = s["ships"][seat]
-    for mid in s["missions"][seat]:
-        kind, body = mid.split(".")
-        first, second = marker_top_values(s["rules"], body)
-        held = ship["markers"].get(body)
-        if kind == "m1":
-            done = held == first
-        else:
-            done = held == second or s["landed_by"][body] == [seat]
-        out.append((mid, MISSION_POINTS[kind] if done else 0))
-    return out
-
-
-def breakdown(s: Mapping[str, Any], seat: int, final: bool) -> dict[str, int]:
-    ship = s["ships"][seat]
-    parts = {"markers": sum(ship["markers"].values()), "earth": ship["earth"]}
-    if final:
-        res = mission_results(s, seat)
-        parts["mission1"] = sum(p for m, p in res if m.startswith("m1."))
-        parts["mission2"] = sum(p for m, p in res if m.startswith("m2."))
-    return parts
-
-
-def running_scores(s: Mapping[str, Any]) -> list[int]:
-    return [sum(breakdown(s, k, bool(s["over"])).values()) for k in range(s["n"])]
-
-
-def result(s: Mapping[str, Any]) -> Result | None:
-    if not s["over"]:
-        return None
-    parts = [breakdown(s, k, True) for k in range(s["n"])]
-    scores = tuple(sum(p.values()) for p in parts)
-
-    def key(k: int) -> tuple[int, ...]:
-        ship = s["ships"][k]
-        ret = {0: 0, 4: 1, 1: 2, 3: 2}[ship["returned"]]
-        fours = sum(1 for v in ship["markers"].values() if v == 4)
-        if s["rules"] == "advanced":
-            return (scores[k], ship["shields"], ret, fours)
-        return (scores[k], ret, fours)
-
-    keys = [key(k) for k in range(s["n"])]
-    ranks = ranks_of(keys)
-    return Result(
-        scores=scores, ranks=ranks, breakdown=tuple(parts), tiebreak=tiebreak_key(s, keys)
-    )
-
-
-def tiebreak_key(s: Mapping[str, Any], keys: Sequence[tuple[int, ...]]) -> str:
-    """The i18n key naming the tie-breaks (R20) that split players equal on points, the
-    deepest one needed included; "" when no tie-break decided a place."""
-    levels = (
-        ["shields", "returned", "fours"] if s["rules"] == "advanced" else ["returned", "fours"]
-    )
-    deepest = 0
-    for a, b in itertools.combinations(keys, 2):
-        if a[0] != b[0] or a == b:
-            continue
-        deepest = max(deepest, next(i for i in range(1, len(a)) if a[i] != b[i]))
-    return "kosmonavts.tiebreak." + "_".join(levels[:deepest]) if deepest else ""
-
-
-# ---------------------------------------------------------------------- pending / apply
-
-
-def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    """Options open to ``seat`` right now ([] if it has nothing to decide)."""
-    ph = s["phase"]
-    if s["over"]:
-        return []
-    if s["touchdown"] is not None:
-        return _marker_options(s, seat)
-    if ph == "setup":
-        return _placement_options(s, seat)
-    if ph == "missions":
-        return _mission_options(s, seat)
-    if ph == "event":
-        if s["active"] is None:
-            return _event_choice_options(s) if seat == s["instructor"] else []
-        r = s["respond"]
-        if not r["asked"][seat] or r["answers"][seat] is not None:
-            return []
-        kind = CARDS[s["active"]]["kind"]
-        return [
-            _OPT(o, _response_label(kind, o), "danger" if o == "shield" else "secondary")
-            for o in _response_options(s, seat)
-        ]
-    if ph == "orders":
-        return _order_options(s, seat)
-    if s["landing"] is not None:
-        return _landing_options(s, seat)
-    return []
-
-
-def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
-    head, body = s["touchdown"]["queue"][0]
-    if seat != head:
-        return []
-    values = marker_choices(s, seat, body)
-    return [
-        _OPT(f"marker.{v}", "opt.marker", "primary" if i == 0 else "secondary", value=v)
-        for i, v in enumerate(values)
-    ]
-
-
-def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
-    ph = s["phase"]
-    if s["touchdown"] is not None:
-        return P + "prompt.marker." + s["touchdown"]["queue"][0][1], {}, False
-    if ph == "setup":
-        st = s["setup"]
-        if st["picked"] is not None:
-            return P + "prompt.place." + st["picked"], {}, False
-        return P + "prompt.place_body", {}, False
-    if ph == "missions":
-        return P + "prompt.missions", {"kept": len(s["choice"][seat]["keep"])}, True
-    if ph == "event":
-        if s["active"] is None:
-            return P + "prompt.event", {}, False
-        return P + "prompt.respond." + CARDS[s["active"]]["kind"], {}, False
-    if ph == "orders":
-        ship = s["ships"][seat]
-        c = compose(ship, s["orders"][seat]["steps"])
-        args = {
-            "cubes": c["cubes"],
-            "limit": s["limits"][seat],
-            "fuel": c["fuel"],
-            "hyper": c["hyper"],
-            "arrows": order_arrows(s["orders"][seat]["steps"]) or "-",
-        }
-        key = "prompt.order"
-        if ship["landed"] is not None:
-            key = "prompt.order_pulled" if s["pulled"][seat] else "prompt.order_landed"
-        return P + key, args, True
-    ld = s["landing"]
-    return P + f"prompt.land{ld['phase']}." + ld["body"][seat], {}, False
-
-
-def pending(s: Mapping[str, Any]) -> list[Decision]:
-    if s["over"]:
-        return []
-    out = []
-    for seat in range(s["n"]):
-        opts = seat_options(s, seat)
-        if opts:
-            prompt, args, private = _prompt(s, seat)
-            out.append(Decision(seat, prompt, tuple(opts), args, private))
-    return out
 
 
 def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any], list[Event]]:
@@ -1215,86 +712,3 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
     else:
         _apply_landing(s2, seat, choice, events)
     return s2, events
-
-
-# ------------------------------------------------------------------------- dump / load
-
-
-def dump(s: Mapping[str, Any]) -> dict[str, Any]:
-    return clone(dict(s))
-
-
-def load(data: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        s = clone(dict(data))
-        # states saved before the marker choice and the Gravity refuel ruling (R12, R15)
-        s.setdefault("touchdown", None)
-        s.setdefault("pulled", [False] * s["n"])
-        _validate(s)
-    except ValueError:
-        raise
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError(f"bad kosmonavts state: {exc!r}") from exc
-    return s
-
-
-def _validate(s: dict[str, Any]) -> None:
-    check(s.get("schema") == SCHEMA, "schema")
-    check(s.get("game") == "kosmonavts", "game")
-    n = s["n"]
-    check(isinstance(n, int) and 2 <= n <= 4, "players")
-    check(s["rules"] in ("basic", "advanced"), "rules")
-    check(s["placement"] in ("random", "players"), "placement")
-    check(s["phase"] in PHASES, "phase")
-    check(isinstance(s["seed"], int) and isinstance(s["rng"], int), "rng")
-    check(0 <= s["instructor"] < n, "instructor")
-    check(isinstance(s["round"], int) and 0 <= s["round"] <= ROUND_LIMIT, "round")
-    check(set(s["bodies"]) == set(BODIES), "bodies")
-    for b, idx in s["bodies"].items():
-        check(idx is None or (isinstance(idx, int) and 0 <= idx < len(ORBITS[b])), "orbit")
-    cards = [*s["deck"], *s["face_up"], *s["discard"]]
-    if s["active"] is not None:
-        cards.append(s["active"])
-    check(sorted(cards) == sorted(CARD_IDS), "event cards")
-    check(len(s["ships"]) == n and len(s["missions"]) == n, "seats")
-    for ship in s["ships"]:
-        check(ship["fuel"] >= 0 and 0 <= ship["hyper"] <= MAX_HYPER, "fuel")
-        check(tank(ship) <= TANK, "tank")
-        check(0 <= ship["shields"] <= MAX_SHIELDS, "shields")
-        check(len(ship["rose"]) == 6 and all(u >= 0 for u in ship["rose"]), "rose")
-        check(ship["landed"] is None or ship["landed"] in BODIES, "landed")
-        check(ship["last"] in BODIES, "last visited")
-        check(all(b in NON_EARTH for b in ship["markers"]), "markers")
-        check(ship["returned"] in (0, 1, 3, 4), "returned")
-        check(len(ship["pos"]) == 2, "position")
-    for mids in s["missions"]:
-        for mid in mids:
-            kind, body = mid.split(".")
-            check(kind in ("m1", "m2") and body in NON_EARTH, "mission")
-    if s["phase"] == "orders":
-        check(s["orders"] is not None and len(s["orders"]) == n, "orders")
-        for o in s["orders"]:
-            for st in o["steps"]:
-                check(st == "convert" or st.split(".")[1] in DIR_IDS, "order step")
-    check(s["phase"] != "setup" or s["setup"] is not None, "setup")
-    check(s["phase"] != "missions" or s["choice"] is not None, "mission choice")
-    # the markers of every body add up to its full stack
-    for b in NON_EARTH:
-        held = sorted(
-            [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]] + s["stacks"].get(b, [])
-        )
-        if b in s["removed"]:
-            check(not held, "removed body markers")
-        else:
-            full = MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC
-            check(held == sorted(full), f"markers of {b}")
-    check(s["over"] == (s["phase"] == "over"), "over flag")
-    check(len(s["pulled"]) == n and all(isinstance(x, bool) for x in s["pulled"]), "pulled")
-    td = s["touchdown"]
-    if td is not None:
-        check(td["phase"] in (1, 3, 4) and td["then"] in _AFTER_LANDING, "touchdown")
-        check(bool(td["queue"]), "touchdown queue")
-        for seat, body in td["queue"]:
-            check(0 <= seat < n and body in BODIES, "touchdown lander")
-        seat, body = td["queue"][0]
-        check(bool(marker_choices(s, seat, body)), "touchdown choice")

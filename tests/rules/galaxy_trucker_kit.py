@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.galaxy_trucker import GAME, engine
+from rules.galaxy_trucker import GAME, engine, hazards
 from rules.galaxy_trucker import adventure as adv
 from rules.galaxy_trucker import ship as sh
 from rules.galaxy_trucker.tiles import cards as real_cards
@@ -77,7 +77,7 @@ def flyer(
         prep: Callable[[S], None] | None = None,
     ) -> tuple[S, list[Any]]:
         if line is not None:
-            monkeypatch.setattr(adv, "roll", lambda s: line)
+            monkeypatch.setattr(hazards, "roll", lambda s: line)
         s = GAME.new(len(ships), {"rules": "2", "level": level}, 5)
         if rules == 1:
             del s["rules"]  # a game stored before the rulings R10b, R11b, R26b

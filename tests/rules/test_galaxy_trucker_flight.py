@@ -109,7 +109,7 @@ def test_goods_value_and_half_price_rounded_up():
 import pytest  # noqa: E402
 
 from core.contract import IllegalMove, apply_checked  # noqa: E402
-from rules.galaxy_trucker import GAME  # noqa: E402
+from rules.galaxy_trucker import GAME, hazards  # noqa: E402
 from rules.galaxy_trucker import adventure as adv  # noqa: E402
 from rules.galaxy_trucker.tiles import cards as real_cards  # noqa: E402
 
@@ -240,7 +240,7 @@ def test_smugglers_take_goods_then_batteries(flying):
 
 
 def test_small_meteor_bounces_or_destroys_and_a_split_ship_chooses(flying, monkeypatch):
-    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    monkeypatch.setattr(hazards, "roll", lambda s: 7)
     # seat 0: a cannon's smooth front in column 7; seat 1: batteries either side of the cabin
     s, events = flying(
         [{(6, 7): (CANNON, 0)}, {(7, 8): (BATT, 0), (7, 6): (BATT_B, 2)}], ["T-small"]
@@ -254,7 +254,7 @@ def test_small_meteor_bounces_or_destroys_and_a_split_ship_chooses(flying, monke
 
 
 def test_large_meteor_is_shot_down_by_a_cannon_in_its_column(flying, monkeypatch):
-    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    monkeypatch.setattr(hazards, "roll", lambda s: 7)
     s, events = flying([{(6, 7): (CANNON, 0)}, {(8, 7): (ENGINE, 0)}], ["T-large"])
     assert "shot_down" in codes(events)
     assert s["players"][0]["lost"] == [] and len(s["players"][1]["lost"]) == 1
@@ -324,7 +324,7 @@ def test_crew_losses_are_picked_cabin_by_cabin(flying):
 
 
 def test_r14_a_shield_stops_a_small_meteor_for_a_battery(flying, monkeypatch):
-    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    monkeypatch.setattr(hazards, "roll", lambda s: 7)
     s, events = flying(
         [{(7, 8): (SHIELD, 0), (7, 6): (BATT, 2), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
         ["T-small"],
@@ -348,7 +348,7 @@ def test_r16_goods_make_room_for_better_ones(flying):
 
 
 def test_r21_combat_zone_lowest_loses_ties_against_the_leader(flying, monkeypatch):
-    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    monkeypatch.setattr(hazards, "roll", lambda s: 7)
     _s, events = flying(
         [{(8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE2, 0)}],
         ["2E-I-16"],  # crew -> 3 days; engines -> 2 crew; firepower -> 2 rear shots
@@ -361,7 +361,7 @@ def test_r21_combat_zone_lowest_loses_ties_against_the_leader(flying, monkeypatc
 
 
 def test_r21_sabotage_hits_the_smallest_crew(flying, monkeypatch):
-    monkeypatch.setattr(adv, "roll", lambda s: 7)
+    monkeypatch.setattr(hazards, "roll", lambda s: 7)
     _s, events = flying(
         [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}], ["OE-III-09"]
     )

@@ -1075,3 +1075,9 @@ def test_the_random_stream_is_unchanged_by_the_kit() -> None:
     for seed in range(5):
         s = GAME.new(3, {}, seed)
         assert s["rng"] == 1 and s["instructor"] == random.Random(f"{seed}:1").randrange(3)
+
+
+def test_a_stored_touchdown_may_go_on_only_where_the_engine_can() -> None:
+    from rules.kosmonavts import common
+
+    assert tuple(engine._AFTER_LANDING) == common.LANDING_NEXT

@@ -109,11 +109,7 @@ class Harness:
             raise HarnessError("the harness is already started")
         loop = asyncio.get_running_loop()
         if not self.shared:
-            netguard.activate()
-            THREAD_WORK.install()
-            self._errors.install(loop)
-            self._guarded = True
-            self._baseline_tasks = set(asyncio.all_tasks())
+            self._guard(loop)
         try:
             bot = self.bot_factory()
             if inspect.isawaitable(bot):
@@ -144,11 +140,24 @@ class Harness:
             if not self.shared:
                 self.backend.gateway_sink = None
                 await self._cancel_leftovers()
-            if self._guarded:
-                self._guarded = False
-                self._errors.uninstall()
-                THREAD_WORK.uninstall()
-                netguard.deactivate()
+            self._unguard()
+
+    def _guard(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Install the network guard, the thread-work tracker and the error capture, and
+        note the tasks running before the bot (see :meth:`_cancel_leftovers`)."""
+        netguard.activate()
+        THREAD_WORK.install()
+        self._errors.install(loop)
+        self._guarded = True
+        self._baseline_tasks = set(asyncio.all_tasks())
+
+    def _unguard(self) -> None:
+        """Lift what :meth:`_guard` installed (once)."""
+        if self._guarded:
+            self._guarded = False
+            self._errors.uninstall()
+            THREAD_WORK.uninstall()
+            netguard.deactivate()
 
     async def restart(self) -> None:
         """Stop, build a new bot with the same factory, start again. Discord's memory (the

@@ -802,17 +802,10 @@ def _draw_private(
     img = kit.star_field((PW, int(h)), seed=5)
     d = ImageDraw.Draw(img)
     who = kit.player_name(names, seat, lang) if seat is not None else ""
-    kit.title_bar(
-        d,
-        PW,
-        70,
-        t("private.title", lang, name=who) if who else t("private.anon", lang),
-        room=PW - 90,
-        text_x=62,
-        token=(lambda cy: seat_key(d, (36, cy), 16, seat)) if seat is not None else None,
-        sizes=(30, 28, 26, 24),
-        shadow=0,
-    )
+    title = t("private.title", lang, name=who) if who else t("private.anon", lang)
+    mark = (lambda cy: seat_key(d, (36, cy), 16, seat)) if seat is not None else None
+    sizes = (30, 28, 26, 24)
+    kit.title_bar(d, PW, 70, title, room=PW - 90, text_x=62, token=mark, sizes=sizes, shadow=0)
     y = 84.0
     y = _section(d, y, t("private.hand", lang, n=len(hand)))
     if not hand:

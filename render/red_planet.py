@@ -870,15 +870,9 @@ def _draw_private(
     img = kit.star_field((pw, int(ph)), seed=9)
     d = ImageDraw.Draw(img)
     who = kit.player_name(names, seat, lang) if seat is not None else ""
-    kit.title_bar(
-        d,
-        pw,
-        58,
-        t("private.title", lang, name=who) if who else t("private.anon", lang),
-        room=pw - 120,
-        text_x=58 if seat is not None else 24,
-        token=(lambda cy: token(d, (34, cy), 15, seat, "")) if seat is not None else None,
-    )
+    title = t("private.title", lang, name=who) if who else t("private.anon", lang)
+    mark = (lambda cy: token(d, (34, cy), 15, seat, "")) if seat is not None else None
+    kit.title_bar(d, pw, 58, title, room=pw - 120, text_x=24 if mark is None else 58, token=mark)
     y = 72.0
     if hand or chosen:
         text(d, (24, y + 12), t("private.hand", lang), font(24), fill=GOLD, anchor="lm")

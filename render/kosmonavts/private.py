@@ -195,19 +195,13 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
 
     # title
     who = _name(names, seat, lang) if has_seat else ""
-    kit.title_bar(
-        d,
-        PW,
-        62,
-        (
-            t("kosmonavts.render.private.title", lang, name=who)
-            if who
-            else t("kosmonavts.render.private.anon", lang)
-        ),
-        room=PW - 380,
-        text_x=62 if has_seat else 24,
-        token=(lambda cy: kit.seat_token(d, (36, cy), 15, seat)) if has_seat else None,
+    title = (
+        t("kosmonavts.render.private.title", lang, name=who)
+        if who
+        else t("kosmonavts.render.private.anon", lang)
     )
+    mark = (lambda cy: kit.seat_token(d, (36, cy), 15, seat)) if has_seat else None
+    kit.title_bar(d, PW, 62, title, room=PW - 380, text_x=62 if has_seat else 24, token=mark)
     rnd = view.get("round")
     if _is_int(rnd):
         lim = view.get("round_limit")

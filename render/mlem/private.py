@@ -108,15 +108,9 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
 
     # title
     who = _name(names, seat_i, lang) if has_seat else ""
-    kit.title_bar(
-        d,
-        pw,
-        58,
-        t("mlem.render.private.title" if who else "mlem.render.private.anon", lang, name=who),
-        room=pw - 120,
-        text_x=58 if has_seat else 24,
-        token=(lambda cy: kit.seat_token(d, (34, cy), 14, seat_i)) if has_seat else None,
-    )
+    title = t("mlem.render.private.title" if who else "mlem.render.private.anon", lang, name=who)
+    token = (lambda cy: kit.seat_token(d, (34, cy), 14, seat_i)) if has_seat else None
+    kit.title_bar(d, pw, 58, title, room=pw - 120, text_x=58 if has_seat else 24, token=token)
 
     y = 72
     targets_done: set[int] = set()

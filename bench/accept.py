@@ -29,7 +29,7 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bench.common import random_options, summary
+from bench.common import random_options, summary, timed_random_move
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, Player
@@ -82,7 +82,6 @@ async def run(
     async with bench_store(synchronous, folder, db) as store:
         host = Host(store, clock=FakeClock(), seeds=random.Random(1))
         ids: list[int] = []
-        users: dict[int, list[Player]] = {}
 
         async def create(g: int, options: dict[str, str], n: int) -> None:
             players = [Player(g * 10 + i + 1, f"P{i}") for i in range(n)]
@@ -97,7 +96,6 @@ async def run(
                     await host.cycle_option(snap.id, spec.id, players[0])
             await host.start(snap.id, players[0])
             ids.append(snap.id)
-            users[snap.id] = players
 
         # PostgreSQL takes several set-ups at once (one per pooled connection); SQLite has
         # one writer, so one at a time.
@@ -120,15 +118,9 @@ async def run(
         times: list[float] = []
         while len(times) < moves:
             gid = rng.choice(ids)
-            snap = await host.by_id(gid)
-            if not snap.decisions:
-                continue
-            d = rng.choice(snap.decisions)
-            opt = rng.choice(d.options).id
-            who = users[gid][d.seat]
-            t0 = time.perf_counter()
-            await host.play(gid, who.user_id, d.seat, snap.token(d), opt)
-            times.append((time.perf_counter() - t0) * 1000)
+            ms = await timed_random_move(host, gid, rng)
+            if ms is not None:
+                times.append(ms)
     return times
 
 

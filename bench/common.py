@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import random
 import statistics
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from core.contract import Game, random_answer
+
+if TYPE_CHECKING:
+    from host.sessions import Host
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, str]:
@@ -38,3 +42,16 @@ def summary(ms: list[float]) -> str:
         f"n={len(ms)} median={statistics.median(ms):.2f} ms p99={pct(ms, 99):.2f} ms "
         f"max={max(ms):.2f} ms"
     )
+
+
+async def timed_random_move(host: Host, gid: int, rng: random.Random) -> float | None:
+    """A random option of a random open decision of game ``gid``, played by the person in
+    that seat: the time ``host.play`` took (ms), or None when the game waits for no one."""
+    snap = await host.by_id(gid)
+    if not snap.decisions:
+        return None
+    d = rng.choice(snap.decisions)
+    opt = rng.choice(d.options).id
+    t0 = time.perf_counter()
+    await host.play(gid, snap.seats[d.seat].user_id or 0, d.seat, snap.token(d), opt)
+    return (time.perf_counter() - t0) * 1000

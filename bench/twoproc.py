@@ -25,7 +25,7 @@ import sys
 import time
 import uuid
 
-from bench.common import pct
+from bench.common import pct, timed_random_move
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, HostError, Player
@@ -72,19 +72,13 @@ async def worker(url: str, seconds: float, tasks: int, index: int) -> dict[str, 
         rng = random.Random(index * 1000 + k)
         while time.perf_counter() < deadline:
             gid = rng.choice(ids)
-            snap = await host.by_id(gid)
-            if not snap.decisions:
-                continue
-            d = rng.choice(snap.decisions)
-            opt = rng.choice(d.options).id
-            seat = snap.seats[d.seat]
-            t0 = time.perf_counter()
             try:
-                await host.play(gid, seat.user_id or 0, d.seat, snap.token(d), opt)
+                ms = await timed_random_move(host, gid, rng)
             except HostError:
                 refused += 1  # the other process (or task) moved this game first
                 continue
-            latencies.append((time.perf_counter() - t0) * 1000)
+            if ms is not None:
+                latencies.append(ms)
 
     try:
         await asyncio.gather(*(clicker(k) for k in range(tasks)))

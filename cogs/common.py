@@ -126,6 +126,30 @@ def cmd(name: str, prefix: str = "cmd") -> dict[str, Any]:
     }
 
 
+Param = tuple[app_commands.locale_str, app_commands.locale_str]
+
+
+def param(key: str, description: str, description_key: str = "") -> Param:
+    """A command parameter's name (its English name is ``key``'s, data/i18n/host.json) and
+    description (``description``, the default; ``description_key`` or ``<key>.desc`` in
+    other languages), for :func:`options`."""
+    name = _(i18n.t(key, "en"), key=key)
+    return name, _(description, key=description_key or f"{key}.desc")
+
+
+def options(**params: Param) -> Callable[[F], F]:
+    """A command's parameters as Discord shows them, each ``(name, description)`` (both
+    translatable, see :func:`param`): :func:`app_commands.rename` and
+    :func:`app_commands.describe` in one."""
+    rename = app_commands.rename(**{p: name for p, (name, _desc) in params.items()})
+    describe = app_commands.describe(**{p: desc for p, (_name, desc) in params.items()})
+
+    def decorate(func: F) -> F:
+        return rename(describe(func))
+
+    return decorate
+
+
 def game_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=_(i18n.t(f"{gid}.name", "en"), key=f"{gid}.name"), value=gid)

@@ -527,32 +527,18 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
     gid, ver = snap.id, snap.row.version
     v = discord.ui.View(timeout=None)
     full = len(snap.seats) >= snap.game.max_players
-    v.add_item(
-        ui.LobbyButton(
-            gid,
-            ver,
-            "join",
-            label=t("host.lobby.join", lang),
-            style=discord.ButtonStyle.success,
-            disabled=full,
-            row=0,
+    few = len(snap.seats) < snap.game.min_players
+    style = discord.ButtonStyle
+    for act, key, look, disabled in (
+        ("join", "host.lobby.join", style.success, full),
+        ("leave", "host.lobby.leave", style.secondary, False),
+        ("bot", "host.lobby.add_bot", style.secondary, full),
+        ("start", "host.lobby.start", style.primary, few),
+    ):
+        label = t(key, lang)
+        v.add_item(
+            ui.LobbyButton(gid, ver, act, label=label, style=look, disabled=disabled, row=0)
         )
-    )
-    v.add_item(ui.LobbyButton(gid, ver, "leave", label=t("host.lobby.leave", lang), row=0))
-    v.add_item(
-        ui.LobbyButton(gid, ver, "bot", label=t("host.lobby.add_bot", lang), disabled=full, row=0)
-    )
-    v.add_item(
-        ui.LobbyButton(
-            gid,
-            ver,
-            "start",
-            label=t("host.lobby.start", lang),
-            style=discord.ButtonStyle.primary,
-            disabled=len(snap.seats) < snap.game.min_players,
-            row=0,
-        )
-    )
     for o in Host.lobby_options(snap)[:5]:
         label = f"{t(o.label, lang)}: {option_value(snap, o, lang)}"
         v.add_item(ui.LobbyButton(gid, ver, f"o.{o.id}", label=label, row=1))

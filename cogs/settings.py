@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from cogs.common import CogBase, cmd, guarded
+from cogs.common import CogBase, cmd, guarded, options, param
 from core.i18n import t
 from host import pacing
 from host.sessions import HostError
@@ -43,13 +43,9 @@ class SettingsCog(CogBase, commands.Cog):
         self.host = bot.host
 
     @settings.command(**cmd("me", "cmd.settings"))
-    @app_commands.rename(
-        dm_on_turn=_("dm_on_turn", key="cmd.settings.me.dm"),
-        language=_("language", key="cmd.settings.me.lang"),
-    )
-    @app_commands.describe(
-        dm_on_turn=_("Get a DM when it is your turn", key="cmd.settings.me.dm.desc"),
-        language=_("The language I use with you", key="cmd.settings.me.lang.desc"),
+    @options(
+        dm_on_turn=param("cmd.settings.me.dm", "Get a DM when it is your turn"),
+        language=param("cmd.settings.me.lang", "The language I use with you"),
     )
     @app_commands.choices(language=LANGS)
     @guarded
@@ -75,15 +71,13 @@ class SettingsCog(CogBase, commands.Cog):
         await self.settled(interaction, "host.settings.me", lang_now, dm=f"host.yesno.{int(dm)}")
 
     @settings.command(**cmd("server", "cmd.settings"))
-    @app_commands.rename(
-        language=_("language", key="cmd.settings.me.lang"),
-        reminders=_("reminders", key="cmd.settings.server.reminders"),
-    )
-    @app_commands.describe(
-        language=_("Language of new games' tables", key="cmd.settings.server.lang.desc"),
-        reminders=_(
-            "Default reminder cadence for new games", key="cmd.settings.server.reminders.desc"
+    @options(
+        language=param(
+            "cmd.settings.me.lang",
+            "Language of new games' tables",
+            "cmd.settings.server.lang.desc",
         ),
+        reminders=param("cmd.settings.server.reminders", "Default reminder cadence for new games"),
     )
     @app_commands.choices(language=LANGS, reminders=REMINDERS)
     @guarded

@@ -6,11 +6,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from cogs import present
-from cogs.common import CogBase, cmd, game_choices, guarded
+from cogs.common import CogBase, cmd, game_choices, guarded, options, param
 from core.i18n import t
 from host.sessions import HostError
 
@@ -38,8 +37,7 @@ class StatsCog(CogBase, commands.Cog):
         self.host = bot.host
 
     @app_commands.command(**cmd("stats"))
-    @app_commands.rename(user=_("player", key="cmd.stats.user"))
-    @app_commands.describe(user=_("Whose record (yours if empty)", key="cmd.stats.user.desc"))
+    @options(user=param("cmd.stats.user", "Whose record (yours if empty)"))
     @guarded
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
@@ -79,8 +77,7 @@ class StatsCog(CogBase, commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(**cmd("leaderboard"))
-    @app_commands.rename(game=_("game", key="cmd.new.game"))
-    @app_commands.describe(game=_("Which game", key="cmd.rules.game.desc"))
+    @options(game=param("cmd.new.game", "Which game", "cmd.rules.game.desc"))
     @app_commands.choices(game=game_choices())
     @guarded
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:

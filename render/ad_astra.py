@@ -801,13 +801,11 @@ def _draw_private(
     h += 38 + max(1, sum(math.ceil(len(v) / 4) for v in known_by_sys.values())) * 46 + 10
     img = kit.star_field((PW, int(h)), seed=5)
     d = ImageDraw.Draw(img)
-    kit.rounded_box(d, (8, 6, PW - 8, 70), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     who = kit.player_name(names, seat, lang) if seat is not None else ""
-    if seat is not None:
-        seat_key(d, (36, 38), 16, seat)
     title = t("private.title", lang, name=who) if who else t("private.anon", lang)
-    s, f = kit.fit_font(title, PW - 90, (30, 28, 26, 24))
-    text(d, (62, 38), s, f, fill=INK, anchor="lm")
+    mark = (lambda cy: seat_key(d, (36, cy), 16, seat)) if seat is not None else None
+    sizes = (30, 28, 26, 24)
+    kit.title_bar(d, PW, 70, title, room=PW - 90, text_x=62, token=mark, sizes=sizes, shadow=0)
     y = 84.0
     y = _section(d, y, t("private.hand", lang, n=len(hand)))
     if not hand:

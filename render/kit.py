@@ -401,6 +401,29 @@ def seat_token(
         text(draw, (center[0], center[1] + dy), label, font(size), fill=DARK, anchor="mm")
 
 
+def title_bar(
+    draw: ImageDraw.ImageDraw,
+    width: float,
+    bottom: int,
+    title: str,
+    *,
+    room: float,
+    text_x: float = 24,
+    token: Callable[[int], None] | None = None,
+    sizes: Sequence[int] = (28, 24, 20),
+    shadow: int = 2,
+) -> None:
+    """The title across the top of a private picture ``width`` wide: a panel from y 6 to
+    ``bottom``, the seat's ``token`` (drawn by the game, given the panel's middle height),
+    then ``title`` fitted in ``room`` px from ``text_x``."""
+    rounded_box(draw, (8, 6, width - 8, bottom), radius=12, fill=BG2, outline=PANEL_EDGE)
+    cy = (6 + bottom) // 2
+    if token is not None:
+        token(cy)
+    s, f = fit_font(title, room, sizes)
+    text(draw, (text_x, cy), s, f, fill=INK, anchor="lm", shadow=shadow)
+
+
 def seat_panel(
     draw: ImageDraw.ImageDraw,
     box: Box,

@@ -869,13 +869,10 @@ def _draw_private(
         ph += 36 + math.ceil(len(items) / 3) * (card_h + 12) + 8
     img = kit.star_field((pw, int(ph)), seed=9)
     d = ImageDraw.Draw(img)
-    kit.rounded_box(d, (8, 6, pw - 8, 58), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     who = kit.player_name(names, seat, lang) if seat is not None else ""
-    if seat is not None:
-        token(d, (34, 32), 15, seat, "")
     title = t("private.title", lang, name=who) if who else t("private.anon", lang)
-    title, tf = kit.fit_font(title, pw - 120, (28, 24, 20))
-    text(d, (58 if seat is not None else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
+    mark = (lambda cy: token(d, (34, cy), 15, seat, "")) if seat is not None else None
+    kit.title_bar(d, pw, 58, title, room=pw - 120, text_x=24 if mark is None else 58, token=mark)
     y = 72.0
     if hand or chosen:
         text(d, (24, y + 12), t("private.hand", lang), font(24), fill=GOLD, anchor="lm")

@@ -194,17 +194,14 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     d = ImageDraw.Draw(img)
 
     # title
-    kit.rounded_box(d, (8, 6, PW - 8, 62), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     who = _name(names, seat, lang) if has_seat else ""
-    if has_seat:
-        kit.seat_token(d, (36, 34), 15, seat)
     title = (
         t("kosmonavts.render.private.title", lang, name=who)
         if who
         else t("kosmonavts.render.private.anon", lang)
     )
-    title, tf = kit.fit_font(title, PW - 380, (28, 24, 20))
-    text(d, (62 if has_seat else 24, 34), title, tf, fill=INK, anchor="lm", shadow=2)
+    mark = (lambda cy: kit.seat_token(d, (36, cy), 15, seat)) if has_seat else None
+    kit.title_bar(d, PW, 62, title, room=PW - 380, text_x=62 if has_seat else 24, token=mark)
     rnd = view.get("round")
     if _is_int(rnd):
         lim = view.get("round_limit")

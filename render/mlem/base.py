@@ -44,7 +44,7 @@ from render.mlem.geometry import (
     _rc,
     cell_box,
 )
-from render.mlem.glyphs import _faces_row, _objective_icon, satellite
+from render.mlem.glyphs import _faces_row, _objective_icon, board_text, satellite
 from render.mlem.view import _planet_name
 
 # ----------------------------------------------------------------------------- static base
@@ -145,26 +145,8 @@ def _build_base(lang: str) -> Image.Image:
             width=4,
         )
         first, second, rest = PLANETS[pid]
-        text(
-            d,
-            (cx, cy - 8),
-            str(first),
-            font(34),
-            fill=INK,
-            anchor="mm",
-            outline=3,
-            outline_fill=(0, 0, 0),
-        )
-        text(
-            d,
-            (cx, cy + 22),
-            f"{second}·{rest}",
-            font(BOARD_MIN, "cond"),
-            fill=INK,
-            anchor="mm",
-            outline=2,
-            outline_fill=(0, 0, 0),
-        )
+        board_text(d, (cx, cy - 8), str(first), font(34), outline=3)
+        board_text(d, (cx, cy + 22), f"{second}·{rest}", font(BOARD_MIN, "cond"))
         nx = max(TX0 - 12, rx0 - 30)
         name, nf = kit.fit_font(_planet_name(pid, lang), rx1 - nx - 4, (BOARD_MIN,))
         text(d, (nx, ry0 - 4), name, nf, fill=kit.blend(col, INK, 0.45), shadow=2)

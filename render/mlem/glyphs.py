@@ -172,18 +172,24 @@ def ability_icon(d: ImageDraw.ImageDraw, x: float, y: float, s: float, ability: 
         kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 6, crossed=True)
     elif ability == "booster":
         kit.die(d, (x + s * 0.08, y + s * 0.08), s * 0.84, 1)
-        text(
-            d,
-            (x + s * 0.95, y + s * 0.2),
-            "+",
-            font(max(PANEL_MIN, round(s * 0.5))),
-            fill=GOLD,
-            anchor="mm",
-            outline=2,
-            outline_fill=(0, 0, 0),
+        board_text(
+            d, (x + s * 0.95, y + s * 0.2), "+", font(max(PANEL_MIN, round(s * 0.5))), fill=GOLD
         )
     else:
         d.ellipse((x, y, x + s, y + s), outline=MUTED, width=2)
+
+
+def board_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    f: kit.Font,
+    anchor: str = "mm",
+    outline: int = 2,
+    fill: RGB = INK,
+) -> None:
+    """Text outlined in black, legible on any colour of the board."""
+    text(d, xy, s, f, fill=fill, anchor=anchor, outline=outline, outline_fill=(0, 0, 0))
 
 
 def recon_tile(

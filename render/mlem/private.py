@@ -107,13 +107,10 @@ def _draw_private(view: dict, priv: dict, names: Sequence[str], lang: str) -> Im
     d = ImageDraw.Draw(img)
 
     # title
-    kit.rounded_box(d, (8, 6, pw - 8, 58), radius=12, fill=kit.BG2, outline=PANEL_EDGE)
     who = _name(names, seat_i, lang) if has_seat else ""
-    if has_seat:
-        kit.seat_token(d, (34, 32), 14, seat_i)
     title = t("mlem.render.private.title" if who else "mlem.render.private.anon", lang, name=who)
-    title, tf = kit.fit_font(title, pw - 120, (28, 24, 20))
-    text(d, (58 if has_seat else 24, 32), title, tf, fill=INK, anchor="lm", shadow=2)
+    token = (lambda cy: kit.seat_token(d, (34, cy), 14, seat_i)) if has_seat else None
+    kit.title_bar(d, pw, 58, title, room=pw - 120, text_x=58 if has_seat else 24, token=token)
 
     y = 72
     targets_done: set[int] = set()

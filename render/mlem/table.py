@@ -58,6 +58,7 @@ from render.mlem.glyphs import (
     _moon_icon,
     _planet_icon,
     _rocket_at,
+    board_text,
     paste_center,
     recon_tile,
     rocket,
@@ -177,16 +178,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
         for (mx, my, r), seat, value in zip(pos, occ or [], MOONS[mid], strict=False):
             if _seat_ok(seat, n):
                 kit.seat_token(d, (mx, my), r + 1, seat)
-                text(
-                    d,
-                    (mx, my + 1),
-                    str(value),
-                    font(BOARD_MIN),
-                    fill=INK,
-                    anchor="mm",
-                    outline=3,
-                    outline_fill=(0, 0, 0),
-                )
+                board_text(d, (mx, my + 1), str(value), font(BOARD_MIN), outline=3)
 
     # planets: rows in arrival order
     for pid, rows in (view.get("planets") or {}).items():
@@ -199,16 +191,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
         for k, (seat, count) in enumerate(ok[:5]):
             cy = y + 8 + k * pitch
             kit.seat_token(d, (x + 10, cy), 10, seat)
-            text(
-                d,
-                (x + 23, cy + 1),
-                f"×{count}",
-                font(BOARD_MIN, "cond"),
-                fill=INK,
-                anchor="lm",
-                outline=2,
-                outline_fill=(0, 0, 0),
-            )
+            board_text(d, (x + 23, cy + 1), f"×{count}", font(BOARD_MIN, "cond"), anchor="lm")
 
     # deep space occupants
     ds = view.get("deep_space") or {}
@@ -220,16 +203,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             cy = top + (k // 3) * 25
             kit.seat_token(d, (cx, cy), 10, seat)
             if count > 1:
-                text(
-                    d,
-                    (cx + 11, cy + 2),
-                    str(count),
-                    font(BOARD_MIN, "cond"),
-                    fill=INK,
-                    anchor="lm",
-                    outline=2,
-                    outline_fill=(0, 0, 0),
-                )
+                board_text(d, (cx + 11, cy + 2), str(count), font(BOARD_MIN, "cond"), anchor="lm")
 
     # rocket: a gold frame round its space and the rocket flying along the track
     if sp is not None and not view.get("over"):

@@ -10,7 +10,7 @@ import inspect
 import mimetypes
 import traceback
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 from discord import app_commands
@@ -41,6 +41,16 @@ OptionType = discord.AppCommandOptionType
 #: The bots the harness runs: one shard, or discord.py's AutoShardedBot (bot.py's).
 AnyBot = commands.Bot | commands.AutoShardedBot
 MessageRef = Message | Reply | StoredMessage | int
+
+
+class ClickHow(TypedDict, total=False):
+    """How :meth:`Harness.click` finds and uses a component, besides its custom_id (the
+    keywords of :meth:`Harness.build_click`)."""
+
+    label: str | None
+    values: Sequence[Any] | None
+    locale: str | None
+    force: bool
 
 
 class Harness:
@@ -109,11 +119,7 @@ class Harness:
             raise HarnessError("the harness is already started")
         loop = asyncio.get_running_loop()
         if not self.shared:
-            netguard.activate()
-            THREAD_WORK.install()
-            self._errors.install(loop)
-            self._guarded = True
-            self._baseline_tasks = set(asyncio.all_tasks())
+            self._guard(loop)
         try:
             bot = self.bot_factory()
             if inspect.isawaitable(bot):
@@ -144,11 +150,24 @@ class Harness:
             if not self.shared:
                 self.backend.gateway_sink = None
                 await self._cancel_leftovers()
-            if self._guarded:
-                self._guarded = False
-                self._errors.uninstall()
-                THREAD_WORK.uninstall()
-                netguard.deactivate()
+            self._unguard()
+
+    def _guard(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Install the network guard, the thread-work tracker and the error capture, and
+        note the tasks running before the bot (see :meth:`_cancel_leftovers`)."""
+        netguard.activate()
+        THREAD_WORK.install()
+        self._errors.install(loop)
+        self._guarded = True
+        self._baseline_tasks = set(asyncio.all_tasks())
+
+    def _unguard(self) -> None:
+        """Lift what :meth:`_guard` installed (once)."""
+        if self._guarded:
+            self._guarded = False
+            self._errors.uninstall()
+            THREAD_WORK.uninstall()
+            netguard.deactivate()
 
     async def restart(self) -> None:
         """Stop, build a new bot with the same factory, start again. Discord's memory (the
@@ -705,17 +724,11 @@ class Harness:
         message: MessageRef,
         /,
         custom_id: str | None = None,
-        *,
-        label: str | None = None,
-        values: Sequence[Any] | None = None,
-        locale: str | None = None,
-        force: bool = False,
+        **how: Unpack[ClickHow],
     ) -> Reply:
         """Click a button (by ``custom_id`` or ``label``) or pick ``values`` in a select
         menu of a message the bot posted (channel, thread, DM or ephemeral)."""
-        rec = self.build_click(
-            user, message, custom_id, label=label, values=values, locale=locale, force=force
-        )
+        rec = self.build_click(user, message, custom_id, **how)
         (reply,) = await self._run([rec])
         return reply
 

@@ -23,10 +23,8 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import netguard
 from .backend import DM, InteractionRecord
 from .core import AnyBot, Harness
-from .idle import THREAD_WORK
 from .models import HarnessError, Reply
 
 __all__ = ["ShardedHarness"]
@@ -120,11 +118,7 @@ class ShardedHarness(Harness):
     async def start(self) -> None:
         if self.live:
             raise HarnessError("the harness is already started")
-        netguard.activate()
-        THREAD_WORK.install()
-        self._errors.install(asyncio.get_running_loop())
-        self._guarded = True
-        self._baseline_tasks = set(asyncio.all_tasks())
+        self._guard(asyncio.get_running_loop())
         self.backend.gateway_sink = self._route_gateway
         try:
             for name in self.ranges:
@@ -142,11 +136,7 @@ class ShardedHarness(Harness):
             self.bot = None
             self.backend.gateway_sink = None
             await self._cancel_leftovers()
-            if self._guarded:
-                self._guarded = False
-                self._errors.uninstall()
-                THREAD_WORK.uninstall()
-                netguard.deactivate()
+            self._unguard()
 
     async def restart(self) -> None:
         raise HarnessError("restart one instance: kill(name), then revive(name)")

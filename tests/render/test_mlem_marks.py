@@ -32,6 +32,7 @@ PARTS = {
     "_draw_crew",
     "_draw_dice",
     "_draw_variants",
+    "board_text",
 }
 
 

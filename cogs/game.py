@@ -19,17 +19,20 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from cogs import present, ui
+from cogs.bots import BotsMixin
 from cogs.common import CogBase, cmd, game_choices, guarded, options, param, topic_choices
 from cogs.history import HistoryMixin
+from cogs.lobby import LobbyMixin
 from cogs.pacing import PacingMixin, jump, ts
 from cogs.publish import PublishMixin
+from cogs.trail import TrailMixin
 from core import i18n
 from core.contract import Decision
 from core.i18n import t
 from host import registry
 from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.locks import KeyedLocks
-from host.sessions import Gone, Host, HostError, Player, Snapshot
+from host.sessions import Gone, Host, HostError, Snapshot
 from host.storage import GameRow
 
 if TYPE_CHECKING:
@@ -37,11 +40,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The longest trail message (Discord allows 2000 characters).
-TRAIL_CHARS = 1900
 
-
-class GameCog(PublishMixin, PacingMixin, HistoryMixin, CogBase, commands.Cog):
+class GameCog(
+    PublishMixin,
+    TrailMixin,
+    LobbyMixin,
+    BotsMixin,
+    PacingMixin,
+    HistoryMixin,
+    CogBase,
+    commands.Cog,
+):
     """Board games in Discord channels."""
 
     game = app_commands.Group(
@@ -524,146 +533,6 @@ class GameCog(PublishMixin, PacingMixin, HistoryMixin, CogBase, commands.Cog):
 
     # -- shared actions -----------------------------------------------------------------
 
-    async def do_start(
-        self, gid: int, who: Player, interaction: discord.Interaction | None = None
-    ) -> None:
-        await self.host.start(gid, who, bots=False)
-        snap = await self.host.by_id(gid)
-        if interaction is not None and interaction.message is not None:
-            await interaction.edit_original_response(
-                embed=present.lobby_embed(snap, snap.row.lang), view=None
-            )
-        else:
-            await self.refresh_lobby(snap)
-        await self.publish(gid, force_new=True)
-        self.spawn_bots(gid)
-
-    async def do_leave(self, interaction: discord.Interaction, gid: int) -> None:
-        lang = self.lang(interaction)
-        snap, what = await self.host.leave(gid, self.player(interaction), bots=False)
-        if what == "bot":
-            await self.reply(interaction, t("host.leave.bot_took_seat", lang))
-            await self.channel(snap.row.channel_id).send(
-                t("host.leave.announce", snap.row.lang, name=interaction.user.display_name),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await self.publish(gid)
-            return
-        if interaction.type == discord.InteractionType.component:
-            await interaction.response.edit_message(**present.lobby_message(snap))
-        else:
-            await self.refresh_lobby(snap)
-            await self.reply(interaction, t("host.lobby.left", lang))
-
-    async def refresh_lobby(self, snap: Snapshot) -> None:
-        if snap.row.lobby_message_id is None:
-            return
-        msg = self.channel(snap.row.channel_id).get_partial_message(snap.row.lobby_message_id)
-        try:
-            await msg.edit(
-                embed=present.lobby_embed(snap, snap.row.lang),
-                view=present.lobby_view(snap, snap.row.lang),
-            )
-        except discord.HTTPException:
-            log.warning("could not update lobby message of game %s", snap.id)
-
-    async def show_hand(self, interaction: discord.Interaction, snap: Snapshot) -> None:
-        lang = self.lang(interaction)
-        seat = snap.owned_seat(interaction.user.id)
-        if seat is None:
-            raise HostError("host.error.not_a_player")
-        if snap.row.status == "lobby":
-            raise HostError("host.error.not_started")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        embed, view = present.private_panel(snap, seat, lang, include_public=True)
-        file = await present.private_file(snap, seat, lang)
-        if file is None:
-            embed.set_image(url=None)
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
-        if view is not None:
-            kwargs["view"] = view
-        if file is not None:
-            kwargs["file"] = file
-        await interaction.followup.send(**kwargs)
-        # The player has this panel now: no DM for the same decision. Not when their DMs
-        # are open: a DM panel still owed (Discord failed to take it) goes out all the same,
-        # since this reply is gone once they reload.
-        mark = present.panel_mark(snap, seat)
-        if mark and not snap.seats[seat].dm_open:
-            panel = await self.host.store.dm_panel(snap.id, seat)
-            await self.host.store.set_dm_panel(
-                snap.id,
-                seat,
-                mark,
-                panel[1] if panel else None,
-                panel[2] if panel else None,
-            )
-
-    async def update_private_panel(
-        self, interaction: discord.Interaction, gid: int, seat: int, include_public: bool = False
-    ) -> None:
-        snap = await self.host.by_id(gid)
-        lang = self.lang(interaction)
-        embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
-        file = await present.private_file(snap, seat, lang)
-        if file is None:
-            embed.set_image(url=None)
-        await interaction.edit_original_response(
-            embed=embed, view=view, attachments=[file] if file else []
-        )
-        message = interaction.message
-        if interaction.guild_id is None and message is not None:
-            where: tuple[int | None, int | None] = (message.channel.id, message.id)
-        else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
-            panel = await self.host.store.dm_panel(gid, seat)
-            where = (panel[1], panel[2]) if panel else (None, None)
-        await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
-
-    # -- bots ---------------------------------------------------------------------------
-
-    def spawn_bots(self, gid: int) -> None:
-        """Make the moves the game's bot seats owe, in the background: a person's move is
-        committed and shown first (the table says the bots are thinking), then each bot
-        thinks in a worker thread and its move is committed under the game's lock, and the
-        table is shown again. One task per game; asked again while it runs, it looks again
-        before it stops."""
-        task = self.bot_tasks.get(gid)
-        if task is not None and not task.done():
-            self._bots_again.add(gid)
-            return
-        task = asyncio.create_task(self._play_bots(gid), name=f"bots-{gid}")
-        self.bot_tasks[gid] = task
-
-    async def _play_bots(self, gid: int) -> None:
-        try:
-            while True:
-                self._bots_again.discard(gid)
-                steps = await self.host.play_bots(gid)
-                if steps:
-                    await self.publish(gid)
-                if gid not in self._bots_again:
-                    return
-        except Exception:  # the tick looks again (bots owed are found from storage)
-            log.exception("game %s: the bots' moves failed", gid)
-        finally:
-            if self.bot_tasks.get(gid) is asyncio.current_task():
-                del self.bot_tasks[gid]
-
-    async def resume_bots(self, gids: list[int] | None = None) -> None:
-        """Start the bots of every active game (among ``gids``; None: all, at start-up) that
-        waits for a bot (after a restart, or a bot task that failed): nothing is kept in
-        memory, so the stored game says it."""
-        for gid in await self.host.bots_owed(gids):
-            if gid not in self.bot_tasks:
-                self.spawn_bots(gid)
-
-    async def _resume_after_ready(self) -> None:
-        await self.bot.wait_until_ready()
-        try:
-            await self.resume_bots()
-        except Exception:
-            log.exception("resuming the bots failed")
-
     async def pace_game(self, gid: int) -> None:
         """Pace a game that is due (see :class:`cogs.pacing.PacingMixin`), then start its
         bots if one owes a move that nothing is making (a game owing a bot move is due)."""
@@ -673,121 +542,6 @@ class GameCog(PublishMixin, PacingMixin, HistoryMixin, CogBase, commands.Cog):
                 await self.resume_bots([gid])
             except Exception:
                 log.exception("resuming the bots of game %s failed", gid)
-
-    # -- the trail of moves (above the table; see cogs.publish) -----------------------
-
-    async def write_trail(self, snap: Snapshot, public: list[Any]) -> bool:
-        """Write the public moves since the trail's start into the trail message: edited
-        while it has room and the round lasts, else a new message (with the moves that did
-        not fit). Returns whether a message was posted (it is then below the table)."""
-        row = snap.row
-        lang = row.lang
-        view = snap.view(None)
-        # a game whose moves may span rounds gives ``trail_round`` (None: no headers)
-        key = str(view.get("trail_round", view.get("round")) or "")
-        mid, start, tkey = row.trail_message_id, row.trail_seq, row.trail_key
-        if mid is None:
-            tkey = key
-        todo = [a for a in public if a.seq > start]
-        posted = False
-        made_ids: list[int] = []  # the messages this call posted
-        chunk: list[str] = []
-        for i, action in enumerate(todo):
-            added = present.log_lines(snap, [action], None, lang)
-            header = self.trail_header(row.game, tkey, lang)
-            if chunk and len(self.trail_text(header, chunk + added)) > TRAIL_CHARS:
-                # This message is full: it keeps what it has; the rest opens a new one.
-                made = await self.put_trail(row.channel_id, mid, self.trail_text(header, chunk))
-                made_ids += [made] if made != mid else []
-                posted = posted or made != mid
-                mid, start, tkey, chunk = None, todo[i - 1].seq, key, []
-            if not chunk and len(self.trail_text(header, added)) > TRAIL_CHARS:
-                # One move wrote more than a message holds (a game's final scoring): its
-                # lines go out in as many messages as they need; the next move opens a new one.
-                header = self.trail_header(row.game, tkey, lang)
-                for piece in self.trail_pieces(header, added):
-                    made = await self.put_trail(row.channel_id, mid, piece)
-                    made_ids += [made] if made != mid else []
-                    posted = posted or made != mid
-                    mid = None
-                mid, start, tkey = None, action.seq, key
-                continue
-            chunk.extend(added)
-        if chunk:
-            made = await self.put_trail(
-                row.channel_id,
-                mid,
-                self.trail_text(self.trail_header(row.game, tkey, lang), chunk),
-            )
-            made_ids += [made] if made != mid else []
-            posted = posted or made != mid
-            mid = made
-        if tkey != key:
-            # A new round: this message is done; the round's first move opens the next one.
-            mid, start, tkey = None, todo[-1].seq if todo else start, key
-        if (mid, start, tkey) != (row.trail_message_id, row.trail_seq, row.trail_key):
-            try:
-                await self.host.store.update_game(
-                    snap.id,
-                    self.host.clock.now(),
-                    trail_message_id=mid,
-                    trail_seq=start,
-                    trail_key=tkey,
-                )
-            except Exception:
-                # Not recorded (the database failed): the next publish writes these moves
-                # again, so the messages posted here would say them twice. Take them back.
-                for made in made_ids:
-                    with contextlib.suppress(discord.HTTPException):
-                        await self.channel(row.channel_id).get_partial_message(made).delete()  # type: ignore[attr-defined]
-                raise
-        return posted
-
-    @staticmethod
-    def trail_header(game: str, key: str, lang: str) -> str:
-        """ "**Voyage 3**": the round in the game's own word (``<game>.round`` when the
-        game has one, as on the table), else nothing."""
-        if not key:
-            return ""
-        word = f"{game}.round" if i18n.has(f"{game}.round", lang) else "host.table.round"
-        text = t(word, lang, n=int(key) if key.isdigit() else key)
-        return f"**{text[:1].upper()}{text[1:]}**"
-
-    @staticmethod
-    def trail_text(header: str, lines: list[str]) -> str:
-        body = "\n".join(f"• {line}" for line in lines)
-        return f"{header}\n{body}" if header else body
-
-    @classmethod
-    def trail_pieces(cls, header: str, lines: list[str]) -> list[str]:
-        """``lines`` as trail messages of at most :data:`TRAIL_CHARS` characters each."""
-        pieces: list[str] = []
-        part: list[str] = []
-        for line in lines:
-            if part and len(cls.trail_text(header, [*part, line])) > TRAIL_CHARS:
-                pieces.append(cls.trail_text(header, part))
-                part = []
-            part.append(line)
-        if part:
-            pieces.append(cls.trail_text(header, part))
-        return pieces
-
-    async def put_trail(self, channel_id: int, message_id: int | None, text: str) -> int:
-        """Edit the trail message, or post it (also when it was deleted meanwhile)."""
-        channel = self.channel(channel_id)
-        none = discord.AllowedMentions.none()
-        if message_id is not None:
-            try:
-                await channel.get_partial_message(
-                    message_id
-                ).edit(  # type: ignore[attr-defined]
-                    content=text[:2000], allowed_mentions=none
-                )
-                return message_id
-            except discord.HTTPException:
-                log.warning("could not edit the trail message %s", message_id)
-        msg = await channel.send(content=text[:2000], allowed_mentions=none)
-        return msg.id
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -1,6 +1,7 @@
 """Publishing a game to its channel and its players: the live table (edited in place or
 posted anew, with its pings), the private panels sent by DM, and the older messages retired.
-The trail of moves above the table is written by :meth:`cogs.game.GameCog.write_trail`."""
+The trail of moves above the table is written by :class:`cogs.trail.TrailMixin`; the "My hand"
+panel (an ephemeral private panel) is shown here too."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from cogs.pacing import lost_reason
 from core import i18n
 from core.i18n import t
 from host import pacing
-from host.sessions import Snapshot, public_move
+from host.sessions import HostError, Snapshot, public_move
 
 if TYPE_CHECKING:
     from host.locks import KeyedLocks
@@ -350,6 +351,58 @@ class PublishMixin(CogBase):
         for mid in (snap.row.table_message_id, snap.row.lobby_message_id):
             if mid is not None:
                 await self.disable_buttons(snap.row.channel_id, mid)
+
+    async def show_hand(self, interaction: discord.Interaction, snap: Snapshot) -> None:
+        lang = self.lang(interaction)
+        seat = snap.owned_seat(interaction.user.id)
+        if seat is None:
+            raise HostError("host.error.not_a_player")
+        if snap.row.status == "lobby":
+            raise HostError("host.error.not_started")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        embed, view = present.private_panel(snap, seat, lang, include_public=True)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(**kwargs)
+        # The player has this panel now: no DM for the same decision. Not when their DMs
+        # are open: a DM panel still owed (Discord failed to take it) goes out all the same,
+        # since this reply is gone once they reload.
+        mark = present.panel_mark(snap, seat)
+        if mark and not snap.seats[seat].dm_open:
+            panel = await self.host.store.dm_panel(snap.id, seat)
+            await self.host.store.set_dm_panel(
+                snap.id,
+                seat,
+                mark,
+                panel[1] if panel else None,
+                panel[2] if panel else None,
+            )
+
+    async def update_private_panel(
+        self, interaction: discord.Interaction, gid: int, seat: int, include_public: bool = False
+    ) -> None:
+        snap = await self.host.by_id(gid)
+        lang = self.lang(interaction)
+        embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        await interaction.edit_original_response(
+            embed=embed, view=view, attachments=[file] if file else []
+        )
+        message = interaction.message
+        if interaction.guild_id is None and message is not None:
+            where: tuple[int | None, int | None] = (message.channel.id, message.id)
+        else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
+            panel = await self.host.store.dm_panel(gid, seat)
+            where = (panel[1], panel[2]) if panel else (None, None)
+        await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
 
 
 def refused_for_good(err: discord.HTTPException) -> bool:

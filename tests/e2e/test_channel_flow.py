@@ -7,10 +7,9 @@ player); the README quotes them."""
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
-from cogs import present
+from cogs import present, trail
 from host.clock import FakeClock
 from host.pacing import HOUR, PING_AFTER
 from host.sessions import public_move
@@ -253,8 +252,7 @@ async def test_a_bot_back_after_the_deadline_sends_no_warning_with_the_notice(
 
 async def test_a_full_trail_message_goes_on_in_a_new_one(harness: Harness, monkeypatch) -> None:
     h = harness
-    # The module the bot loaded as an extension (its globals are what publish reads).
-    monkeypatch.setattr(sys.modules[type(cog_of(h)).__module__], "TRAIL_CHARS", 300)
+    monkeypatch.setattr(trail, "TRAIL_CHARS", 300)
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
     await open_game(h, "mlem", ana, [ben])
     rng = random.Random(9)

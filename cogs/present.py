@@ -631,16 +631,7 @@ def add_standing(
     for d, o in options:
         label = f"{snap.names[d.seat]}: {ui.option_label(snap.row.game, o, lang, snap.names)}"
         v.add_item(
-            ui.MoveButton(
-                snap.id,
-                snap.row.version,
-                d.seat,
-                snap.token(d),
-                o.id,
-                label=label,
-                style=ui.STYLES.get(o.style, discord.ButtonStyle.secondary),
-                row=row,
-            )
+            ui.move_button(snap.id, snap.row.version, d, snap.token(d), o, label=label, row=row)
         )
 
 

@@ -30,7 +30,7 @@ from core import i18n
 from core.contract import Decision
 from core.i18n import t
 from host import registry
-from host.dbfaults import StorageDown, move_stored, storage_fault
+from host.dbfaults import storage_fault
 from host.locks import KeyedLocks
 from host.sessions import Gone, Host, HostError, Snapshot
 from host.storage import GameRow
@@ -376,7 +376,7 @@ class GameCog(
         )
         try:
             decision = self.host.check_turn(snap, interaction.user.id, seat, tok)
-            choice = self.host.check_choice(snap, decision, opt)
+            self.host.check_choice(snap, decision, opt)
         except Gone as err:
             err.snap = snap  # type: ignore[attr-defined]
             await self.refresh_after_gone(interaction, gid, seat, from_private)
@@ -400,10 +400,7 @@ class GameCog(
         except HostError:
             # It was playable when clicked, so another click got there first.
             raise HostError("host.error.raced") from None
-        except Exception as err:
-            if not storage_fault(err):
-                raise
-            await self.check_stored(snap, seat, interaction.user.id, choice, err)
+        # (a move whose commit failed but is stored anyway counts as made: Host.play)
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
         # The table shows the move (and "thinking" for the bots it unblocked) at once; the
@@ -418,31 +415,6 @@ class GameCog(
             else:  # the game lags: the pacing tick shows it once the database answers
                 log.warning("game %s: move committed, not shown yet (%r)", gid, err)
         self.spawn_bots(gid)
-
-    async def check_stored(
-        self, snap: Snapshot, seat: int, user_id: int, choice: str, err: Exception
-    ) -> None:
-        """The database failed under a move (e.g. the connection was lost during its
-        COMMIT, or right after it): read the game again on a fresh connection and go on as
-        committed if the move is stored; else say that it was not made, or, when the
-        storage does not answer that either, that it cannot tell yet."""
-        stored = await move_stored(
-            self.host.store,
-            snap.id,
-            after_seq=sum(snap.moves_by_seat.values()),
-            seat=seat,
-            user_id=user_id,
-            choice=choice,
-        )
-        if stored is None:
-            raise StorageDown("host.error.storage_unsure") from err
-        if not stored:
-            raise StorageDown("host.error.storage_not_made") from err
-        log.warning("game %s: the move is stored although its commit failed (%r)", snap.id, err)
-        after = await self.host.by_id(snap.id)
-        if after.row.status == "over":
-            # The game's last move: its results are written after its commit (idempotent).
-            await self.host._save_results(after)
 
     async def refresh_after_gone(
         self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool

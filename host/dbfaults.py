@@ -8,7 +8,7 @@ once the database answers again, plays as ever. :func:`storage_fault` says wheth
 is such a fault; :class:`StorageDown` is the one the host raises itself.
 
 One case needs more than a sentence: a connection lost *during* a move's COMMIT leaves it
-unknown whether the move was stored. The cog then reads the game again on a fresh connection
+unknown whether the move was stored. The host then reads the game again on a fresh connection
 (:func:`move_stored`) and says what it finds: the move was made (and the table follows), or
 it was not.
 """

@@ -24,6 +24,7 @@ from core.contract import (
     standing_of,
 )
 from host import pacing, registry
+from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.records import TIMER_EVENT, Gone, HostError, Outcome, Snapshot, Step, event_dict
 from host.storage import Move, VersionConflict
 from host.waits import Waits, wake_time
@@ -96,10 +97,46 @@ class Play(Waits):
             decision = self.check_turn(before, user_id, seat, token)
             choice = self.check_choice(before, decision, choice)
             steps: list[Step] = []
-            after = await self._commit(before, seat, choice, user_id, False, steps)
-            if bots:
-                after = await self._run_bots(after, steps)
-            return Outcome(before=before, after=after, steps=steps)
+            try:
+                after = await self._commit(before, seat, choice, user_id, False, steps)
+            except Exception as err:
+                if not storage_fault(err):
+                    raise
+                failed = err
+            else:
+                if bots:
+                    after = await self._run_bots(after, steps)
+                return Outcome(before=before, after=after, steps=steps)
+        # Read back once the lock is released: the connection lost may be the lock's own.
+        # (The bots a stored move unblocks are owed: the pacing tick makes their moves.)
+        after = await self._stored_anyway(before, seat, user_id, choice, failed)
+        return Outcome(before=before, after=after, steps=steps)
+
+    async def _stored_anyway(
+        self, before: Snapshot, seat: int, user_id: int, choice: str, err: Exception
+    ) -> Snapshot:
+        """The database failed under a move (e.g. the connection was lost during its
+        COMMIT, or right after it): read the game again on a fresh connection and go on as
+        committed if the move is stored; else say that it was not made, or, when the
+        storage does not answer that either, that it cannot tell yet."""
+        stored = await move_stored(
+            self.store,
+            before.id,
+            after_seq=sum(before.moves_by_seat.values()),
+            seat=seat,
+            user_id=user_id,
+            choice=choice,
+        )
+        if stored is None:
+            raise StorageDown("host.error.storage_unsure") from err
+        if not stored:
+            raise StorageDown("host.error.storage_not_made") from err
+        log.warning("game %s: the move is stored although its commit failed (%r)", before.id, err)
+        after = await self.by_id(before.id)
+        if after.row.status == "over":
+            # The game's last move: its results are written after its commit (idempotent).
+            await self._save_results(after)
+        return after
 
     async def _commit(
         self,

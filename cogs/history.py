@@ -27,6 +27,8 @@ class HistoryMixin(CogBase):
 
         async def publish(self, gid: int, *, force_new: bool = False) -> None: ...
 
+        async def close_trail(self, snap: Snapshot) -> None: ...
+
     @guarded
     async def on_undo(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ack(interaction)
@@ -41,15 +43,9 @@ class HistoryMixin(CogBase):
         await self.channel(snap.row.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
-        # The notice closes the trail message above it (after an undo, it keeps the undone
-        # move's line, the notice saying it was taken back): the moves from now on are
-        # written below it.
-        await self.host.store.update_game(
-            snap.id,
-            self.host.clock.now(),
-            trail_message_id=None,
-            trail_seq=sum(snap.moves_by_seat.values()),
-        )
+        # After an undo the trail message above keeps the undone move's line, the notice
+        # saying it was taken back: the moves from now on are written below the notice.
+        await self.close_trail(snap)
         await self.publish(snap.id)
         await self.done(interaction, text)
 

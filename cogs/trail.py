@@ -24,6 +24,16 @@ TRAIL_CHARS = 1900
 class TrailMixin(CogBase):
     """Part of :class:`cogs.game.GameCog`."""
 
+    async def close_trail(self, snap: Snapshot) -> None:
+        """End the trail message where it is (a notice was posted below it): the next moves
+        open a new one."""
+        await self.host.store.update_game(
+            snap.id,
+            self.host.clock.now(),
+            trail_message_id=None,
+            trail_seq=sum(snap.moves_by_seat.values()),
+        )
+
     async def write_trail(self, snap: Snapshot, public: list[Any]) -> bool:
         """Write the public moves since the trail's start into the trail message: edited
         while it has room and the round lasts, else a new message (with the moves that did

@@ -25,6 +25,7 @@ from cogs.history import HistoryMixin
 from cogs.lobby import LobbyMixin
 from cogs.pacing import PacingMixin, jump, ts
 from cogs.publish import PublishMixin
+from cogs.replay import ReplayMixin
 from cogs.trail import TrailMixin
 from core import i18n
 from core.contract import Decision
@@ -48,6 +49,7 @@ class GameCog(
     BotsMixin,
     PacingMixin,
     HistoryMixin,
+    ReplayMixin,
     CogBase,
     commands.Cog,
 ):
@@ -263,6 +265,15 @@ class GameCog(
     async def rollback(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
         await self.do_rollback(interaction, snap)
+
+    @game.command(**cmd("replay"))
+    @options(number=param("cmd.replay.number", "The game's number (its table's footer)"))
+    @guarded
+    async def replay(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """Step through a game of this channel privately (without a number: the latest)."""
+        await self.open_replay(interaction, number)
 
     @game.command(**cmd("mine"))
     @guarded

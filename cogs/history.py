@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import present
+from cogs import present, replay
 from cogs.common import CogBase, guarded
 from core.i18n import t
 from host import registry
@@ -123,4 +123,5 @@ class HistoryMixin(CogBase):
         await self.channel(snap.row.channel_id).send(
             t("host.final.package", lang, game=present.game_name(snap.row.game, lang)),
             files=files,
+            view=replay.open_button(snap, lang),
         )

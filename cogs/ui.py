@@ -93,6 +93,9 @@ class Clicks(Protocol):
     async def on_your_move(
         self, interaction: discord.Interaction, gid: int, seat: int
     ) -> None: ...
+    async def on_replay(
+        self, interaction: discord.Interaction, gid: int, ver: int, act: str, step: int
+    ) -> None: ...
 
 
 def cog_of(interaction: discord.Interaction) -> Clicks:
@@ -371,6 +374,76 @@ class GapButton(
         await interaction.response.defer()  # disabled: Discord never sends this
 
 
+REPLAY_EMOJI = {"open": "▶️", "first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
+
+
+class ReplayButton(
+    CdItem[discord.ui.Button],
+    template=r"cd:(?P<gid>\d+):(?P<ver>\d+):r:(?P<act>open|first|prev|next|last)\.(?P<n>\d+)",
+):
+    """The replay viewer (see cogs/replay.py): ``open`` (on the end-of-game package) opens
+    one privately; the others show step ``n`` of it. ``ver``: the game's version the
+    viewer was built at."""
+
+    def __init__(
+        self,
+        gid: int,
+        ver: int,
+        act: str,
+        n: int,
+        *,
+        label: str = "?",
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            button(
+                f"{PREFIX}:{gid}:{ver}:r:{act}.{n}",
+                label=label,
+                style=primary_if(act == "open"),
+                emoji=REPLAY_EMOJI[act] if act == "open" else None,
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.gid, self.ver, self.act, self.n = gid, ver, act, n
+
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        await cog.on_replay(interaction, self.gid, self.ver, self.act, self.n)
+
+
+class ReplaySelect(CdItem[discord.ui.Select], template=r"cd:(?P<gid>\d+):(?P<ver>\d+):rj"):
+    """The replay viewer's menu: jump to the step that is its value (a round's first)."""
+
+    labelled = False
+
+    def __init__(
+        self,
+        gid: int,
+        ver: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:{gid}:{ver}:rj",
+                options=list(options) or [discord.SelectOption(label="?", value="0")],
+                placeholder=placeholder,
+            ),
+            row=row,
+        )
+        self.gid, self.ver = gid, ver
+
+    async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
+        # A value that is no step number (forged) is read as one past any game's end.
+        ok = bool(values) and values[0].isascii() and values[0].isdigit()
+        step = num(values[0]) if ok else BIGGEST
+        await cog.on_replay(interaction, self.gid, self.ver, "jump", step)
+
+
 DYNAMIC_ITEMS = (
     MoveButton,
     MoveSelect,
@@ -379,6 +452,8 @@ DYNAMIC_ITEMS = (
     LobbyButton,
     TableButton,
     DeadlineButton,
+    ReplayButton,
+    ReplaySelect,
 )
 
 #: A game's own layout for a decision: rows of option ids, None for an empty cell.

@@ -3,11 +3,41 @@ replaying the action log from the seed (for a recap, and to audit the stored sta
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from host.play import Play
 from host.records import HostError, Player, Snapshot, public_move
-from host.storage import VersionConflict
+from host.storage import ActionRow, VersionConflict
+
+#: How many games' replays are kept in memory at once, and for how long (seconds): a
+#: viewer's clicks come in bursts, each one would otherwise replay the whole log again.
+REPLAY_CACHE = 4
+REPLAY_TTL = 300.0
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's steps as the replay viewer shows them: the start, then the table after each
+    move that told the table something (a move made in secret shows nothing: the channel
+    never learnt of it, and its effect appears with the next public move). A finished
+    game's last step is always its final table."""
+
+    #: The game's version the steps were built at.
+    version: int
+    #: The public view (``view(state, None)``) at each step.
+    views: list[dict[str, Any]]
+    #: The move that led to each step (None: the start).
+    actions: list[ActionRow | None]
+
+    @property
+    def last(self) -> int:
+        return len(self.views) - 1
+
+    def rounds(self) -> list[Any]:
+        """The round of each step (None where the game has none)."""
+        return [v.get("round") for v in self.views]
 
 
 class History(Play):
@@ -136,6 +166,40 @@ class History(Play):
             if i in marks:
                 views.append(snap.game.view(state, None))
         return views
+
+    # -- the replay viewer ---------------------------------------------------------------
+
+    async def replay_steps(self, game_id: int) -> tuple[Snapshot, Replay]:
+        """The game and its :class:`Replay`, rebuilt from the seed and the stored log (kept
+        for :data:`REPLAY_TTL` seconds while the game's version stays the same, for at most
+        :data:`REPLAY_CACHE` games). A lobby has no replay."""
+        snap = await self.by_id(game_id)
+        if snap.row.state is None:
+            raise HostError("host.replay.not_started")
+        cache: OrderedDict[int, tuple[float, Replay]] = self.__dict__.setdefault(
+            "_replay_cache", OrderedDict()
+        )
+        now = self.clock.now()
+        hit = cache.get(game_id)
+        if hit is not None and hit[1].version == snap.row.version and now - hit[0] < REPLAY_TTL:
+            cache.move_to_end(game_id)
+            return snap, hit[1]
+        actions = await self.store.actions(game_id)
+        over = snap.row.status != "active"
+        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        views = [snap.game.view(state, None)]
+        steps: list[ActionRow | None] = [None]
+        for i, a in enumerate(actions, start=1):
+            state, _ = snap.game.apply(state, a.seat, a.choice)
+            if public_move(a.events) or (over and i == len(actions)):
+                views.append(snap.game.view(state, None))
+                steps.append(a)
+        replay = Replay(snap.row.version, views, steps)
+        cache[game_id] = (now, replay)
+        cache.move_to_end(game_id)
+        while len(cache) > REPLAY_CACHE:
+            cache.popitem(last=False)
+        return snap, replay
 
     # -- audit --------------------------------------------------------------------------
 

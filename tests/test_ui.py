@@ -110,6 +110,9 @@ TEMPLATES: dict[type[ui.CdItem[Any]], str] = {
     ui.GridButton: r"cd:(?P<gid>\d+):(?P<ver>\d+):g:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):"
     r"(?P<r>\d+)\.(?P<c>\d+)",
     ui.GapButton: r"cd:(?P<gid>\d+):(?P<ver>\d+):x:(?P<n>\d+)",
+    ui.ReplayButton: r"cd:(?P<gid>\d+):(?P<ver>\d+):r:(?P<act>open|first|prev|next|last)"
+    r"\.(?P<n>\d+)",
+    ui.ReplaySelect: r"cd:(?P<gid>\d+):(?P<ver>\d+):rj",
 }
 
 #: (item, a custom_id as posted, its fields, the cog handler a click calls with its args).
@@ -159,6 +162,19 @@ ROUND_TRIPS: list[
         ("on_grid", (8, 0, "0badf00d", 5, 10)),
     ),
     (ui.GapButton, "cd:8:6:x:12", {}, None),
+    (
+        ui.ReplayButton,
+        "cd:4:9:r:prev.12",
+        {"gid": 4, "ver": 9, "act": "prev", "n": 12},
+        ("on_replay", (4, 9, "prev", 12)),
+    ),
+    # a value that names no step (here "a") is read as one past any game's end
+    (
+        ui.ReplaySelect,
+        "cd:4:9:rj",
+        {"gid": 4, "ver": 9},
+        ("on_replay", (4, 9, "jump", ui.BIGGEST)),
+    ),
 ]
 
 
@@ -189,7 +205,7 @@ async def test_each_item_round_trips_its_custom_id_and_routes_the_click() -> Non
         assert type(item) is item_cls
         assert item.item.custom_id == cid  # rebuilt exactly as it was posted
         assert {k: getattr(item, k) for k in fields} == fields, cid
-        if item_cls not in (ui.MoveSelect, ui.GapButton):
+        if item_cls not in (ui.MoveSelect, ui.GapButton, ui.ReplaySelect):
             assert item.item.label == "Hi"  # the clicked button's label is kept
         if routed is None:
             continue

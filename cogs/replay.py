@@ -129,10 +129,14 @@ class ReplayMixin(CogBase):
         if step > replay.last:
             raise HostError("host.replay.stale")
         embed, view = replay_page(snap, replay, step, lang)
+        view_ = replay.views[step]
         data = await asyncio.to_thread(
-            present._render_table, snap.row.game, replay.views[step], snap.names, lang
+            present._render_table, snap.row.game, view_, snap.names, lang
         )
-        file = discord.File(io.BytesIO(data), filename="replay.png")
+        # The picture's alt text, where cogs.present describes pictures (issue 22.2).
+        describe = getattr(present, "describe", None)
+        alt = describe(snap.row.game, "table", view_, snap.names, lang) if describe else None
+        file = discord.File(io.BytesIO(data), filename="replay.png", description=alt or None)
         if new:
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
         else:

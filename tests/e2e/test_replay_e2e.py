@@ -7,10 +7,16 @@ answered in one sentence."""
 
 from __future__ import annotations
 
+import io
+import os
 import random
+import re
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from core.i18n import t
 from tests.e2e.driver import is_final, latest_table, play_turn
@@ -110,6 +116,17 @@ async def test_a_finished_game_replays_to_its_final_table(harness: Harness, game
     await h.click(ana, viewer, menu.custom_id, values=[value])
     assert picture(viewer) == shown[int(value)]
     assert not h.unexpected
+    if game == "mlem" and os.environ.get("COSMODROME_DOCS"):
+        # The README's picture of the viewer: a step in the middle of the game.
+        (menu,) = viewer.selects
+        tick(h)
+        await h.click(
+            ana, viewer, menu.custom_id, values=[menu.options[len(menu.options) // 2]["value"]]
+        )
+        for _ in range(2):
+            tick(h)
+            await h.click(ana, viewer, button(viewer, "next").custom_id)
+        (DOCS / "replay_viewer.png").write_bytes(mockup(viewer))
 
 
 async def test_a_running_game_replays_only_what_the_channel_saw(harness: Harness) -> None:
@@ -185,3 +202,97 @@ async def test_wrong_clicks_are_answered_and_change_nothing(harness: Harness) ->
     tick(h, 1)
     assert slow not in (await h.click(ana, viewer, button(viewer, "prev").custom_id)).text()
     assert not h.unexpected
+
+
+# -- the README's picture of the viewer ----------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+FONTS = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(
+        str(FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")), size
+    )
+
+
+def plain(text: str) -> str:
+    """Markdown and emoji (which the picture's font lacks) out of a line."""
+    text = re.sub(r"<t:\d+:R>", "", text.replace("**", "").replace("~~", ""))
+    return "".join(c for c in text if ord(c) < 0x2600).strip()
+
+
+def mockup(viewer: Message, width: int = 600) -> bytes:
+    """The viewer as a Discord client shows it (dark theme): the embed with its caption,
+    where it is and the table, then the buttons and the menu. A drawing for the README,
+    from the message the bot really sent."""
+    embed = viewer.embeds[0]
+    table = Image.open(io.BytesIO(picture(viewer))).convert("RGB")
+    inner = width - 56
+    table = table.resize(
+        (inner, round(table.height * inner / table.width)), Image.Resampling.LANCZOS
+    )
+    lines: list[tuple[str, ImageFont.FreeTypeFont, tuple[int, int, int]]] = []
+    white, grey, light = (242, 243, 245), (148, 155, 164), (219, 222, 225)
+
+    def add(text: str, f: ImageFont.FreeTypeFont, colour: tuple[int, int, int]) -> None:
+        for line in textwrap.wrap(plain(text), width=int(inner / (f.size * 0.55))) or [""]:
+            lines.append((line, f, colour))
+
+    add(embed.get("title", ""), font(17, True), white)
+    for line in (embed.get("description") or "").splitlines():
+        add(line, font(14), light)
+    for f in embed.get("fields", []):
+        add(f["name"], font(14, True), white)
+        add(f["value"], font(14), light)
+    heights = [int(f.size) + 8 for _, f, _ in lines]
+    buttons_h, menu_h, footer_h = 40, 44, 26
+    card_h = 16 + sum(heights) + 10 + table.height + 10 + footer_h
+    total = 12 + card_h + 12 + buttons_h + 8 + menu_h + 26
+    img = Image.new("RGB", (width, total), (49, 51, 56))
+    d = ImageDraw.Draw(img)
+    d.text((16, total - 22), "Only you can see this", font=font(12), fill=grey)
+    top = 12
+    d.rounded_rectangle((16, top, width - 16, top + card_h), 6, fill=(43, 45, 49))
+    d.rectangle((16, top, 19, top + card_h), fill=(64, 96, 200))
+    y = top + 14
+    for (text, f, colour), h in zip(lines, heights, strict=True):
+        d.text((28, y), text, font=f, fill=colour)
+        y += h
+    y += 6
+    img.paste(table, (28, y))
+    y += table.height + 10
+    d.text((28, y), plain((embed.get("footer") or {}).get("text", "")), font=font(11), fill=grey)
+    y = top + card_h + 12
+    x = 16
+    for b in viewer.buttons:
+        colour = (78, 80, 88) if not b.disabled else (58, 60, 66)
+        ink = white if not b.disabled else (110, 114, 120)
+        d.rounded_rectangle((x, y, x + 56, y + buttons_h - 6), 4, fill=colour)
+        icon(d, b.label or "", x + 28, y + (buttons_h - 6) // 2, ink)
+        x += 64
+    y += buttons_h + 8
+    d.rounded_rectangle((16, y, width - 16, y + menu_h - 8), 4, fill=(30, 31, 34))
+    (menu,) = viewer.selects
+    shown = next((o["label"] for o in menu.options if o.get("default")), menu.placeholder or "")
+    d.text((28, y + 10), plain(shown), font=font(14), fill=light)
+    d.polygon([(width - 40, y + 14), (width - 28, y + 14), (width - 34, y + 22)], fill=light)
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def icon(d: ImageDraw.ImageDraw, label: str, cx: int, cy: int, ink: tuple[int, int, int]) -> None:
+    """⏮ ◀ ▶ ⏭ drawn (the font has no such glyphs)."""
+    flip = label in ("⏮", "◀")
+
+    def tri(x0: int) -> list[tuple[int, int]]:
+        tip = x0 - 7 if flip else x0 + 7
+        return [(x0, cy - 7), (x0, cy + 7), (tip, cy)]
+
+    if label in ("◀", "▶"):
+        d.polygon(tri(cx + 3 if flip else cx - 3), fill=ink)
+    else:
+        d.polygon(tri(cx + 5 if flip else cx - 5), fill=ink)
+        bar = cx - 6 if flip else cx + 3
+        d.rectangle((bar, cy - 7, bar + 2, cy + 7), fill=ink)

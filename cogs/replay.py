@@ -8,8 +8,9 @@ menu to jump to a round (or to a stretch of moves, for a game without rounds).
   what the game reveals), as its final table does.
 * Every button is a :class:`cogs.ui.ReplayButton` / :class:`cogs.ui.ReplaySelect`: the game
   and the step travel in the custom_id, so a viewer keeps working after a restart. A click
-  from another channel than the game's, for a game that is gone, or for a step the game no
-  longer has (moves taken back since) is answered in one sentence, and shows nothing.
+  from another channel than the game's, on another user's viewer, for a game that is gone,
+  or for a step the game no longer has (moves taken back since) is answered in one
+  sentence, and shows nothing.
 * Each user draws at most :data:`RATE` pictures a second (a burst of :data:`BURST`); a
   faster click is told to slow down.
 """
@@ -119,6 +120,10 @@ class ReplayMixin(CogBase):
             raise HostError("host.replay.elsewhere")
         if snap.row.state is None:
             raise HostError("host.replay.not_started")
+        meta = getattr(interaction.message, "interaction_metadata", None)
+        owner = getattr(getattr(meta, "user", None), "id", None)
+        if not new and owner is not None and owner != interaction.user.id:
+            raise HostError("host.replay.not_yours")  # (Discord shows it to its owner only)
         if new:
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:

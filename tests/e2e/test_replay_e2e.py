@@ -12,6 +12,7 @@ import os
 import random
 import re
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,12 @@ async def test_a_finished_game_replays_to_its_final_table(harness: Harness, game
     final = await finished(h, game, ana, seed=3)
     final_png = table_picture(final)
     snap = await snapshot(h)
+    host_of(h).__dict__.pop("_replay_cache", None)
+    began = time.perf_counter()
     _, replay = await host_of(h).replay_steps(snap.id)
+    if os.environ.get("COSMODROME_FIGURES"):  # the README's figures
+        took = time.perf_counter() - began
+        print(f"\nFIGURES {game}: {replay.last} steps, rebuilt in {took * 1000:.0f} ms")
     # The package's "▶ Replay" opens a private viewer at the start.
     reply = await h.click(ana, package(h), button(package(h), "open").custom_id)
     viewer = reply.posted
@@ -147,6 +153,9 @@ async def test_a_running_game_replays_only_what_the_channel_saw(harness: Harness
     shown = await step_through(h, ana, viewer)
     assert shown[-1] == table_png
     assert not secrets & set(shown)  # no private picture, at any step
+    # Ben reads it in his language.
+    seen = (await h.slash(ben, "game replay")).posted
+    assert t("host.replay.step", "es", n=len(shown) - 1, total=len(shown) - 1) in seen.text()
     patterns = secret_patterns("kosmonavts")
     for payload, atts in viewer.stored.versions:
         for line in split_lines(payload, atts):
@@ -189,6 +198,13 @@ async def test_wrong_clicks_are_answered_and_change_nothing(harness: Harness) ->
         tick(h, 5)
         reply = await h.click(ana, viewer, menu.custom_id, values=["x"])
         assert t("host.replay.stale", "en") in refusal_text(reply)
+    # Someone else's viewer (Discord shows it to its owner only; a forged click).
+    ben = h.user("Ben", "en-US")
+    tick(h, 5)
+    owner, viewer.stored.interaction_user_id = viewer.stored.interaction_user_id, ben.id
+    reply = await h.click(ben, viewer, button(viewer, "first").custom_id)
+    viewer.stored.interaction_user_id = owner
+    assert t("host.replay.not_yours", "en") in refusal_text(reply)
     assert (viewer.text(), picture(viewer)) == before
     # Too fast: a burst of pictures, then "slow down" until time passes.
     tick(h, 10)

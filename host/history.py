@@ -3,6 +3,7 @@ replaying the action log from the seed (for a recap, and to audit the stored sta
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -186,15 +187,20 @@ class History(Play):
             return snap, hit[1]
         actions = await self.store.actions(game_id)
         over = snap.row.status != "active"
-        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
-        views = [snap.game.view(state, None)]
-        steps: list[ActionRow | None] = [None]
-        for i, a in enumerate(actions, start=1):
-            state, _ = snap.game.apply(state, a.seat, a.choice)
-            if public_move(a.events) or (over and i == len(actions)):
-                views.append(snap.game.view(state, None))
-                steps.append(a)
-        replay = Replay(snap.row.version, views, steps)
+
+        def build() -> Replay:  # off the event loop: a long game takes a while
+            state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+            views = [snap.game.view(state, None)]
+            steps: list[ActionRow | None] = [None]
+            for i, a in enumerate(actions, start=1):
+                state, _ = snap.game.apply(state, a.seat, a.choice)
+                if public_move(a.events) or (over and i == len(actions)):
+                    views.append(snap.game.view(state, None))
+                    steps.append(a)
+            return Replay(snap.row.version, views, steps)
+
+        replay = await asyncio.to_thread(build)
+        now = self.clock.now()
         cache[game_id] = (now, replay)
         cache.move_to_end(game_id)
         while len(cache) > REPLAY_CACHE:

@@ -206,6 +206,13 @@ async def test_wrong_clicks_are_answered_and_change_nothing(harness: Harness) ->
     viewer.stored.interaction_user_id = owner
     assert t("host.replay.not_yours", "en") in refusal_text(reply)
     assert (viewer.text(), picture(viewer)) == before
+    # The steps are kept a while, then rebuilt the same; a move rebuilds them at once.
+    host = host_of(h)
+    _, kept = await host.replay_steps(gid)
+    assert (await host.replay_steps(gid))[1] is kept
+    tick(h, 301)
+    again = (await host.replay_steps(gid))[1]
+    assert again is not kept and again == kept
     # Too fast: a burst of pictures, then "slow down" until time passes.
     tick(h, 10)
     answers = []

@@ -101,7 +101,11 @@ async def test_a_finished_game_replays_to_its_final_table(harness: Harness, game
     assert viewer.ephemeral
     assert t("host.replay.start", "en") in viewer.text()
     assert button(viewer, "first").disabled and button(viewer, "prev").disabled
+    began = time.perf_counter()
     shown = await step_through(h, ana, viewer)
+    if os.environ.get("COSMODROME_FIGURES"):
+        took = (time.perf_counter() - began) / max(replay.last, 1)
+        print(f"FIGURES {game}: {took * 1000:.0f} ms a ▶ click (drawn and sent)")
     assert len(shown) == replay.last + 1
     assert shown[-1] == final_png  # the last step is the final table, picture for picture
     assert shown[0] != final_png

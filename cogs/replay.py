@@ -204,7 +204,11 @@ def replay_view(snap: Snapshot, replay: Replay, step: int, lang: str) -> discord
     if len(groups) > 1:
         entries = []
         for first, end, rnd in groups:
-            span = t("host.replay.span", lang, first=first, last=end)
+            span = (
+                t("host.replay.span", lang, first=first, last=end)
+                if end > first
+                else t("host.replay.span_one", lang, n=first)
+            )
             label = (
                 span if rnd is None else f"{present.round_text(snap.row.game, rnd, lang)} · {span}"
             )

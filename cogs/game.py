@@ -267,7 +267,12 @@ class GameCog(
         await self.do_rollback(interaction, snap)
 
     @game.command(**cmd("replay"))
-    @options(number=param("cmd.replay.number", "The game's number (its table's footer)"))
+    @options(
+        number=param(
+            "cmd.replay.number",
+            "The game's number (its table's footer); none: the latest game here",
+        )
+    )
     @guarded
     async def replay(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1] | None = None

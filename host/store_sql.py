@@ -37,6 +37,7 @@ from host.rows import (
     GameRow,
     Loaded,
     Move,
+    NewGame,
     Opened,
     SeatRow,
     State,
@@ -293,37 +294,26 @@ class GameQueries(SqlBase):
 
     # -- games ----------------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game: str,
-        options: dict[str, str],
-        seed: int,
-        lang: str,
-        owner_id: int,
-        now: float,
-    ) -> int:
+    async def create_game(self, new: NewGame) -> int:
         try:
             async with self._write() as tx:
                 row = await tx.row(
                     "INSERT INTO games (guild_id, channel_id, game, status, options, seed, "
                     "lang, owner_id, created_at, updated_at) "
                     "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
-                    guild_id,
-                    channel_id,
-                    game,
-                    dumps(options),
-                    seed,
-                    lang,
-                    owner_id,
-                    now,
-                    now,
+                    new.guild_id,
+                    new.channel_id,
+                    new.game,
+                    dumps(new.options),
+                    new.seed,
+                    new.lang,
+                    new.owner_id,
+                    new.now,
+                    new.now,
                 )
                 return int(row[0])
         except self._UNIQUE as exc:
-            raise ChannelBusy(channel_id) from exc
+            raise ChannelBusy(new.channel_id) from exc
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._one_game("WHERE id = ?", game_id)

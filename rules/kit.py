@@ -263,6 +263,40 @@ def load_checked(
     return s
 
 
+def load_or_refuse(
+    data: Mapping[str, Any],
+    game: str,
+    validate: Callable[[dict[str, Any]], None],
+    upgrade: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """A game's ``load``: a private copy of ``data``, brought up to date by ``upgrade`` (a
+    state an older engine saved), that ``validate`` accepts. Anything missing, mistyped or
+    refused is one ``ValueError``: "not a(n) <game> state: ..."."""
+    try:
+        s = clone(dict(data))
+        if upgrade is not None:
+            upgrade(s)
+        validate(s)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+        article = "an" if game[0] in "aeiou" else "a"
+        raise ValueError(f"not {article} {game} state: {exc!r}") from exc
+    return s
+
+
+def shown_scores(
+    s: Mapping[str, Any],
+    result_of: Callable[[Any], Result | None],
+    running: Callable[[Any, int], int],
+) -> list[int]:
+    """The scores a table shows: the final ones once the game is over (``s["step"]``),
+    else each seat's ``running`` score."""
+    if s["step"] == "over":
+        res = result_of(s)
+        assert res is not None
+        return list(res.scores)
+    return [running(s, seat) for seat in range(s["n"])]
+
+
 def ranks_of(keys: Sequence[Any]) -> tuple[int, ...]:
     """Each seat's place from its ranking key (points, then any tie-breaks, as a tuple):
     1 + how many seats have a greater key, so equal keys share a place."""

@@ -123,6 +123,15 @@ def check(cond: bool, what: str) -> None:
         raise ValueError(f"invalid state: {what}")
 
 
+def named(cls: Any, game: str | None, players: tuple[int, int] | None) -> None:
+    """What a game's class line says of it: its ``id`` ``game`` (and ``name``, the key
+    ``"<game>.name"``) and its ``min_players`` and ``max_players``; None leaves them."""
+    if game is not None:
+        cls.id, cls.name = game, f"{game}.name"
+    if players is not None:
+        cls.min_players, cls.max_players = players
+
+
 #: The search hooks a game's ``search`` module may define (see :class:`core.contract.Game`).
 SEARCH_HOOKS = ("sample", "rollout", "evaluate", "prune", "to_move")
 
@@ -167,10 +176,7 @@ class EngineGame:
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
-        if game is not None:
-            cls.id, cls.name = game, f"{game}.name"
-        if players is not None:
-            cls.min_players, cls.max_players = players
+        named(cls, game, players)
         if search is not None:
             for hook in SEARCH_HOOKS:
                 if hasattr(search, hook):

@@ -153,6 +153,17 @@ def register_toys(
 # -- opening a game -----------------------------------------------------------------------
 
 
+def seated(
+    h: Harness, *people: tuple[str, str], closed: int | None = None
+) -> tuple[list[FakeUser], dict[FakeUser, int]]:
+    """A test's players in seat order, each ``(name, locale)``, and each one's seat; the
+    ``closed`` seat's DMs fail (that player plays from "My hand")."""
+    users = [h.user(name, locale) for name, locale in people]
+    if closed is not None:
+        h.fail_dms(users[closed])
+    return users, {u: seat for seat, u in enumerate(users)}
+
+
 def option_button(lobby: Message, key: str) -> str:
     """The custom_id of the lobby's button for option ``key`` (``h.<key>``: a host option)."""
     for b in lobby.buttons:

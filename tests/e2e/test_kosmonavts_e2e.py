@@ -227,9 +227,8 @@ async def test_three_players_basic_game_with_planets_placed_by_players(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    h.fail_dms(cal)
-    seats = {ana: 0, ben: 1, cal: 2}
+    people = ("Ana", "es-ES"), ("Ben", "en-US"), ("Cal", "en-GB")
+    (ana, ben, cal), seats = kit.seated(h, *people, closed=2)
     snap = await open_game(h, ana, [ben, cal], {"rules": "basic", "planets": "players"})
     assert snap.state["phase"] == "setup"
 
@@ -255,9 +254,7 @@ async def test_two_players_advanced_game_with_missions_chosen_in_private(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    dan, eva = h.user("Dan", "en-US"), h.user("Eva", "es-ES")
-    h.fail_dms(dan)
-    seats = {dan: 0, eva: 1}
+    (dan, eva), seats = kit.seated(h, ("Dan", "en-US"), ("Eva", "es-ES"), closed=0)
     snap = await open_game(h, dan, [eva], {"rules": "advanced", "planets": "players"})
     assert snap.state["rules"] == "advanced" and snap.state["phase"] == "setup"
 

@@ -107,12 +107,8 @@ async def play_game(
     adds = confirms = 0
     orders_view: dict[str, Any] | None = None
     t0 = time.perf_counter()
-    clicks = 0
-    while await play_turn(h, seats, rng, closed=closed, choose=pilot) is not None:
-        clicks += 1
-        assert clicks < MAX_CLICKS, "the game did not end"
-        assert pilot.last is not None
-        offer = pilot.last[2]
+    game = kit.Clicking(h, seats, rng, pilot, closed, MAX_CLICKS)
+    async for _, _, offer in game:
         versions, fresh = watch.fresh()
         after = await snapshot(h)
         if not is_final(latest_table(h)):
@@ -138,7 +134,7 @@ async def play_game(
             assert not leaked, leaked
             confirms += 1
     seconds = time.perf_counter() - t0
-    return Played(latest_table(h), clicks, seconds, during, adds, confirms)
+    return Played(latest_table(h), game.clicks, seconds, during, adds, confirms)
 
 
 def public_but_confirmations(view: dict[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bench.common import random_options, summary, timed_random_move
+from bench.common import game_option, random_options, summary, timed_random_move
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, Player
@@ -126,7 +126,7 @@ async def run(
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
+    game_option(ap)
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--moves", type=int, default=2000)
     ap.add_argument("--synchronous", default=SYNCHRONOUS, choices=["FULL", "NORMAL"])

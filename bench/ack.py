@@ -14,9 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import summary
+from bench.common import game_option, summary
 from bot import build_bot
-from host import registry
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.e2e import driver
@@ -76,7 +75,7 @@ async def run(game: str, seed: int) -> list[float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
+    game_option(ap)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     ms = asyncio.run(run(args.game, args.seed))

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
 from typing import TYPE_CHECKING, Any
 
 from core.contract import Game, random_answer
+from host import registry
 
 if TYPE_CHECKING:
     from host.sessions import Host
+
+
+def game_option(ap: argparse.ArgumentParser) -> None:
+    """``--game``: the one game a benchmark plays (MLEM unless said)."""
+    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
+
+
+def games_argument(ap: argparse.ArgumentParser) -> None:
+    """The games a benchmark measures, one after the other (every game unless named)."""
+    ap.add_argument("games", nargs="*", default=list(registry.GAME_MODULES))
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, str]:

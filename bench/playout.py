@@ -10,7 +10,7 @@ import random
 import statistics
 import time
 
-from bench.common import playout, random_options
+from bench.common import games_argument, playout, random_options
 from host import registry
 
 
@@ -35,7 +35,7 @@ def bench(game_id: str, games: int) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("games", nargs="*", default=list(registry.GAME_MODULES))
+    games_argument(ap)
     ap.add_argument("--games", dest="n", type=int, default=300)
     args = ap.parse_args()
     for gid in args.games:

@@ -25,7 +25,7 @@ import sys
 import time
 import uuid
 
-from bench.common import pct, timed_random_move
+from bench.common import game_option, pct, timed_random_move
 from host import registry
 from host.clock import FakeClock
 from host.sessions import Host, HostError, Player
@@ -132,7 +132,7 @@ def report(procs: int, seconds: float, results: list[dict[str, object]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--game", default="mlem", choices=list(registry.GAME_MODULES))
+    game_option(ap)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--tasks", type=int, default=4, help="clicks in flight per process")

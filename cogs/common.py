@@ -150,6 +150,22 @@ def options(**params: Param) -> Callable[[F], F]:
     return decorate
 
 
+def slash(
+    group: app_commands.Group, name: str, prefix: str = "cmd", **choices: Any
+) -> Callable[[F], Any]:
+    """Declare a command of ``group`` as every cog does: its translatable name and
+    description (:func:`cmd`), the ``choices`` of its parameters, and :func:`guarded`. The
+    parameters' names and descriptions go below it (:func:`options`)."""
+
+    def decorate(func: F) -> Any:
+        command: Any = guarded(func)
+        if choices:
+            command = app_commands.choices(**choices)(command)
+        return group.command(**cmd(name, prefix))(command)
+
+    return decorate
+
+
 def game_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=_(i18n.t(f"{gid}.name", "en"), key=f"{gid}.name"), value=gid)

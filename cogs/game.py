@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from cogs import present, ui
 from cogs.bots import BotsMixin
-from cogs.common import CogBase, cmd, game_choices, guarded, options, param, topic_choices
+from cogs.common import CogBase, game_choices, guarded, options, param, slash, topic_choices
 from cogs.history import HistoryMixin
 from cogs.lobby import LobbyMixin
 from cogs.pacing import PacingMixin, jump, ts
@@ -40,6 +40,21 @@ if TYPE_CHECKING:
     from bot import Cosmodrome
 
 log = logging.getLogger(__name__)
+
+
+def on_game(
+    group: app_commands.Group,
+    name: str,
+    act: Callable[[GameCog, discord.Interaction, Snapshot], Awaitable[None]],
+) -> Any:
+    """A command of ``group`` that finds the channel's game and hands it to ``act``."""
+
+    async def command(self: GameCog, interaction: discord.Interaction) -> None:
+        await act(self, interaction, await self.channel_game(interaction))
+
+    # A callback named as a class's is a method to discord.py (which then passes the cog).
+    command.__qualname__ = f"GameCog.{name}"
+    return slash(group, name)(command)
 
 
 class GameCog(
@@ -91,13 +106,11 @@ class GameCog(
 
     # -- slash commands -----------------------------------------------------------------
 
-    @game.command(**cmd("new"))
+    @slash(game, "new", game=game_choices())
     @options(
         game=param("cmd.new.game", "Which game to play"),
         thread=param("cmd.new.thread", "Open the game in a new thread of this channel"),
     )
-    @app_commands.choices(game=game_choices())
-    @guarded
     async def new(self, interaction: discord.Interaction, game: str, thread: bool = False) -> None:
         """Open a lobby for a new game in this channel (or in a new thread of it)."""
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -140,30 +153,25 @@ class GameCog(
             snap.id, self.host.clock.now(), lobby_message_id=message_id
         )
 
-    @game.command(**cmd("join"))
-    @guarded
+    @slash(game, "join")
     async def join(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
         snap = await self.host.join(snap.id, self.player(interaction))
         await self.refresh_lobby(snap)
         await self.reply(interaction, t("host.lobby.joined", self.lang(interaction)))
 
-    @game.command(**cmd("leave"))
-    @guarded
-    async def leave(self, interaction: discord.Interaction) -> None:
-        snap = await self.channel_game(interaction)
-        await self.do_leave(interaction, snap.id)
+    leave = on_game(
+        game, "leave", lambda cog, interaction, snap: cog.do_leave(interaction, snap.id)
+    )
 
-    @game.command(**cmd("start"))
-    @guarded
+    @slash(game, "start")
     async def start(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
         await interaction.response.defer(ephemeral=True)
         await self.do_start(snap.id, self.player(interaction))
         await self.reply(interaction, t("host.lobby.started_ack", self.lang(interaction)))
 
-    @game.command(**cmd("status"))
-    @guarded
+    @slash(game, "status")
     async def status(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
         lang = self.lang(interaction)
@@ -193,14 +201,9 @@ class GameCog(
         key = "host.paused.resumed" if resumed else "host.table.reposted"
         await self.reply(interaction, t(key, lang))
 
-    @game.command(**cmd("hand"))
-    @guarded
-    async def hand(self, interaction: discord.Interaction) -> None:
-        snap = await self.channel_game(interaction)
-        await self.show_hand(interaction, snap)
+    hand = on_game(game, "hand", lambda cog, interaction, snap: cog.show_hand(interaction, snap))
 
-    @game.command(**cmd("log"))
-    @guarded
+    @slash(game, "log")
     async def log_(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id is None:
             raise HostError("host.error.no_game")
@@ -209,13 +212,11 @@ class GameCog(
             raise HostError("host.error.no_game")
         await self.show_log(interaction, await self.host.snapshot(row))
 
-    @game.command(**cmd("rules"))
+    @slash(game, "rules", game=game_choices(), topic=topic_choices())
     @options(
         game=param("cmd.new.game", "Which game", "cmd.rules.game.desc"),
         topic=param("cmd.rules.topic", "Only one part of the rules"),
     )
-    @app_commands.choices(game=game_choices(), topic=topic_choices())
-    @guarded
     async def rules(
         self, interaction: discord.Interaction, game: str, topic: str | None = None
     ) -> None:
@@ -231,8 +232,7 @@ class GameCog(
         for more in embeds[1:]:
             await interaction.followup.send(embed=more, ephemeral=True)
 
-    @game.command(**cmd("abandon"))
-    @guarded
+    @slash(game, "abandon")
     async def abandon(self, interaction: discord.Interaction) -> None:
         snap = await self.channel_game(interaction)
         snap, what, votes, needed = await self.host.abandon(snap.id, self.player(interaction))
@@ -254,34 +254,25 @@ class GameCog(
         )
         await self.retire(snap)
 
-    @game.command(**cmd("undo"))
-    @guarded
-    async def undo(self, interaction: discord.Interaction) -> None:
-        snap = await self.channel_game(interaction)
-        await self.on_undo(interaction, snap.id)
+    undo = on_game(game, "undo", lambda cog, interaction, snap: cog.on_undo(interaction, snap.id))
+    rollback = on_game(
+        game, "rollback", lambda cog, interaction, snap: cog.do_rollback(interaction, snap)
+    )
 
-    @game.command(**cmd("rollback"))
-    @guarded
-    async def rollback(self, interaction: discord.Interaction) -> None:
-        snap = await self.channel_game(interaction)
-        await self.do_rollback(interaction, snap)
-
-    @game.command(**cmd("replay"))
+    @slash(game, "replay")
     @options(
         number=param(
             "cmd.replay.number",
             "The game's number (its table's footer); none: the latest game here",
         )
     )
-    @guarded
     async def replay(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1] | None = None
     ) -> None:
         """Step through a game of this channel privately (without a number: the latest)."""
         await self.open_replay(interaction, number)
 
-    @game.command(**cmd("mine"))
-    @guarded
+    @slash(game, "mine")
     async def mine(self, interaction: discord.Interaction) -> None:
         lang = self.lang(interaction)
         rows = await self.host.store.games_of_user(interaction.user.id)
@@ -311,8 +302,7 @@ class GameCog(
             return ""
         return " — " + t("host.paused.line", lang, why=t(f"host.paused.{row.paused}", lang))
 
-    @game.command(**cmd("list"))
-    @guarded
+    @slash(game, "list")
     async def list_(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise HostError("host.error.guild_only")

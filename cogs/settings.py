@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
-from discord import app_commands
+from discord import Interaction, app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from cogs.common import CogBase, cmd, guarded, options, param
+from cogs.common import CogBase, options, param, slash
 from core.i18n import t
 from host import pacing
 from host.sessions import HostError
@@ -42,18 +41,13 @@ class SettingsCog(CogBase, commands.Cog):
         self.bot = bot
         self.host = bot.host
 
-    @settings.command(**cmd("me", "cmd.settings"))
+    @slash(settings, "me", "cmd.settings", language=LANGS)
     @options(
         dm_on_turn=param("cmd.settings.me.dm", "Get a DM when it is your turn"),
         language=param("cmd.settings.me.lang", "The language I use with you"),
     )
-    @app_commands.choices(language=LANGS)
-    @guarded
     async def me(
-        self,
-        interaction: discord.Interaction,
-        dm_on_turn: bool | None = None,
-        language: str | None = None,
+        self, interaction: Interaction, dm_on_turn: bool | None = None, language: str | None = None
     ) -> None:
         store = self.host.store
         dm, lang_now = await store.user_settings(interaction.user.id)
@@ -70,7 +64,7 @@ class SettingsCog(CogBase, commands.Cog):
         await store.set_user_settings(interaction.user.id, dm, lang_now)
         await self.settled(interaction, "host.settings.me", lang_now, dm=f"host.yesno.{int(dm)}")
 
-    @settings.command(**cmd("server", "cmd.settings"))
+    @slash(settings, "server", "cmd.settings", language=LANGS, reminders=REMINDERS)
     @options(
         language=param(
             "cmd.settings.me.lang",
@@ -79,13 +73,8 @@ class SettingsCog(CogBase, commands.Cog):
         ),
         reminders=param("cmd.settings.server.reminders", "Default reminder cadence for new games"),
     )
-    @app_commands.choices(language=LANGS, reminders=REMINDERS)
-    @guarded
     async def server(
-        self,
-        interaction: discord.Interaction,
-        language: str | None = None,
-        reminders: str | None = None,
+        self, interaction: Interaction, language: str | None = None, reminders: str | None = None
     ) -> None:
         if interaction.guild_id is None:
             raise HostError("host.error.guild_only")
@@ -102,7 +91,7 @@ class SettingsCog(CogBase, commands.Cog):
         await self.settled(interaction, "host.settings.server", lang_now, reminders=reminders_key)
 
     async def settled(
-        self, interaction: discord.Interaction, key: str, lang_now: str | None, **keys: str
+        self, interaction: Interaction, key: str, lang_now: str | None, **keys: str
     ) -> None:
         """Answer with the settings now in force: ``key`` shows the language (``lang_now``,
         None = automatic) and ``keys``, each the i18n key of a setting's value."""

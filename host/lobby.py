@@ -7,6 +7,7 @@ from core.contract import OptionSpec
 from host import pacing
 from host.play import Play
 from host.records import HostError, Outcome, Player, Snapshot, Step
+from host.rows import NewGame
 from host.storage import ChannelBusy, SeatRow
 
 
@@ -21,16 +22,17 @@ class Lobby(Play):
         game = self.game(game_id)
         options = {o.id: o.default for o in game.options}
         try:
-            gid = await self.store.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
+            new = NewGame(
                 game=game_id,
                 options=options,
                 seed=self.seeds.randrange(1, 2**31),
-                lang=lang,
                 owner_id=owner.user_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                lang=lang,
                 now=self.clock.now(),
             )
+            gid = await self.store.create_game(new)
         except ChannelBusy:
             raise HostError("host.error.channel_busy") from None
         await self.store.set_seats(gid, [self._seat_for(gid, owner)])

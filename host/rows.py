@@ -1,5 +1,6 @@
 """What the store reads and writes, whichever database holds it: the row types, the
-exceptions of the optimistic version check, the :class:`Move` an accepted choice commits,
+exceptions of the optimistic version check, the :class:`NewGame` a lobby opens and the
+:class:`Move` an accepted choice commits,
 and the decoding of a ``games`` row (:data:`GAME_COLS`) and of :meth:`Storage.load`'s row.
 """
 
@@ -135,6 +136,22 @@ class Move:
     waits_was: dict[int, tuple[float, int, int]] | None = None
     timers_opened: list[tuple[str, int, float]] | None = None
     timers_closed: Iterable[str] = ()
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A lobby as :meth:`Storage.create_game` opens it: which ``game``, its ``options`` and
+    ``seed``, whose it is, where (``guild_id``, ``channel_id``), the table's ``lang`` and
+    when (``now``)."""
+
+    game: str
+    options: dict[str, str]
+    seed: int
+    owner_id: int
+    guild_id: int | None
+    channel_id: int
+    lang: str
+    now: float
 
 
 @dataclass(frozen=True)

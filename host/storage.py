@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -31,7 +30,7 @@ from host.rows import VersionConflict as VersionConflict
 from host.rows import Waits
 from host.store_api import Storage
 from host.store_sql import MIGRATIONS as MIGRATIONS
-from host.store_sql import SqlStore, Tx, load_sql
+from host.store_sql import SqlStore, Tx, load_sql, migrations
 
 T = TypeVar("T")
 
@@ -154,17 +153,13 @@ class SqliteStore(SqlStore):
         await self.db.close()
 
     async def migrate(self) -> int:
-        """Apply the numbered ``migrations/NNNN_*.sql`` files newer than ``user_version``."""
+        """Apply the numbered migrations newer than ``user_version``, each in a transaction
+        that also records its number there."""
         async with self.db.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         current = row[0] if row else 0
-        files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-        for path in files:
-            number = int(re.match(r"(\d+)", path.name).group(1))  # type: ignore[union-attr]
-            if number <= current:
-                continue
-            log.info("applying migration %s", path.name)
-            script = path.read_text(encoding="utf-8")
+        for number, name, script in migrations(current):
+            log.info("applying migration %s", name)
             await self.db.executescript(
                 f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
             )

@@ -1,11 +1,11 @@
 """The PostgreSQL store: the same interface and semantics as the SQLite one (host/storage.py),
 and the same queries (host/store_sql.py's, their ``?`` numbered ``$1``, ``$2``, … here).
 
-An asyncpg pool; numbered migrations from ``migrations/pg/`` (the same numbers as SQLite's),
-applied at start under an advisory lock so that several processes starting together apply
-each once. Every accepted choice is one transaction with the optimistic version check
-(``UPDATE ... WHERE version = $n``: under READ COMMITTED a second writer waits for the row
-and then finds the version moved on).
+An asyncpg pool; the numbered migrations (SQLite's, in PostgreSQL's words: see
+:func:`host.store_sql.pg_migration`), applied at start under an advisory lock so that several
+processes starting together apply each once. Every accepted choice is one transaction with
+the optimistic version check (``UPDATE ... WHERE version = $n``: under READ COMMITTED a
+second writer waits for the row and then finds the version moved on).
 
 Several processes may share one database: :meth:`PgStore.lock_game` is a session advisory
 lock on the game's id, held on one pooled connection for the whole critical section. The
@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -30,12 +29,10 @@ import asyncpg
 from asyncpg import Connection as Conn
 
 from host.rows import Waits
-from host.store_sql import MIGRATIONS as SQLITE_MIGRATIONS
-from host.store_sql import SqlStore, Tx, load_sql
+from host.store_sql import SqlStore, Tx, load_sql, migrations, pg_migration
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS = SQLITE_MIGRATIONS / "pg"
 #: The advisory lock key that serialises migrations (game locks use the game's id, > 0).
 MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 #: The first half of the two-key advisory locks on publishing a game's table ("pu").
@@ -171,8 +168,9 @@ class PgStore(SqlStore):
             await self.lock_pool.close()
 
     async def migrate(self) -> int:
-        """Apply the numbered ``migrations/pg/NNNN_*.sql`` files newer than the recorded
-        version, all in one transaction, one process at a time."""
+        """Apply the numbered migrations (in PostgreSQL's words: :func:`pg_migration`) newer
+        than the version recorded in ``schema_version``, all in one transaction, one process
+        at a time."""
         wait = MIGRATION_TIMEOUT
         async with self.pool.acquire() as con, con.transaction():
             await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=wait)
@@ -180,12 +178,9 @@ class PgStore(SqlStore):
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
             )
             current = await con.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-            for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")):
-                number = int(re.match(r"(\d+)", path.name).group(1))  # type: ignore[union-attr]
-                if number <= current:
-                    continue
-                log.info("applying migration pg/%s", path.name)
-                await con.execute(path.read_text(encoding="utf-8"), timeout=wait)
+            for number, name, script in migrations(current):
+                log.info("applying migration %s", name)
+                await con.execute(pg_migration(script), timeout=wait)
                 await con.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                 current = number
         return int(current)

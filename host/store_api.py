@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from host import rows
 from host.rows import ActionRow, GameRow, Loaded, Move, Opened, SeatRow, State, TimerRow, Waits
 
 
@@ -47,18 +48,9 @@ class Storage(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game: str,
-        options: dict[str, str],
-        seed: int,
-        lang: str,
-        owner_id: int,
-        now: float,
-    ) -> int: ...
+    async def create_game(self, new: rows.NewGame) -> int:
+        """Open the lobby ``new``; its id. :class:`ChannelBusy` if a lobby or an active game
+        lives in its channel already."""
 
     @abstractmethod
     async def game(self, game_id: int) -> GameRow | None: ...

@@ -123,6 +123,15 @@ def check(cond: bool, what: str) -> None:
         raise ValueError(f"invalid state: {what}")
 
 
+def named(cls: Any, game: str | None, players: tuple[int, int] | None) -> None:
+    """What a game's class line says of it: its ``id`` ``game`` (and ``name``, the key
+    ``"<game>.name"``) and its ``min_players`` and ``max_players``; None leaves them."""
+    if game is not None:
+        cls.id, cls.name = game, f"{game}.name"
+    if players is not None:
+        cls.min_players, cls.max_players = players
+
+
 #: The search hooks a game's ``search`` module may define (see :class:`core.contract.Game`).
 SEARCH_HOOKS = ("sample", "rollout", "evaluate", "prune", "to_move")
 
@@ -167,10 +176,7 @@ class EngineGame:
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
-        if game is not None:
-            cls.id, cls.name = game, f"{game}.name"
-        if players is not None:
-            cls.min_players, cls.max_players = players
+        named(cls, game, players)
         if search is not None:
             for hook in SEARCH_HOOKS:
                 if hasattr(search, hook):
@@ -261,6 +267,40 @@ def load_checked(
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"malformed {game} state: {exc!r}") from exc
     return s
+
+
+def load_or_refuse(
+    data: Mapping[str, Any],
+    game: str,
+    validate: Callable[[dict[str, Any]], None],
+    upgrade: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """A game's ``load``: a private copy of ``data``, brought up to date by ``upgrade`` (a
+    state an older engine saved), that ``validate`` accepts. Anything missing, mistyped or
+    refused is one ``ValueError``: "not a(n) <game> state: ..."."""
+    try:
+        s = clone(dict(data))
+        if upgrade is not None:
+            upgrade(s)
+        validate(s)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+        article = "an" if game[0] in "aeiou" else "a"
+        raise ValueError(f"not {article} {game} state: {exc!r}") from exc
+    return s
+
+
+def shown_scores(
+    s: Mapping[str, Any],
+    result_of: Callable[[Any], Result | None],
+    running: Callable[[Any, int], int],
+) -> list[int]:
+    """The scores a table shows: the final ones once the game is over (``s["step"]``),
+    else each seat's ``running`` score."""
+    if s["step"] == "over":
+        res = result_of(s)
+        assert res is not None
+        return list(res.scores)
+    return [running(s, seat) for seat in range(s["n"])]
 
 
 def ranks_of(keys: Sequence[Any]) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.contract import Decision, IllegalMove, OptionSpec, Result
+from rules.kit import named
 
 
 class ToyGame:
@@ -22,10 +23,7 @@ class ToyGame:
         cls, game_id: str | None = None, players: tuple[int, int] | None = None, **kw: Any
     ) -> None:
         super().__init_subclass__(**kw)
-        if game_id is not None:
-            cls.id, cls.name = game_id, f"{game_id}.name"
-        if players is not None:
-            cls.min_players, cls.max_players = players
+        named(cls, game_id, players)
 
     def pending(self, s: dict[str, Any]) -> list[Decision]:
         raise NotImplementedError

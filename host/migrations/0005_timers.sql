@@ -12,6 +12,8 @@ CREATE TABLE timers (
     fired_seq INTEGER,           -- the action it applied (NULL if it had nothing to apply)
     PRIMARY KEY (game_id, key)
 );
+-- The running timers of a game (PostgreSQL only: SQLite searches the primary key).
+-- pg: CREATE INDEX timers_running ON timers (game_id) WHERE fired_at IS NULL;
 
 -- The timer key when the host made this move because that timer ran out.
 ALTER TABLE actions ADD COLUMN timer TEXT;

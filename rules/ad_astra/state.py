@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Event, Result
-from rules.kit import Events, Options, check, clone, result_of_parts, rng
+from rules.kit import (
+    Events,
+    Options,
+    check,
+    clone,
+    load_or_refuse,
+    result_of_parts,
+    rng,
+    shown_scores,
+)
 
 from .data import (
     ALIEN,
@@ -305,11 +314,7 @@ def result_of(s: S) -> Result | None:
 
 
 def public_scores(s: S) -> list[int]:
-    if s["step"] == "over":
-        res = result_of(s)
-        assert res is not None
-        return list(res.scores)
-    return [vp_total(s, seat) for seat in range(s["n"])]
+    return shown_scores(s, result_of, vp_total)
 
 
 # --------------------------------------------------------------------------- persistence
@@ -320,12 +325,7 @@ def dump_state(s: S) -> S:
 
 
 def load_state(data: Mapping[str, Any]) -> S:
-    try:
-        s = clone(dict(data))
-        _validate(s)
-    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-        raise ValueError(f"not an ad_astra state: {exc!r}") from exc
-    return s
+    return load_or_refuse(data, "ad_astra", _validate)
 
 
 def _validate(s: S) -> None:

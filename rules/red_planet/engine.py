@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove
-from rules.kit import check, clone, rng
+from rules.kit import check, clone, load_or_refuse, rng
 
 from .common import (
     COMMITTABLE,
@@ -525,22 +525,20 @@ def dump_state(s: S) -> S:
 
 
 def load_state(data: Mapping[str, Any]) -> S:
-    try:
-        s = clone(dict(data))
-        if "ask" not in s:
-            # Saved before R22 committed action cards in the secret choice: nothing is
-            # committed, and the old private offers still queued become no-ops.
-            s["ask"] = [[] for _ in range(s["n"])]
-            s["commit"] = [[] for _ in range(s["n"])]
-            old = {"act2": EMERGENCY_LAUNCH, "act3": COURSE_CORRECTION, "act4": REINFORCEMENTS}
-            if s["task"] is not None:
-                s["task"]["steps"] = [
-                    ["card", old[st[0]]] if st[0] in old else st for st in s["task"]["steps"]
-                ]
-        _validate(s)
-    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-        raise ValueError(f"not a red_planet state: {exc!r}") from exc
-    return s
+    return load_or_refuse(data, "red_planet", _validate, _upgrade)
+
+
+def _upgrade(s: S) -> None:
+    if "ask" not in s:
+        # Saved before R22 committed action cards in the secret choice: nothing is
+        # committed, and the old private offers still queued become no-ops.
+        s["ask"] = [[] for _ in range(s["n"])]
+        s["commit"] = [[] for _ in range(s["n"])]
+        old = {"act2": EMERGENCY_LAUNCH, "act3": COURSE_CORRECTION, "act4": REINFORCEMENTS}
+        if s["task"] is not None:
+            s["task"]["steps"] = [
+                ["card", old[st[0]]] if st[0] in old else st for st in s["task"]["steps"]
+            ]
 
 
 def _validate(s: S) -> None:

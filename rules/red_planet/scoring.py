@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.contract import Event, Result
-from rules.kit import ranks_of
+from rules.kit import ranks_of, shown_scores
 
 from .common import PREFIX, S, _ev, _token_value, _who
 from .data import (
@@ -274,8 +274,4 @@ def result_of(s: S) -> Result | None:
 
 
 def public_scores(s: S) -> list[int]:
-    if s["step"] == "over":
-        res = result_of(s)
-        assert res is not None
-        return list(res.scores)
-    return [_token_value(s, seat) for seat in range(s["n"])]
+    return shown_scores(s, result_of, _token_value)

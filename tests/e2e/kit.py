@@ -34,7 +34,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -151,6 +151,17 @@ def register_toys(
 
 
 # -- opening a game -----------------------------------------------------------------------
+
+
+def seated(
+    h: Harness, *people: tuple[str, str], closed: int | None = None
+) -> tuple[list[FakeUser], dict[FakeUser, int]]:
+    """A test's players in seat order, each ``(name, locale)``, and each one's seat; the
+    ``closed`` seat's DMs fail (that player plays from "My hand")."""
+    users = [h.user(name, locale) for name, locale in people]
+    if closed is not None:
+        h.fail_dms(users[closed])
+    return users, {u: seat for seat, u in enumerate(users)}
 
 
 def option_button(lobby: Message, key: str) -> str:
@@ -547,6 +558,30 @@ async def play_straight(
             )
         clicks += 1
         assert clicks < max_clicks, "the game did not end"
+
+
+@dataclass
+class Clicking:
+    """The game in the channel played to its end one :func:`play_turn` at a time, each
+    player picking with ``chooser`` (which keeps its last pick: user, seat, offer): ``async
+    for user, seat, offer in clicking`` sees each pick once it is clicked, and ``clicks``
+    counts them. Fails past ``most`` clicks."""
+
+    h: Harness
+    seats: Mapping[FakeUser, int]
+    rng: random.Random
+    chooser: Any
+    closed: set[FakeUser]
+    most: int
+    clicks: int = 0
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        h, seats, rng, closed = self.h, self.seats, self.rng, self.closed
+        while await play_turn(h, seats, rng, closed=closed, choose=self.chooser) is not None:
+            self.clicks += 1
+            assert self.clicks < self.most, "the game did not end"
+            assert self.chooser.last is not None
+            yield self.chooser.last
 
 
 #: The players of :func:`play_whole_game`, by name and locale (seats 0, 1, 2).

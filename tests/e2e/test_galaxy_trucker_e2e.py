@@ -49,9 +49,7 @@ async def test_two_players_learning_flight_one_through_my_hand(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
-    h.fail_dms(ben)
-    seats = {ana: 0, ben: 1}
+    (ana, ben), seats = kit.seated(h, ("Ana", "es-ES"), ("Ben", "en-US"), closed=1)
     snap = await open_game(h, ana, [ben], 0, {"level": "learning"})
     assert snap.state["phase"] == "build" and snap.state["hg"]["runs"] == 0
     # No hourglass in the learning flight: no timer on the table.
@@ -84,9 +82,7 @@ async def test_four_players_level_two_contended_pool_and_the_hourglass(
     harness: Harness, clock: FakeClock, caplog: Any
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    h.fail_dms(ben)
-    seats = {ana: 0, ben: 1}
+    (ana, ben), seats = kit.seated(h, ("Ana", "en-US"), ("Ben", "es-ES"), closed=1)
     snap = await open_game(h, ana, [ben], 2, {"level": "II", "hourglass": "90s"})
     state = snap.state
     assert state["phase"] == "build" and state["hg"] == {"run": 1, "runs": 3, "out": False}

@@ -17,7 +17,7 @@ from host.clock import FakeClock
 from host.sessions import Host, Player
 from host.storage import open_store
 from tests.e2e.driver import Offer, field, is_final, latest_table, play_turn
-from tests.e2e.kit import assert_translated, host_of, open_game, snapshot
+from tests.e2e.kit import assert_translated, host_of, open_game, seated, snapshot
 from tests.e2e.players import Trucker, ship_guard
 from tests.harness import FakeUser, Harness
 
@@ -50,9 +50,7 @@ async def test_two_players_intergalactic_trek_to_the_final_credits(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    h.fail_dms(ben)
-    seats = {ana: 0, ben: 1}
+    (ana, ben), seats = seated(h, ("Ana", "en-US"), ("Ben", "es-ES"), closed=1)
     await open_game(h, "galaxy_trucker", ana, [ben], options={"level": "trek", "hourglass": "10m"})
     snap = await snapshot(h)
     state = snap.state

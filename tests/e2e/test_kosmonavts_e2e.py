@@ -107,12 +107,8 @@ async def play_game(
     adds = confirms = 0
     orders_view: dict[str, Any] | None = None
     t0 = time.perf_counter()
-    clicks = 0
-    while await play_turn(h, seats, rng, closed=closed, choose=pilot) is not None:
-        clicks += 1
-        assert clicks < MAX_CLICKS, "the game did not end"
-        assert pilot.last is not None
-        offer = pilot.last[2]
+    game = kit.Clicking(h, seats, rng, pilot, closed, MAX_CLICKS)
+    async for _, _, offer in game:
         versions, fresh = watch.fresh()
         after = await snapshot(h)
         if not is_final(latest_table(h)):
@@ -138,7 +134,7 @@ async def play_game(
             assert not leaked, leaked
             confirms += 1
     seconds = time.perf_counter() - t0
-    return Played(latest_table(h), clicks, seconds, during, adds, confirms)
+    return Played(latest_table(h), game.clicks, seconds, during, adds, confirms)
 
 
 def public_but_confirmations(view: dict[str, Any]) -> dict[str, Any]:
@@ -227,9 +223,8 @@ async def test_three_players_basic_game_with_planets_placed_by_players(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    h.fail_dms(cal)
-    seats = {ana: 0, ben: 1, cal: 2}
+    people = ("Ana", "es-ES"), ("Ben", "en-US"), ("Cal", "en-GB")
+    (ana, ben, cal), seats = kit.seated(h, *people, closed=2)
     snap = await open_game(h, ana, [ben, cal], {"rules": "basic", "planets": "players"})
     assert snap.state["phase"] == "setup"
 
@@ -255,9 +250,7 @@ async def test_two_players_advanced_game_with_missions_chosen_in_private(
     harness: Harness, caplog: Any
 ) -> None:
     h = harness
-    dan, eva = h.user("Dan", "en-US"), h.user("Eva", "es-ES")
-    h.fail_dms(dan)
-    seats = {dan: 0, eva: 1}
+    (dan, eva), seats = kit.seated(h, ("Dan", "en-US"), ("Eva", "es-ES"), closed=0)
     snap = await open_game(h, dan, [eva], {"rules": "advanced", "planets": "players"})
     assert snap.state["rules"] == "advanced" and snap.state["phase"] == "setup"
 

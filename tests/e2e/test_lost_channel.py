@@ -16,7 +16,7 @@ from host.clock import FakeClock
 from host.pacing import HOUR
 from tests.e2e.driver import latest_table, play_turn, tables
 from tests.e2e.kit import cog_of, host_of, open_game, snapshot
-from tests.harness import Harness
+from tests.harness import FakeUser, Harness
 
 
 @pytest.fixture
@@ -31,6 +31,13 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(present, "_render_table", counted)
     return drawn
+
+
+async def mlem_for_two(h: Harness, ben_locale: str = "en-US") -> tuple[FakeUser, FakeUser, int]:
+    """Ana and Ben (who speaks ``ben_locale``) in a MLEM game in the harness channel; its id."""
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", ben_locale)
+    await open_game(h, "mlem", ana, [ben])
+    return ana, ben, (await snapshot(h)).id
 
 
 async def lag(h: Harness) -> None:
@@ -52,9 +59,7 @@ async def test_a_deleted_channel_pauses_the_game_until_status_brings_it_back(
     harness: Harness, clock: FakeClock, renders: list[str]
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_game(h, "mlem", ana, [ben])
-    gid = (await snapshot(h)).id
+    ana, ben, gid = await mlem_for_two(h, "es-ES")
     h.lose_channel(h.channel_id)  # deleted: 404 Unknown Channel on every request
     await lag(h)
     renders.clear()
@@ -124,9 +129,7 @@ async def test_a_server_error_is_retried_later_and_later(
     harness: Harness, clock: FakeClock, renders: list[str]
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, "mlem", ana, [ben])
-    gid = (await snapshot(h)).id
+    *_, gid = await mlem_for_two(h)
     await lag(h)
     # Discord's 503 (a 500 is first retried by discord.py itself, on the wall clock).
     posts = r"/channels/\d+/messages(/\d+)?$"

@@ -24,7 +24,6 @@ from tests.e2e import kit
 from tests.e2e.driver import (
     is_final,
     latest_table,
-    play_turn,
     private_texts,
     tables,
 )
@@ -100,12 +99,8 @@ async def play_game(
     hidden: dict[int, int] = {}  # seat -> character chosen and not yet revealed
     checked = 0
     t0 = time.perf_counter()
-    clicks = 0
-    while await play_turn(h, seats, rng, closed=closed, choose=player) is not None:
-        clicks += 1
-        assert clicks < MAX_CLICKS, "the game did not end"
-        assert player.last is not None
-        _, seat, offer = player.last
+    game = kit.Clicking(h, seats, rng, player, closed, MAX_CLICKS)
+    async for _, seat, offer in game:
         watch.fresh()
         fresh = watch.shown
         if not is_final(latest_table(h)):
@@ -124,7 +119,7 @@ async def play_game(
             for label in labels[num]:
                 assert not [line for line in fresh if label in line], (s, num, fresh)
             checked += 1
-    return Played(latest_table(h), clicks, time.perf_counter() - t0, during, checked)
+    return Played(latest_table(h), game.clicks, time.perf_counter() - t0, during, checked)
 
 
 async def check_finished_game(

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
 import pytest
 
-from host.rows import GAME_COLS, N_GAME_COLS, ChannelBusy, GameRow, Move, game_row
+from host.rows import GAME_COLS, N_GAME_COLS, ChannelBusy, GameRow, Move, NewGame, game_row
 from host.storage import open_store
 from host.storage_pg import numbered
 
@@ -70,10 +69,12 @@ def test_a_move_is_a_frozen_record_with_the_old_defaults() -> None:
 async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -> None:
     store = await open_store(db)
     try:
-        lobby: dict[str, Any] = {"guild_id": 5, "channel_id": 9, "game": "mlem", "options": {}}
-        gid = await store.create_game(**lobby, seed=1, lang="en", owner_id=1, now=1.0)
+        lobby = NewGame(
+            "mlem", {}, seed=1, owner_id=1, guild_id=5, channel_id=9, lang="en", now=1.0
+        )
+        gid = await store.create_game(lobby)
         with pytest.raises(ChannelBusy):  # one live game a channel
-            await store.create_game(**lobby, seed=2, lang="en", owner_id=1, now=1.0)
+            await store.create_game(dataclasses.replace(lobby, seed=2))
         assert await store.vote(gid, "undo", 1, 2.0) == {1}
         assert await store.vote(gid, "undo", 1, 3.0) == {1}  # a second vote is the same vote
         assert await store.vote(gid, "undo", 2, 3.0) == {1, 2}

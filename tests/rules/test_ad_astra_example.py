@@ -21,21 +21,10 @@ def example_start() -> S:
 
 def test_worked_example_round_one() -> None:
     s = example_start()
-    # Planning: Blue, Red, Yellow, Green, three times.
-    for seat, card, slot in [
-        (BLUE, "s1", 12),
-        (RED, "p1", 1),
-        (YELLOW, "m0", 2),
-        (GREEN, "p0", 3),
-        (BLUE, "p0", 4),
-        (RED, "m0", 5),
-        (YELLOW, "b", 11),
-        (GREEN, "t", 6),
-        (BLUE, "b", 7),
-        (RED, "p0", 10),
-        (YELLOW, "p0", 8),
-        (GREEN, "b", 9),
-    ]:
+    # Planning: Blue, Red, Yellow, Green, three times; each card and the slot it goes to.
+    cards = ["s1", "p1", "m0", "p0", "p0", "m0", "b", "t", "b", "p0", "p0", "b"]
+    slots = [12, 1, 2, 3, 4, 5, 11, 6, 7, 10, 8, 9]
+    for seat, card, slot in zip([BLUE, RED, YELLOW, GREEN] * 3, cards, slots, strict=True):
         assert GAME.pending(s)[0].seat == seat
         s = place(s, seat, card, slot)
     assert s["step"] == "act"

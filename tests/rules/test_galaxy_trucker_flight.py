@@ -141,15 +141,8 @@ TEST_CARDS = {
     },
     "T-small": CARDS["T-small"],
     "T-large": CARDS["T-large"],
-    "T-raid": {
-        "id": "T-raid",
-        "level": 1,
-        "type": "slavers",
-        "firepower": 9,
-        "penalty": {"crew_lost": 3},
-        "reward": {"credits": 5},
-        "days_lost": 1,
-    },
+    # Slavers no ship here outguns, who take three crew.
+    "T-raid": {**CARDS["T-slavers"], "id": "T-raid", "firepower": 9, "penalty": {"crew_lost": 3}},
     "T-ship": CARDS["T-ship"],
 }
 

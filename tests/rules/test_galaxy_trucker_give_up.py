@@ -12,29 +12,17 @@ import pytest
 from core.contract import IllegalMove, apply_checked, join_picks
 from core.i18n import t
 from rules.galaxy_trucker import GAME, engine
-from tests.rules.galaxy_trucker_kit import (
-    CABIN,
-    ENGINE,
-    ENGINE_B,
-    EPIDEMIC,
-    OPEN_SPACE,
-    PLANETS,
-    RED_HOLD,
-    STARDUST,
-    TEST_CARDS,
-    codes,
-    flyer,
-)
+from tests.rules import galaxy_trucker_kit as kit
 from tests.symbols import explained, pictographs
 
 
 @pytest.fixture
 def flying(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A two-seat game in flight with the given ships and deck (seat 0 leads)."""
-    return flyer(monkeypatch, TEST_CARDS)
+    return kit.flyer(monkeypatch, kit.TEST_CARDS)
 
 
-SHIPS = [{(8, 7): (ENGINE, 0), (7, 8): (RED_HOLD, 0)}, {(8, 7): (ENGINE_B, 0)}]
+SHIPS = [{(8, 7): (kit.ENGINE, 0), (7, 8): (kit.RED_HOLD, 0)}, {(8, 7): (kit.ENGINE_B, 0)}]
 
 
 def standing(s: dict[str, Any]) -> dict[int, Any]:
@@ -44,7 +32,7 @@ def standing(s: dict[str, Any]) -> dict[int, Any]:
 
 
 def test_r26c_every_flying_ship_not_asked_may_give_up(flying):
-    s, _ = flying(SHIPS, [PLANETS, STARDUST])
+    s, _ = flying(SHIPS, [kit.PLANETS, kit.STARDUST])
     assert [d.seat for d in GAME.pending(s)] == [0]  # seat 0 chooses a planet
     (d,) = standing(s).values()
     assert d.seat == 1 and not d.private and d.key == "give_up.1"
@@ -59,10 +47,10 @@ def test_r26c_every_flying_ship_not_asked_may_give_up(flying):
 
 
 def test_r26c_giving_up_during_a_card_takes_effect_once_it_is_resolved(flying):
-    s, _ = flying(SHIPS, [PLANETS, STARDUST, OPEN_SPACE])
+    s, _ = flying(SHIPS, [kit.PLANETS, kit.STARDUST, kit.OPEN_SPACE])
     asked = GAME.pending(s)
     s, events = apply_checked(GAME, s, 1, "retire")
-    assert codes(events) == ["will_retire"] and events[0].private_to is None
+    assert kit.codes(events) == ["will_retire"] and events[0].private_to is None
     # the question open for seat 0 is the very same question (its buttons stay valid)
     assert GAME.pending(s) == asked
     assert s["flight"]["pos"][1] is not None and engine.view_of(s, None)["flight"]["retiring"] == [
@@ -79,7 +67,7 @@ def test_r26c_giving_up_during_a_card_takes_effect_once_it_is_resolved(flying):
     assert d.seat == 1 and "retire" not in [o.id for o in d.options]
     assert set(standing(s)) == {0}  # seat 0, no longer asked, may give up; seat 1 is leaving
     s, events = GAME.apply(s, 1, "planet.0")
-    c = codes(events)
+    c = kit.codes(events)
     assert c.index("retired") < c.index("card_stardust")  # out before the next card
     assert s["flight"]["retired"] == [1] and s["flight"]["pos"][1] is None
     assert engine.view_of(s, None)["flight"]["retiring"] == []
@@ -88,8 +76,8 @@ def test_r26c_giving_up_during_a_card_takes_effect_once_it_is_resolved(flying):
 def test_r26c_it_applies_when_another_ship_answers_any_question(flying):
     """Also while the ship asked answers a question that offers no "retire" (a crew loss)."""
     s, _ = flying(
-        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
-        [EPIDEMIC, STARDUST, OPEN_SPACE],
+        [{(7, 8): (kit.CABIN, 0), (8, 7): (kit.ENGINE, 0)}, {(8, 7): (kit.ENGINE_B, 0)}],
+        [kit.EPIDEMIC, kit.STARDUST, kit.OPEN_SPACE],
     )
     assert engine.asked(s, 0) == "next"  # seat 0 was hurt: go or retire (R26b)
     assert set(standing(s)) == {1}
@@ -97,19 +85,19 @@ def test_r26c_it_applies_when_another_ship_answers_any_question(flying):
 
 def test_r26c_between_two_cards_the_ship_leaves_at_once(flying):
     s, _ = flying(
-        [{(7, 8): (CABIN, 0), (8, 7): (ENGINE, 0)}, {(8, 7): (ENGINE_B, 0)}],
-        [EPIDEMIC, STARDUST, OPEN_SPACE],
+        [{(7, 8): (kit.CABIN, 0), (8, 7): (kit.ENGINE, 0)}, {(8, 7): (kit.ENGINE_B, 0)}],
+        [kit.EPIDEMIC, kit.STARDUST, kit.OPEN_SPACE],
     )
     (d,) = standing(s).values()
     assert d.seat == 1 and d.options[0].label == "galaxy_trucker.opt.give_up_now"
     assert d.prompt == "galaxy_trucker.prompt.give_up_now"
     asked = GAME.pending(s)
     s, events = apply_checked(GAME, s, 1, "retire")
-    assert codes(events) == ["gave_up"]
+    assert kit.codes(events) == ["gave_up"]
     assert s["flight"]["pos"][1] is None and s["flight"]["retired"] == [1]
     assert GAME.pending(s) == asked  # seat 0 is still asked, the same question
     s, events = apply_checked(GAME, s, 0, "go")
-    assert "card_stardust" in codes(events) and "retired" not in codes(events)
+    assert "card_stardust" in kit.codes(events) and "retired" not in kit.codes(events)
     assert s["flight"]["retired"] == [1]
     res = GAME.result(s) if s["phase"] == "over" else None
     assert res is None or res.breakdown[1]["reward"] == 0
@@ -118,18 +106,18 @@ def test_r26c_between_two_cards_the_ship_leaves_at_once(flying):
 def test_r26c_none_in_building_pre_launch_rules_1_or_once_over(flying):
     s = GAME.new(2, {"rules": "2", "level": "I"}, 5)
     assert GAME.standing(s) == []  # building
-    s1, _ = flying(SHIPS, [STARDUST, PLANETS], rules=1)
+    s1, _ = flying(SHIPS, [kit.STARDUST, kit.PLANETS], rules=1)
     assert engine.rules_of(s1) == 1 and GAME.standing(s1) == []
     with pytest.raises(IllegalMove):
         GAME.apply(s1, 1, "retire")  # a rules-1 game offers nothing of the kind
-    s, _ = flying(SHIPS, [PLANETS])
+    s, _ = flying(SHIPS, [kit.PLANETS])
     s, _ = GAME.apply(s, 0, "pass")
     s, _ = GAME.apply(s, 1, "pass")
     assert s["phase"] == "over" and GAME.standing(s) == []
 
 
 def test_r26c_in_the_trek_the_keys_carry_the_flight(flying):
-    s, _ = flying(SHIPS, [PLANETS, STARDUST], level="trek")
+    s, _ = flying(SHIPS, [kit.PLANETS, kit.STARDUST], level="trek")
     (d,) = standing(s).values()
     assert d.key == "t1.give_up.1"
 

@@ -8,23 +8,13 @@ import pytest
 
 from rules.mlem import GAME, engine
 from rules.mlem.board import EXPEDITION, MISSIONS, RECON_SLOTS, UFO_TILES
-from tests.rules.mlem_kit import (
-    ScriptedDice,
-    act,
-    codes,
-    explore_state,
-    fresh,
-    only_decision,
-    options,
-    place,
-    refused,
-)
+from tests.rules import mlem_kit as kit
 
 # --------------------------------------------------------------------------- UFO
 
 
 def test_ufo_setup_reveals_the_first_expedition_tile():
-    s = fresh(3, seed=4, ufo="on")
+    s = kit.fresh(3, seed=4, ufo="on")
     tid = s["exp"]["tile"]
     tile = EXPEDITION[tid]
     v = GAME.view(s, None)
@@ -34,13 +24,13 @@ def test_ufo_setup_reveals_the_first_expedition_tile():
     assert v["dice"]["pool"] == tile["dice"]
     assert v["dice"]["discarded"] == 6 - tile["dice"]
     assert v["ufo"] == {"space": 26 - tile["ufo"], "tiles_left": 5, "taken": [0, 0, 0]}
-    assert GAME.view(fresh(3, seed=4), None)["ufo"] is None
-    decks = {tuple(fresh(3, seed=k, ufo="on")["exp"]["deck"]) for k in range(10)}
+    assert GAME.view(kit.fresh(3, seed=4), None)["ufo"] is None
+    decks = {tuple(kit.fresh(3, seed=k, ufo="on")["exp"]["deck"]) for k in range(10)}
     assert len(decks) > 1  # shuffled by the seed
 
 
 def _with_tile(tile: str, **kw):
-    s = explore_state(ufo="on", **kw)
+    s = kit.explore_state(ufo="on", **kw)
     s["exp"]["tile"] = tile
     s["exp"]["avail"] = True
     s["ufo"]["space"] = 26
@@ -48,88 +38,88 @@ def _with_tile(tile: str, **kw):
 
 
 def test_reroll_tile_rerolls_all_dice_once(monkeypatch):
-    dice = ScriptedDice(monkeypatch, [1, 2, 4])
+    dice = kit.ScriptedDice(monkeypatch, [1, 2, 4])
     s = _with_tile("E1", crew=[(0, "shifter"), (1, "booster")], n=2, space=0, roll=[1, 3, 4])
-    assert options(s)[-1] == "reroll"
-    s, ev = act(s, 0, "reroll")
-    assert codes(ev) == ["reroll", "roll"]
+    assert kit.options(s)[-1] == "reroll"
+    s, ev = kit.act(s, 0, "reroll")
+    assert kit.codes(ev) == ["reroll", "roll"]
     assert ev[1].reveals
     assert s["roll"] == [1, 2, 4] and not dice.rolls
-    assert "reroll" not in options(s)
+    assert "reroll" not in kit.options(s)
     assert GAME.view(s, None)["expedition"]["ability_available"] is False
 
 
 def test_reroll_can_save_a_failing_roll_or_be_declined(monkeypatch):
     s = _with_tile("E2", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=5, roll=[2, 3])
-    d = only_decision(s)
+    d = kit.only_decision(s)
     assert d.prompt == "mlem.prompt.rescue"
     assert [o.id for o in d.options] == ["reroll", "crash"]
-    s2, ev = act(s, 0, "crash")
-    assert "crash" in codes(ev) and s2["disasters"] == 1
-    ScriptedDice(monkeypatch, [3, 3])
-    _, ev = act(s, 0, "reroll")
-    assert "crash" in codes(ev)  # the new roll stands, even when it fails
+    s2, ev = kit.act(s, 0, "crash")
+    assert "crash" in kit.codes(ev) and s2["disasters"] == 1
+    kit.ScriptedDice(monkeypatch, [3, 3])
+    _, ev = kit.act(s, 0, "reroll")
+    assert "crash" in kit.codes(ev)  # the new roll stands, even when it fails
 
 
 def test_extra_dice_tile_uses_every_pictured_die_that_fits(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _with_tile("E7", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[2, 4])
-    steps = {o.id: o.args["steps"] for o in only_decision(s).options}
+    steps = {o.id: o.args["steps"] for o in kit.only_decision(s).options}
     assert steps == {"go.2": 2, "go.x": 2, "go.2+x": 4}  # E7 pictures 1 + 1
-    assert only_decision(s).option("go.2+x").args["dice"] == "2 🛸1 🛸1"
-    s, ev = act(s, 0, "go.x")
-    assert "tile_used.extra" in codes(ev)
+    assert kit.only_decision(s).option("go.2+x").args["dice"] == "2 🛸1 🛸1"
+    s, ev = kit.act(s, 0, "go.x")
+    assert "tile_used.extra" in kit.codes(ev)
     assert (s["pool"], s["disc"]) == (2, 4)  # pictured dice are never discarded
     assert s["exp"]["avail"] is False
 
 
 def test_extra_dice_tile_is_a_rescue_and_useless_where_nothing_fits():
     s = _with_tile("E9", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=1, roll=[2, 4])
-    assert options(s) == ["go.x", "crash"]  # E9 pictures a 3; space 1 accepts 3
+    assert kit.options(s) == ["go.x", "crash"]  # E9 pictures a 3; space 1 accepts 3
     s = _with_tile("E9", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[2, 4])
-    assert options(s) == ["go.2"]
+    assert kit.options(s) == ["go.2"]
 
 
 def test_keep_dice_tile(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _with_tile("E5", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=["A", 1, 2])
-    ids = options(s)
+    ids = kit.options(s)
     assert "go.A+k" not in ids  # afterburners are never discarded anyway
     assert {"go.1+k", "go.A+1+k", "go.1+2+k"} <= set(ids)
-    s, ev = act(s, 0, "go.1+2+k")
-    assert "tile_used.keep" in codes(ev) and "discard" not in codes(ev)
+    s, ev = kit.act(s, 0, "go.1+2+k")
+    assert "tile_used.keep" in kit.codes(ev) and "discard" not in kit.codes(ev)
     assert (s["pool"], s["disc"]) == (3, 3)
     assert s["exp"]["avail"] is False
 
 
 def test_unused_tile_power_passes_to_the_next_commander(monkeypatch):
-    ScriptedDice(monkeypatch, [1, 3])
+    kit.ScriptedDice(monkeypatch, [1, 3])
     s = _with_tile("E1", crew=[(0, "shifter"), (1, "saboteur")], n=2, space=5, roll=[1, 4, 4])
-    s, _ = act(s, 0, "go.1")
-    s, _ = act(s, 0, "land")
-    s, _ = act(s, 1, "stay")
-    d = only_decision(s)
+    s, _ = kit.act(s, 0, "go.1")
+    s, _ = kit.act(s, 0, "land")
+    s, _ = kit.act(s, 1, "stay")
+    d = kit.only_decision(s)
     assert d.seat == 1 and "reroll" in [o.id for o in d.options]
 
 
 def test_expedition_pile_exhausted_means_six_dice_and_no_power(monkeypatch):
-    ScriptedDice(monkeypatch)
-    s = explore_state([(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[3], ufo="on")
+    kit.ScriptedDice(monkeypatch)
+    s = kit.explore_state([(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[3], ufo="on")
     s["exp"]["deck"] = []
     s["ufo"]["space"] = 20
-    s, ev = act(s, 0, "crash")
-    assert "expedition_none" in codes(ev)
+    s, ev = kit.act(s, 0, "crash")
+    assert "expedition_none" in kit.codes(ev)
     v = GAME.view(s, None)
     assert v["expedition"] == {"tile": None, "left": 0, "ability_available": False}
     assert v["dice"]["pool"] == 6 and v["ufo"]["space"] == 20
 
 
 def test_ufo_encounter_gives_the_commander_a_hidden_tile(monkeypatch):
-    ScriptedDice(monkeypatch)
-    s = explore_state([(1, "shifter"), (0, "saboteur")], n=2, space=5, roll=[4], ufo="on")
+    kit.ScriptedDice(monkeypatch)
+    s = kit.explore_state([(1, "shifter"), (0, "saboteur")], n=2, space=5, roll=[4], ufo="on")
     s["ufo"]["space"] = 9
-    s, ev = act(s, 1, "go.4")
-    assert codes(ev)[:5] == ["move", "discard", "take_back", "ufo_encounter", "ufo_tile"]
+    s, ev = kit.act(s, 1, "go.4")
+    assert kit.codes(ev)[:5] == ["move", "discard", "take_back", "ufo_encounter", "ufo_tile"]
     public, private = ev[3], ev[4]
     assert "points" not in public.args and public.private_to is None
     assert private.private_to == 1 and private.args["points"] == UFO_TILES[0]
@@ -144,20 +134,20 @@ def test_ufo_encounter_gives_the_commander_a_hidden_tile(monkeypatch):
 
 
 def test_passing_the_ufo_does_not_count(monkeypatch):
-    ScriptedDice(monkeypatch)
-    s = explore_state([(1, "shifter"), (0, "saboteur")], n=2, space=5, roll=[4], ufo="on")
+    kit.ScriptedDice(monkeypatch)
+    s = kit.explore_state([(1, "shifter"), (0, "saboteur")], n=2, space=5, roll=[4], ufo="on")
     s["ufo"]["space"] = 7
-    s, ev = act(s, 1, "go.4")
-    assert "ufo_encounter" not in codes(ev)
+    s, ev = kit.act(s, 1, "go.4")
+    assert "ufo_encounter" not in kit.codes(ev)
 
 
 def test_ufo_moves_toward_earth_each_voyage():
-    s = explore_state([(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[3], ufo="on")
+    s = kit.explore_state([(0, "shifter"), (1, "saboteur")], n=2, space=0, roll=[3], ufo="on")
     s["exp"]["deck"] = ["E4", "E8"]  # both move the UFO 3 spaces
     s["ufo"]["space"] = 10
-    s, ev = act(s, 0, "crash")
+    s, ev = kit.act(s, 0, "crash")
     assert s["ufo"]["space"] == 7
-    assert "ufo_move" in codes(ev)
+    assert "ufo_move" in kit.codes(ev)
     assert s["pool"] == EXPEDITION["E4"]["dice"]
 
 
@@ -165,7 +155,7 @@ def test_ufo_moves_toward_earth_each_voyage():
 
 
 def test_recon_setup_fills_five_slots_face_up():
-    s = fresh(3, seed=9, recon="on")
+    s = kit.fresh(3, seed=9, recon="on")
     v = GAME.view(s, None)
     assert (
         set(v["recon"]["slots"]) == {str(sp) for sp in RECON_SLOTS} == {"4", "8", "13", "17", "21"}
@@ -179,19 +169,24 @@ def test_recon_setup_fills_five_slots_face_up():
 
 
 def _recon(slots: dict[str, str | None], stack: list[str], **kw):
-    s = explore_state(recon="on", **kw)
+    s = kit.explore_state(recon="on", **kw)
     s["recon"]["slots"] = {str(sp): None for sp in RECON_SLOTS} | slots
     s["recon"]["stack"] = stack
     return s
 
 
 def test_recon_points_tile_is_taken_face_down(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _recon(
         {"8": "p2"}, ["wormhole"], crew=[(0, "shifter"), (1, "booster")], n=2, space=6, roll=["A"]
     )
-    s, ev = act(s, 0, "go.A")  # space 8
-    assert codes(ev)[:4] == ["move", "recon_points", "recon_points_value", "recon_reveal.wormhole"]
+    s, ev = kit.act(s, 0, "go.A")  # space 8
+    assert kit.codes(ev)[:4] == [
+        "move",
+        "recon_points",
+        "recon_points_value",
+        "recon_reveal.wormhole",
+    ]
     assert "points" not in ev[1].args
     assert ev[2].private_to == 0 and ev[2].args["points"] == 2
     assert ev[3].reveals
@@ -204,19 +199,19 @@ def test_recon_points_tile_is_taken_face_down(monkeypatch):
 
 
 def test_recon_recover_after_discarding(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _recon(
         {"4": "recover"}, [], crew=[(0, "shifter"), (1, "booster")], n=2, space=0, roll=[2, 2]
     )
-    s, ev = act(s, 0, "go.2")
+    s, ev = kit.act(s, 0, "go.2")
     # both 2s discarded -> take one back (minimum) -> recover one more
-    assert codes(ev)[:4] == ["move", "discard", "take_back", "recon_recover"]
+    assert kit.codes(ev)[:4] == ["move", "discard", "take_back", "recon_recover"]
     assert (s["pool"], s["disc"]) == (2, 4)
     assert s["recon"]["slots"]["4"] is None  # nothing left to refill
 
 
 def test_recon_recover_with_all_dice_is_wasted(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _recon(
         {"4": "recover"},
         [],
@@ -225,14 +220,14 @@ def test_recon_recover_with_all_dice_is_wasted(monkeypatch):
         space=1,
         roll=["A", "A", "A", 2, 2, 2],
     )
-    s, ev = act(s, 0, "go.A")
-    assert "recon_recover_none" in codes(ev)
+    s, ev = kit.act(s, 0, "go.A")
+    assert "recon_recover_none" in kit.codes(ev)
     assert (s["pool"], s["disc"]) == (6, 0)
     assert s["recon"]["slots"]["4"] is None
 
 
 def test_wormhole_chains_into_the_next_tile(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _recon(
         {"4": "wormhole", "8": "p3"},
         ["p1", "recover"],
@@ -241,8 +236,8 @@ def test_wormhole_chains_into_the_next_tile(monkeypatch):
         space=3,
         roll=["A"],
     )
-    s, ev = act(s, 0, "go.A")
-    assert codes(ev)[:5] == [
+    s, ev = kit.act(s, 0, "go.A")
+    assert kit.codes(ev)[:5] == [
         "move",
         "recon_reveal.points",
         "wormhole",
@@ -255,24 +250,24 @@ def test_wormhole_chains_into_the_next_tile(monkeypatch):
 
 
 def test_wormhole_from_the_last_slot_and_no_tile(monkeypatch):
-    ScriptedDice(monkeypatch)
+    kit.ScriptedDice(monkeypatch)
     s = _recon(
         {"21": "wormhole"}, [], crew=[(0, "shifter"), (1, "booster")], n=2, space=19, roll=[1, 1]
     )
-    s, ev = act(s, 0, "go.1")
+    s, ev = kit.act(s, 0, "go.1")
     assert s["space"] == 25 and s["phase"] == "land"
     s = _recon(
         {"21": "wormhole"}, [], crew=[(0, "shifter"), (1, "booster")], n=2, space=20, roll=[2]
     )
-    s, ev = act(s, 0, "go.2")  # 22: no tile
-    assert "wormhole" not in codes(ev)
+    s, ev = kit.act(s, 0, "go.2")  # 22: no tile
+    assert "wormhole" not in kit.codes(ev)
 
 
 # --------------------------------------------------------------------------- missions
 
 
 def test_missions_are_dealt_and_chosen_privately_and_simultaneously():
-    s = fresh(4, seed=3, missions="on")
+    s = kit.fresh(4, seed=3, missions="on")
     decs = GAME.pending(s)
     assert [d.seat for d in decs] == [0, 1, 2, 3]
     assert all(d.private and d.prompt == "mlem.prompt.mission" for d in decs)
@@ -289,12 +284,12 @@ def test_missions_are_dealt_and_chosen_privately_and_simultaneously():
     # seats answer in any order; the voyage starts once all have answered
     for seat in (3, 0, 2):
         drop = decs[seat].options[0].id
-        s, ev = act(s, seat, drop)
+        s, ev = kit.act(s, seat, drop)
         assert ev[0].private_to is None and ev[1].private_to == seat
-        assert refused(s, seat, drop) == "mlem.error.not_your_turn"
+        assert kit.refused(s, seat, drop) == "mlem.error.not_your_turn"
     assert s["phase"] == "missions" and [d.seat for d in GAME.pending(s)] == [1]
-    s, ev = act(s, 1, decs[1].options[3].id)
-    assert "missions_ready" in codes(ev) and s["phase"] == "launch"
+    s, ev = kit.act(s, 1, decs[1].options[3].id)
+    assert "missions_ready" in kit.codes(ev) and s["phase"] == "launch"
     assert GAME.view(s, None)["missions"] == {"kept": [3, 3, 3, 3], "choosing": []}
     kept = GAME.view(s, 1)["private"]["missions"]
     assert [k["id"] for k in kept] == s["missions"]["dealt"][1][:3]
@@ -302,12 +297,12 @@ def test_missions_are_dealt_and_chosen_privately_and_simultaneously():
 
 
 def test_five_players_get_all_twenty_missions():
-    s = fresh(5, seed=1, missions="on")
+    s = kit.fresh(5, seed=1, missions="on")
     assert sorted(m for d in s["missions"]["dealt"] for m in d) == sorted(MISSIONS)
 
 
 def test_mission_option_ids_are_valid():
-    s = fresh(5, seed=1, missions="on")
+    s = kit.fresh(5, seed=1, missions="on")
     ids = [o.id for d in GAME.pending(s) for o in d.options]
     assert "drop.7-8" in ids or "drop.11-12" in ids or len(ids) == 20
     assert all(i.startswith("drop.") and "/" not in i for i in ids)
@@ -315,29 +310,29 @@ def test_mission_option_ids_are_valid():
 
 @pytest.mark.parametrize(("done", "points"), [(0, 0), (1, 2), (2, 5), (3, 10)])
 def test_mission_scoring_2_5_10(done, points):
-    s = engine.clone(fresh(2, missions="on"))
+    s = engine.clone(kit.fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["6", "9", "10"]]
     bodies = [("P1", None, "booster"), ("M6", 0, "shifter"), ("M3", 0, "satellite")]
     for where, idx, ab in bodies[:done]:
-        place(s, 0, ab, where, idx)
+        kit.place(s, 0, ab, where, idx)
     s["phase"] = "over"
     assert GAME.result(s).breakdown[0]["missions"] == points
     assert sum(d for _m, d in engine.missions_done(s, 0)) == done
 
 
 def test_mission_targets():
-    s = engine.clone(fresh(2, missions="on"))
+    s = engine.clone(kit.fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["24/25", "22/23", "11/12"]]
-    place(s, 0, "booster", "M2", 1)  # space 9 moon group completes "9/10"
-    place(s, 1, "booster", "galaxy")  # deep space completes nothing
-    place(s, 1, "shifter", "P2")  # planet of 11/12
+    kit.place(s, 0, "booster", "M2", 1)  # space 9 moon group completes "9/10"
+    kit.place(s, 1, "booster", "galaxy")  # deep space completes nothing
+    kit.place(s, 1, "shifter", "P2")  # planet of 11/12
     assert engine.missions_done(s, 0) == [("7/8", False), ("15", False), ("9/10", True)]
     assert engine.missions_done(s, 1) == [("24/25", False), ("22/23", False), ("11/12", True)]
     assert GAME.view(s, 0)["private"]["missions"][2] == {"id": "9/10", "done": True}
 
 
 def test_missions_revealed_only_at_the_end():
-    s = engine.clone(fresh(2, missions="on"))
+    s = engine.clone(kit.fresh(2, missions="on"))
     s["missions"]["kept"] = [["7/8", "15", "9/10"], ["6", "9", "10"]]
     assert "revealed" not in GAME.view(s, None)["missions"]
     s["phase"] = "over"

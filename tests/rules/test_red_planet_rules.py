@@ -8,16 +8,7 @@ from core.contract import IllegalMove
 from rules.red_planet import GAME, engine
 from rules.red_planet.data import RES_TYPES
 from rules.red_planet.engine import astronaut_totals, distribute
-from tests.rules.red_planet_kit import (
-    choose_all,
-    codes,
-    ids,
-    prompt,
-    put,
-    set_docks,
-    ship,
-    started,
-)
+from tests.rules import red_planet_kit as kit
 
 
 def test_two_tied_on_three_tokens_take_one_each_and_one_stays() -> None:
@@ -47,15 +38,15 @@ def test_a_sole_majority_takes_the_whole_pile_and_an_empty_zone_keeps_it() -> No
 
 
 def test_production_through_the_engine_leaves_the_remainder_on_mars() -> None:
-    s = started(3)
+    s = kit.started(3)
     for z in s["res"]:
         s["res"][z] = ["ice", False]
     s["res"]["VM"] = ["ice", True]
     s["pile"]["VM"]["ice"] = 2  # with the 1 produced now: 3 tokens
-    put(s, "VM", 0, 2)
-    put(s, "VM", 1, 2)
-    put(s, "VM", 2, 1)
-    put(s, "VB", 2, 1)  # face down: produces nothing
+    kit.put(s, "VM", 0, 2)
+    kit.put(s, "VM", 1, 2)
+    kit.put(s, "VM", 2, 1)
+    kit.put(s, "VB", 2, 1)  # face down: produces nothing
     engine._production(s, 1, [])
     assert [s["tokens"][c]["ice"] for c in range(3)] == [1, 1, 0]
     assert s["pile"]["VM"]["ice"] == 1
@@ -66,15 +57,15 @@ def test_production_through_the_engine_leaves_the_remainder_on_mars() -> None:
 
 
 def test_saboteur_fills_the_only_docked_ship_then_must_destroy_it() -> None:
-    s = started(3)
-    set_docks(s, [ship("s01", [1, 2]), None, None])  # s01: capacity 3
-    s, _ = choose_all(s, {0: 5, 1: 1, 2: 1})
-    assert prompt(s) == "place" and ids(s) == ["d0"]
+    s = kit.started(3)
+    kit.set_docks(s, [kit.ship("s01", [1, 2]), None, None])  # s01: capacity 3
+    s, _ = kit.choose_all(s, {0: 5, 1: 1, 2: 1})
+    assert kit.prompt(s) == "place" and kit.ids(s) == ["d0"]
     s, ev = GAME.apply(s, 0, "d0")
-    assert len(s["docks"][0]["crew"]) == 3 and "launch" not in codes(ev)
-    assert prompt(s) == "destroy" and ids(s) == ["d0"]
+    assert len(s["docks"][0]["crew"]) == 3 and "launch" not in kit.codes(ev)
+    assert kit.prompt(s) == "destroy" and kit.ids(s) == ["d0"]
     s, ev = GAME.apply(s, 0, "d0")
-    assert "destroy" in codes(ev) and "launch" not in codes(ev)
+    assert "destroy" in kit.codes(ev) and "launch" not in kit.codes(ev)
     assert s["memorial"] == [1, 1, 1]
     assert "s01" in s["discard"]
     assert astronaut_totals(s) == [22, 22, 22]
@@ -84,33 +75,35 @@ def test_saboteur_fills_the_only_docked_ship_then_must_destroy_it() -> None:
 
 
 def test_travel_agent_with_no_ship_with_room_for_three_skips_everything() -> None:
-    s = started(3)
+    s = kit.started(3)
     # s02 holds 4 (2 free), s05 holds 4 (1 free after 3 aboard), s08 holds 4 (2 free).
-    set_docks(s, [ship("s02", [1, 2]), ship("s05", [1, 2, 1]), ship("s08", [2, 2])])
+    kit.set_docks(
+        s, [kit.ship("s02", [1, 2]), kit.ship("s05", [1, 2, 1]), kit.ship("s08", [2, 2])]
+    )
     supply = s["supply"][0]
-    s, ev = choose_all(s, {0: 3, 1: 1, 2: 1})
-    assert "travel_skipped" in codes(ev)
+    s, ev = kit.choose_all(s, {0: 3, 1: 1, 2: 1})
+    assert "travel_skipped" in kit.codes(ev)
     assert s["supply"][0] == supply
     assert all(0 not in sh["crew"] for sh in s["docks"] if sh)
     assert GAME.pending(s)[0].seat != 0
 
 
 def test_travel_agent_puts_three_on_one_ship() -> None:
-    s = started(3)
-    set_docks(s, [ship("s02", [1]), ship("s05", [1, 2, 1]), ship("s08", [2, 2])])
-    s, _ = choose_all(s, {0: 3, 1: 1, 2: 1})
-    assert prompt(s) == "place3" and ids(s) == ["d0"]
+    s = kit.started(3)
+    kit.set_docks(s, [kit.ship("s02", [1]), kit.ship("s05", [1, 2, 1]), kit.ship("s08", [2, 2])])
+    s, _ = kit.choose_all(s, {0: 3, 1: 1, 2: 1})
+    assert kit.prompt(s) == "place3" and kit.ids(s) == ["d0"]
     s, ev = GAME.apply(s, 0, "d0")
     # s02 (capacity 4) is now full and launched after the effect.
     assert s["launched"][0]["crew"] == [1, 0, 0, 0]
-    assert "launch" in codes(ev)
+    assert "launch" in kit.codes(ev)
 
 
 # --------------------------------------------------------------------------- bad input
 
 
 def test_bad_choices_are_refused_and_change_nothing() -> None:
-    s = started(3)
+    s = kit.started(3)
     before = GAME.dump(s)
     for seat, choice in [(0, "c42"), (0, "d0"), (5, "c9"), (1, "")]:
         with pytest.raises(IllegalMove):

@@ -23,7 +23,7 @@ from core.contract import (
     split_picks,
     standing_of,
 )
-from host import pacing, ratings, registry
+from host import pacing, registry, skill
 from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.records import TIMER_EVENT, Gone, HostError, Outcome, Snapshot, Step, event_dict
 from host.storage import Move, VersionConflict
@@ -354,5 +354,5 @@ class Play(Waits):
                 for s in snap.seats
             ],
             # Rated in the same transaction (see host/ratings.py).
-            players=[ratings.player_key(s.user_id, s.level) for s in snap.seats],
+            players=[skill.player_key(s.user_id, s.level) for s in snap.seats],
         )

@@ -24,6 +24,9 @@ Rulings:
    gives exactly the incremental ratings.
 
     python -m host.ratings rebuild        # the database COSMODROME_DB names (or .env)
+
+The model is in host/skill.py (pure); the SQL in host/store_sql.py; this module is the
+command.
 """
 
 from __future__ import annotations
@@ -31,107 +34,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from openskill.models import PlackettLuce
-
-from host.pacing import BOT_LEVELS, DEFAULT_BOT_LEVEL
-
-#: The model (its defaults: μ 25, σ 25/3, β 25/6, τ 25/300).
-MODEL = PlackettLuce()
-MU = 25.0
-SIGMA = 25.0 / 3.0
-
-
-@dataclass(frozen=True)
-class Rating:
-    mu: float = MU
-    sigma: float = SIGMA
-    games: int = 0
-
-    @property
-    def shown(self) -> float:
-        """The conservative rating μ − 3σ: what players see and the leaderboard's order."""
-        return conservative(self.mu, self.sigma)
-
-
-def conservative(mu: float, sigma: float) -> float:
-    return mu - 3.0 * sigma
-
-
-@dataclass(frozen=True)
-class Change:
-    """What one rated game did to one player's rating."""
-
-    player: str
-    before: Rating
-    after: Rating
-
-    @property
-    def delta(self) -> float:
-        """How much the shown rating moved."""
-        return self.after.shown - self.before.shown
-
-
-def player_key(user_id: int | None, level: str | None) -> str:
-    """Who a seat is, for ratings: its person (also on autopilot), else its bot level
-    (bots from before levels played at the default one)."""
-    if user_id is not None:
-        return str(user_id)
-    return "bot:" + (level if level in BOT_LEVELS else DEFAULT_BOT_LEVEL)
-
-
-def bot_level(player: str) -> str | None:
-    """The level a bot player stands for; None for a person."""
-    return player[4:] if player.startswith("bot:") else None
-
-
-def rate(ratings: Mapping[str, Rating], seats: Sequence[tuple[str, int]]) -> list[Change]:
-    """The changes one finished game makes: ``seats`` are (player, place) per seat, places
-    from 1 (equal places: a tie); ``ratings`` the players' ratings before (missing: new).
-    Players in the order they first sit; nothing when fewer than two players (ruling 3)."""
-    players = list(dict.fromkeys(p for p, _ in seats))
-    if len(players) < 2:
-        return []
-    before = {p: ratings.get(p, Rating()) for p in players}
-    teams = [[MODEL.create_rating([before[p].mu, before[p].sigma])] for p, _ in seats]
-    rated = MODEL.rate(teams, ranks=[float(place) for _, place in seats])
-    new: dict[str, list[tuple[float, float]]] = {p: [] for p in players}
-    for (p, _), team in zip(seats, rated, strict=True):
-        new[p].append((team[0].mu, team[0].sigma))
-    changes = []
-    for p in players:
-        mus, sigmas = zip(*new[p], strict=True)
-        after = Rating(sum(mus) / len(mus), sum(sigmas) / len(sigmas), before[p].games + 1)
-        changes.append(Change(p, before[p], after))
-    return changes
-
-
-#: A finished game as the ratings see it: its kind, and (player, place) per seat.
-Played = tuple[str, Sequence[tuple[str, int]]]
-
-
-def replay(games: Sequence[Played]) -> tuple[list[list[Change]], dict[tuple[str, str], Rating]]:
-    """Rate ``games`` in order, from nobody rated: each game's changes, and every rating
-    after the last, by (game kind, player)."""
-    table: dict[tuple[str, str], Rating] = {}
-    done = []
-    for kind, seats in games:
-        known = {p: table[(kind, p)] for p, _ in seats if (kind, p) in table}
-        changes = rate(known, seats)
-        for change in changes:
-            table[(kind, change.player)] = change.after
-        done.append(changes)
-    return done, table
+from host.settings import Settings, SettingsError, redact_url
+from host.storage import is_postgres_url, open_store
 
 
 async def rebuild(target: str, *, timeout: float = 60.0) -> tuple[int, int]:
     """Rebuild every rating of the database ``target`` (an SQLite file or a PostgreSQL
     URL) from its stored results, in one transaction: (games rated, ratings written)."""
-    from host.storage import is_postgres_url, open_store
-
     if not is_postgres_url(target) and not Path(target).is_file():
         raise FileNotFoundError(f"no database file {target!r}")
     store = await open_store(target, timeout=timeout)
@@ -142,8 +54,6 @@ async def rebuild(target: str, *, timeout: float = 60.0) -> tuple[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from host.settings import Settings, SettingsError, redact_url
-
     parser = argparse.ArgumentParser(
         prog="python -m host.ratings",
         description="Rebuild every skill rating from the stored results of finished games.",

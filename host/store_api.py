@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from host.ratings import Change, Rating
 from host.rows import ActionRow, GameRow, Loaded, Move, Opened, SeatRow, State, TimerRow, Waits
+from host.skill import Change, Rating
 
 
 class Storage(ABC):
@@ -245,7 +245,7 @@ class Storage(ABC):
         self, rows: list[tuple[Any, ...]], players: Sequence[str] | None = None
     ) -> None:
         """Store a finished game's results (one row per seat; saved again: replaced). With
-        ``players`` (row i's player, see :func:`host.ratings.player_key`) the game is rated
+        ``players`` (row i's player, see :func:`host.skill.player_key`) the game is rated
         in the same transaction, unless it is rated already."""
 
     @abstractmethod

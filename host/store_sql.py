@@ -28,7 +28,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from host import pacing, ratings
+from host import pacing, skill
 from host.rows import (
     GAME_COLS,
     N_GAME_COLS,
@@ -745,14 +745,14 @@ class SqlStore(GameQueries):
             kind,
             *keys,
         )
-        before = {r[0]: ratings.Rating(float(r[1]), float(r[2]), int(r[3])) for r in known}
+        before = {r[0]: skill.Rating(float(r[1]), float(r[2]), int(r[3])) for r in known}
         seats = [(p, int(row[6])) for p, row in zip(players, rows, strict=True)]
-        changes = ratings.rate(before, seats)
+        changes = skill.rate(before, seats)
         await self._write_ratings(tx, [(game_id, kind, now, changes)])
 
     @staticmethod
     async def _write_ratings(
-        tx: Tx, games: list[tuple[int, str, float, list[ratings.Change]]]
+        tx: Tx, games: list[tuple[int, str, float, list[skill.Change]]]
     ) -> None:
         """Store the changes of rated games (game id, kind, when, changes; in order): the
         players' ratings after each, and the changes themselves."""
@@ -789,8 +789,8 @@ class SqlStore(GameQueries):
             games: dict[int, tuple[str, float, list[tuple[str, int]]]] = {}
             for game_id, kind, at, user_id, level, rank in rows:
                 seats = games.setdefault(game_id, (kind, float(at), []))[2]
-                seats.append((ratings.player_key(user_id, level), int(rank)))
-            done, table = ratings.replay([(kind, seats) for kind, _, seats in games.values()])
+                seats.append((skill.player_key(user_id, level), int(rank)))
+            done, table = skill.replay([(kind, seats) for kind, _, seats in games.values()])
             rated = [
                 (game_id, kind, at, changes)
                 for (game_id, (kind, at, _)), changes in zip(games.items(), done, strict=True)
@@ -801,7 +801,7 @@ class SqlStore(GameQueries):
             await self._write_ratings(tx, rated)
         return len(rated), len(table)
 
-    async def rating_changes(self, game_id: int) -> list[ratings.Change]:
+    async def rating_changes(self, game_id: int) -> list[skill.Change]:
         rows = await self._rows(
             "SELECT c.player, c.mu_before, c.sigma_before, c.mu, c.sigma, r.games "
             "FROM rating_changes c JOIN ratings r ON r.game = c.game AND r.player = c.player "
@@ -809,23 +809,23 @@ class SqlStore(GameQueries):
             game_id,
         )
         return [
-            ratings.Change(
+            skill.Change(
                 r[0],
-                ratings.Rating(float(r[1]), float(r[2])),
-                ratings.Rating(float(r[3]), float(r[4]), int(r[5])),
+                skill.Rating(float(r[1]), float(r[2])),
+                skill.Rating(float(r[3]), float(r[4]), int(r[5])),
             )
             for r in rows
         ]
 
-    async def user_ratings(self, player: str) -> dict[str, ratings.Rating]:
+    async def user_ratings(self, player: str) -> dict[str, skill.Rating]:
         rows = await self._rows(
             "SELECT game, mu, sigma, games FROM ratings WHERE player = ? ORDER BY game", player
         )
-        return {r[0]: ratings.Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+        return {r[0]: skill.Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
     async def rating_board(
         self, guild_id: int, game: str, limit: int = 10
-    ) -> list[tuple[str, ratings.Rating]]:
+    ) -> list[tuple[str, skill.Rating]]:
         rows = await self._rows(
             "SELECT r.player, r.mu, r.sigma, r.games FROM ratings r WHERE r.game = ? "
             "AND r.player IN (SELECT c.player FROM rating_changes c JOIN games g "
@@ -836,7 +836,7 @@ class SqlStore(GameQueries):
             guild_id,
             limit,
         )
-        return [(r[0], ratings.Rating(float(r[1]), float(r[2]), int(r[3]))) for r in rows]
+        return [(r[0], skill.Rating(float(r[1]), float(r[2]), int(r[3]))) for r in rows]
 
     async def user_stats(self, user_id: int) -> list[tuple[Any, ...]]:
         rows = await self._rows(

@@ -1,7 +1,7 @@
-"""Skill ratings (host/ratings.py): OpenSkill's Plackett-Luce updates from a final ranking,
-bots rated per level, the rating written with the game's results, abandoned games unrated,
-and ``python -m host.ratings rebuild`` giving exactly the incremental ratings, on both
-databases."""
+"""Skill ratings (host/ratings.py, host/skill.py): OpenSkill's Plackett-Luce updates from a
+final ranking, bots rated per level, the rating written with the game's results, abandoned
+games unrated, and ``python -m host.ratings rebuild`` giving exactly the incremental ratings,
+on both databases."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 
 from host import ratings
 from host.clock import FakeClock
-from host.ratings import Rating, player_key, rate
 from host.sessions import Host, Player, Snapshot
+from host.skill import Rating, bot_level, player_key, rate
 from host.storage import open_store
 from tests.host.kit import ANA, BEN, CAL, MOD, hosted
 
@@ -59,7 +59,7 @@ def test_bot_levels_are_players_and_a_seat_on_autopilot_is_its_person() -> None:
     assert player_key(None, None) == "bot:normal"  # bots from before levels
     assert player_key(None, "bogus") == "bot:normal"
     assert player_key(42, None) == "42"  # a person, also on autopilot (a bot seat)
-    assert ratings.bot_level("bot:easy") == "easy" and ratings.bot_level("42") is None
+    assert bot_level("bot:easy") == "easy" and bot_level("42") is None
 
 
 def test_one_player_in_two_seats_is_rated_once_from_the_mean() -> None:

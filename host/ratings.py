@@ -63,21 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--db", help="an SQLite file or a postgresql:// URL (default: COSMODROME_DB, or .env)"
     )
     args = parser.parse_args(argv)
-    target = args.db
-    if target is None:
-        try:
-            target = Settings.from_env().db_path
-        except SettingsError as exc:
-            print(f"ratings: {exc}", file=sys.stderr)
-            return 2
     try:
+        target = args.db or Settings.from_env().db_path
         games, players = asyncio.run(rebuild(target))
+    except SettingsError as exc:
+        return _fail(str(exc))
     except Exception as exc:  # a database that cannot be reached or read: one line
-        text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        print(f"ratings: failed, nothing changed ({text})", file=sys.stderr)
-        return 2
+        return _fail("failed, nothing changed ({})".format(" ".join(f"{exc!r}".split())))
     print(f"ratings: rebuilt {games} games into {players} ratings in {redact_url(target)}")
     return 0
+
+
+def _fail(why: str) -> int:
+    print(f"ratings: {why}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -13,15 +13,16 @@ Rulings:
 
 1. Ties share a place (the game's :class:`core.contract.Result` ranks) and are passed to the
    model as equal ranks, as OpenSkill computes them (with Plackett-Luce, a tie for second
-   may gain less than the fourth place does: openskill.py issue #155; we keep the library's
-   numbers rather than our own correction).
+   may gain less than the fourth place does, still so in openskill 6.2.0: openskill.py issue
+   #155; we keep the library's numbers rather than our own correction).
 2. One player in several seats (two ``hard`` bots, say): each seat is rated as a separate
    player from the same rating, and the player's new μ and σ are the mean of its seats'.
    It counts one game.
 3. A game with fewer than two distinct players (e.g. only bots of one level) is not rated.
 4. Order: games are rated in the order their results were stored (``results.finished_at``,
-   then the game's id); ``python -m host.ratings rebuild`` replays them in that order and
-   gives exactly the incremental ratings.
+   then the game's id; results saved again keep their first time);
+   ``python -m host.ratings rebuild`` replays them in that order and gives exactly the
+   incremental ratings (unless the clock stepped back between two games' ends).
 
     python -m host.ratings rebuild        # the database COSMODROME_DB names (or .env)
 

@@ -255,7 +255,8 @@ class Storage(ABC):
 
     @abstractmethod
     async def rating_changes(self, game_id: int) -> list[Change]:
-        """What the game did to its players' ratings (none: not rated), by player."""
+        """What the game did to its players' ratings (none: not rated), by player (the
+        ratings' ``games`` are left 0 before, and are the player's games now after)."""
 
     @abstractmethod
     async def user_ratings(self, player: str) -> dict[str, Rating]:

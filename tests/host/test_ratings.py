@@ -158,10 +158,14 @@ async def test_games_are_rated_with_their_results_and_rebuild_gives_the_same(db:
         assert shown == sorted(shown, reverse=True) and len(board) == 6
         assert await host.store.rating_board(2, "toy") == []
 
-        # Saving a game's results again does not rate it twice.
+        # Saving a game's results again (later) does not rate it twice, nor move its time.
         last = await host.by_id(changed[-1][0])
+        when = "SELECT finished_at FROM results WHERE game_id = ?"
+        first = await host.store._row(when, last.id)  # type: ignore[attr-defined]
+        clock.advance(60)
         await host._save_results(last)
         assert await tables(host) == (rated, changed)
+        assert await host.store._row(when, last.id) == first  # type: ignore[attr-defined]
 
         # Rebuilt from the results: exactly the same tables.
         store: Any = host.store

@@ -1,5 +1,5 @@
 """Undo, rollback, the paged log, and the package posted when a game ends (the whole log as
-a file, the final board, an animated recap)."""
+a file, the final board, an animated recap, and how the players' ratings moved)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import present, replay
+from cogs import present, replay, stats
 from cogs.common import CogBase, guarded
 from core.i18n import t
 from host import registry
@@ -120,8 +120,10 @@ class HistoryMixin(CogBase):
             discord.File(io.BytesIO(final), filename="final.png"),
             discord.File(io.BytesIO(gif), filename="recap.gif"),
         ]
+        content = t("host.final.package", lang, game=present.game_name(snap.row.game, lang))
+        rated = stats.final_ratings(snap, await self.host.store.rating_changes(snap.id), lang)
         await self.channel(snap.row.channel_id).send(
-            t("host.final.package", lang, game=present.game_name(snap.row.game, lang)),
+            content if rated is None else f"{content}\n{rated}",
             files=files,
             view=replay.open_button(snap, lang),
         )

@@ -3,7 +3,7 @@
     python -m host.copydb cosmodrome.db postgresql://cosmo@localhost/cosmodrome
 
 Copies every table (games, seats, the action log, votes, private panels, waits, timers,
-results, user and server settings) in one PostgreSQL transaction, then verifies the copy:
+results, ratings, user and server settings) in one PostgreSQL transaction, then verifies the copy:
 the same number of rows in every table, and every started game replayed from its seed on
 PostgreSQL equals its stored state. It refuses a target that already holds anything, and
 changes nothing there when it refuses or fails. Stop the bot first; start it again with
@@ -40,6 +40,8 @@ TABLES = (
     "waits",
     "timers",
     "results",
+    "ratings",
+    "rating_changes",
     "user_settings",
     "guild_settings",
 )

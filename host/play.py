@@ -23,7 +23,7 @@ from core.contract import (
     split_picks,
     standing_of,
 )
-from host import pacing, registry
+from host import pacing, registry, skill
 from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.records import TIMER_EVENT, Gone, HostError, Outcome, Snapshot, Step, event_dict
 from host.storage import Move, VersionConflict
@@ -352,5 +352,7 @@ class Play(Waits):
                     now,
                 )
                 for s in snap.seats
-            ]
+            ],
+            # Rated in the same transaction (see host/ratings.py).
+            players=[skill.player_key(s.user_id, s.level) for s in snap.seats],
         )

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = -0x636F736D6F  # "cosmo"
 #: The first half of the two-key advisory locks on publishing a game's table ("pu").
 PUBLISH_LOCK = 0x7075
+#: The two-key advisory lock, held to the transaction's end, on updating ratings ("ra").
+RATINGS_LOCK = 0x7261
 #: How long (seconds) the migrations at start may take: not a click's database call.
 MIGRATION_TIMEOUT = 3600.0
 #: How long (seconds) a publish may wait for its lock's connection and for the lock itself
@@ -101,6 +103,7 @@ class PgStore(SqlStore):
     _LOAD = load_sql("json_agg", "json_build_array", lambda col: col, "::text")
     _FOR_UPDATE = " FOR UPDATE"
     _UNIQUE = (asyncpg.UniqueViolationError,)
+    _LOCK_RATINGS = f"SELECT pg_advisory_xact_lock({RATINGS_LOCK}, 0)"
 
     def __init__(
         self,

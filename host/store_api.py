@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from host import rows
 from host.rows import ActionRow, GameRow, Loaded, Move, Opened, SeatRow, State, TimerRow, Waits
+from host.skill import Change, Rating
 
 
 class Storage(ABC):
@@ -232,7 +233,33 @@ class Storage(ABC):
         """Mark a running timer fired without a move (its option was no longer offered)."""
 
     @abstractmethod
-    async def save_results(self, rows: list[tuple[Any, ...]]) -> None: ...
+    async def save_results(
+        self, rows: list[tuple[Any, ...]], players: Sequence[str] | None = None
+    ) -> None:
+        """Store a finished game's results (one row per seat; saved again: replaced). With
+        ``players`` (row i's player, see :func:`host.skill.player_key`) the game is rated
+        in the same transaction, unless it is rated already."""
+
+    @abstractmethod
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Forget every rating and rate every stored result again, in finish order, in one
+        transaction: (games rated, ratings written)."""
+
+    @abstractmethod
+    async def rating_changes(self, game_id: int) -> list[Change]:
+        """What the game did to its players' ratings (none: not rated), by player (the
+        ratings' ``games`` are left 0 before, and are the player's games now after)."""
+
+    @abstractmethod
+    async def user_ratings(self, player: str) -> dict[str, Rating]:
+        """The player's rating in each game kind they are rated in."""
+
+    @abstractmethod
+    async def rating_board(
+        self, guild_id: int, game: str, limit: int = 10
+    ) -> list[tuple[str, Rating]]:
+        """(player, rating) of those rated in a game of this kind on this server, best
+        conservative rating (μ − 3σ) first."""
 
     @abstractmethod
     async def user_stats(self, user_id: int) -> list[tuple[Any, ...]]:

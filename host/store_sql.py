@@ -10,6 +10,7 @@ the migrations, and names the little that differs between the two dialects:
 * ``+`` before an id that SQLite must not search by its index (:attr:`SqlBase._NOINDEX`);
 * ``FOR UPDATE`` on a row read to be written back (:attr:`SqlBase._FOR_UPDATE`);
 * the error a duplicate live game in a channel raises (:attr:`SqlBase._UNIQUE`);
+* the lock that keeps two processes from rating at once (:attr:`SqlBase._LOCK_RATINGS`);
 * how a move turns the waits it read into the waits it leaves
   (:meth:`SqlBase._change_waits`: one statement each way, but not the same one).
 
@@ -28,7 +29,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from host import pacing
+from host import pacing, skill
 from host.rows import (
     GAME_COLS,
     N_GAME_COLS,
@@ -190,6 +191,9 @@ class SqlBase(Storage):
     _FOR_UPDATE: str = ""
     #: The errors of a second live game in a channel (the unique index says no).
     _UNIQUE: tuple[type[BaseException], ...] = ()
+    #: A statement that serialises rating updates across processes, in a transaction
+    #: (SQLite's one writer needs none).
+    _LOCK_RATINGS: str = ""
 
     # -- what a driver supplies -----------------------------------------------------------
 
@@ -734,17 +738,129 @@ class SqlStore(GameQueries):
 
     # -- results and stats ----------------------------------------------------------------
 
-    async def save_results(self, rows: list[tuple[Any, ...]]) -> None:
+    async def save_results(
+        self, rows: list[tuple[Any, ...]], players: Sequence[str] | None = None
+    ) -> None:
         async with self._write() as tx:
             await tx.many(
                 "INSERT INTO results (game_id, seat, user_id, guild_id, game, score, rank, "
                 "with_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
                 "guild_id = excluded.guild_id, game = excluded.game, score = excluded.score, "
-                "rank = excluded.rank, with_bots = excluded.with_bots, "
-                "finished_at = excluded.finished_at",
+                "rank = excluded.rank, with_bots = excluded.with_bots",
                 [_ints(row) for row in rows],
             )
+            if players is not None and rows:
+                await self._rate(tx, rows, players)
+
+    async def _rate(self, tx: Tx, rows: list[tuple[Any, ...]], players: Sequence[str]) -> None:
+        """Rate the game of ``rows`` (results rows; ``players[i]`` is row i's player), in the
+        transaction that stores them, unless it is rated already (its results saved again).
+        Its time is the results' (the rebuild's order: see host/ratings.py)."""
+        game_id, kind, now = rows[0][0], rows[0][4], rows[0][8]
+        if await tx.row("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", game_id):
+            return
+        if self._LOCK_RATINGS:  # a player's first rating is an INSERT: no row to lock
+            await tx.run(self._LOCK_RATINGS)
+        keys = sorted(set(players))
+        known = await tx.rows(
+            "SELECT player, mu, sigma, games FROM ratings "
+            f"WHERE game = ? AND player IN ({', '.join('?' * len(keys))}){self._FOR_UPDATE}",
+            kind,
+            *keys,
+        )
+        before = {r[0]: skill.Rating(float(r[1]), float(r[2]), int(r[3])) for r in known}
+        seats = [(p, int(row[6])) for p, row in zip(players, rows, strict=True)]
+        changes = skill.rate(before, seats)
+        await self._write_ratings(tx, [(game_id, kind, now, changes)])
+
+    @staticmethod
+    async def _write_ratings(
+        tx: Tx, games: list[tuple[int, str, float, list[skill.Change]]]
+    ) -> None:
+        """Store the changes of rated games (game id, kind, when, changes; in order): the
+        players' ratings after each, and the changes themselves."""
+        latest: dict[tuple[str, str], tuple[Any, ...]] = {}
+        changed: list[tuple[Any, ...]] = []
+        for game_id, kind, now, changes in games:
+            for c in changes:
+                a, b = c.after, c.before
+                latest[(kind, c.player)] = (kind, c.player, a.mu, a.sigma, a.games, now)
+                changed.append((game_id, c.player, kind, b.mu, b.sigma, a.mu, a.sigma))
+        if latest:
+            await tx.many(
+                "INSERT INTO ratings (game, player, mu, sigma, games, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                "updated_at = excluded.updated_at",
+                list(latest.values()),
+            )
+            await tx.many(
+                "INSERT INTO rating_changes (game_id, player, game, mu_before, sigma_before, "
+                "mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                changed,
+            )
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        async with self._write() as tx:
+            if self._LOCK_RATINGS:
+                await tx.run(self._LOCK_RATINGS)
+            rows = await tx.rows(
+                "SELECT r.game_id, r.game, r.finished_at, r.user_id, s.level, r.rank "
+                "FROM results r LEFT JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+                "ORDER BY r.finished_at, r.game_id, r.seat"
+            )
+            games: dict[int, tuple[str, float, list[tuple[str, int]]]] = {}
+            for game_id, kind, at, user_id, level, rank in rows:
+                seats = games.setdefault(game_id, (kind, float(at), []))[2]
+                seats.append((skill.player_key(user_id, level), int(rank)))
+            done, table = skill.replay([(kind, seats) for kind, _, seats in games.values()])
+            rated = [
+                (game_id, kind, at, changes)
+                for (game_id, (kind, at, _)), changes in zip(games.items(), done, strict=True)
+                if changes
+            ]
+            await tx.run("DELETE FROM rating_changes")
+            await tx.run("DELETE FROM ratings")
+            await self._write_ratings(tx, rated)
+        return len(rated), len(table)
+
+    async def rating_changes(self, game_id: int) -> list[skill.Change]:
+        rows = await self._rows(
+            "SELECT c.player, c.mu_before, c.sigma_before, c.mu, c.sigma, r.games "
+            "FROM rating_changes c JOIN ratings r ON r.game = c.game AND r.player = c.player "
+            "WHERE c.game_id = ? ORDER BY c.player",
+            game_id,
+        )
+        return [
+            skill.Change(
+                r[0],
+                skill.Rating(float(r[1]), float(r[2])),
+                skill.Rating(float(r[3]), float(r[4]), int(r[5])),
+            )
+            for r in rows
+        ]
+
+    async def user_ratings(self, player: str) -> dict[str, skill.Rating]:
+        rows = await self._rows(
+            "SELECT game, mu, sigma, games FROM ratings WHERE player = ? ORDER BY game", player
+        )
+        return {r[0]: skill.Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+    async def rating_board(
+        self, guild_id: int, game: str, limit: int = 10
+    ) -> list[tuple[str, skill.Rating]]:
+        rows = await self._rows(
+            "SELECT r.player, r.mu, r.sigma, r.games FROM ratings r WHERE r.game = ? "
+            "AND r.player IN (SELECT c.player FROM rating_changes c JOIN games g "
+            "ON g.id = c.game_id WHERE c.game = ? AND g.guild_id = ?) "
+            "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.player LIMIT ?",
+            game,
+            game,
+            guild_id,
+            limit,
+        )
+        return [(r[0], skill.Rating(float(r[1]), float(r[2]), int(r[3]))) for r in rows]
 
     async def user_stats(self, user_id: int) -> list[tuple[Any, ...]]:
         rows = await self._rows(

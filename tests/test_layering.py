@@ -8,7 +8,8 @@ rules``, and every layer may use ``core/``, which imports nothing of ours.
   aiosqlite, sqlite3, PIL).
 * ``render/`` imports only ``core/``, ``rules/``, ``render/``, PIL and the standard library
   (never host/, cogs/, discord, sqlite3).
-* ``host/``   imports ``core/``, ``host/``, the standard library and the database drivers
+* ``host/``   imports ``core/``, ``host/``, the standard library, the database drivers and
+  openskill (host/ratings.py)
   (renderers and games are found by name through importlib in host/registry.py, which is
   not an import); never discord, PIL, cogs/, render/, rules/.
 * ``cogs/``   imports ``core/``, ``host/``, ``render/``, ``cogs/``, discord and the standard
@@ -46,7 +47,7 @@ RULES: dict[str, tuple[set[str], set[str]]] = {
     "core": (set(), set()),
     "rules": ({"core", "rules"}, set()),
     "render": ({"core", "rules", "render"}, {"PIL"}),
-    "host": ({"core", "host"}, {"aiosqlite", "asyncpg", "psycopg"}),
+    "host": ({"core", "host"}, {"aiosqlite", "asyncpg", "psycopg", "openskill"}),
     "cogs": ({"core", "host", "render", "cogs"}, {"discord"}),
     "bot": ({"core", "host", "cogs"}, {"discord", "aiohttp", "asyncpg"}),
 }

@@ -20,6 +20,7 @@ from cogs import present
 from tests.e2e.driver import play_turn, tables_ever
 from tests.e2e.kit import cog_of, host_of, open_game, snapshot
 from tests.harness import Harness
+from tests.harness.models import FakeUser
 
 views: list[dict[str, Any]] = []
 
@@ -60,12 +61,17 @@ async def land_moves(h: Harness, n: int, queued: list[asyncio.Task[None]], seat:
     return int((await snapshot(h)).row.version)
 
 
+async def two_players(h: Harness, game: str) -> tuple[FakeUser, FakeUser]:
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_game(h, game, ana, [ben])
+    return ana, ben
+
+
 async def test_two_moves_waiting_draw_one_table_the_newest(
     harness: Harness, renders: list[tuple[str, int | None]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_game(h, "mlem", ana, [ben])
+    ana, ben = await two_players(h, "mlem")
     cog = cog_of(h)
     queued: list[asyncio.Task[None]] = []
     landed: list[int] = []
@@ -98,8 +104,7 @@ async def test_a_seat_whose_panel_changes_gets_one_picture_the_newest(
     harness: Harness, renders: list[tuple[str, int | None]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
-    await open_game(h, "galaxy_trucker", ana, [ben])
+    ana, _ben = await two_players(h, "galaxy_trucker")
     snap = await snapshot(h)
     assert any(d.private and d.seat == 0 for d in snap.decisions), "Ana builds in private"
     host, cog = host_of(h), cog_of(h)

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
-from cogs import present
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import latest_table, play_turn
 from tests.e2e.kit import open_game
+from tests.e2e.test_newest_table import renders  # noqa: F401 - a fixture
 from tests.harness import Harness
 
 Job = tuple[str, str, dict[str, Any], list[str], str]
@@ -137,19 +137,12 @@ def bot_factory(db_path: Path, clock: FakeClock) -> Callable[[], Cosmodrome]:
 
 
 async def test_a_bot_with_workers_shows_its_tables_through_them(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
+    harness: Harness,
+    renders: list[tuple[str, int | None]],  # noqa: F811 - the fixture imported above
 ) -> None:
     h = harness
     pool = renderpool.current()
     assert pool is not None and pool.workers == 1
-    local: list[str] = []
-    inner = present._render_table
-
-    def counted(game_id: str, *args: Any) -> bytes:
-        local.append(game_id)
-        return inner(game_id, *args)
-
-    monkeypatch.setattr(present, "_render_table", counted)
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
     await open_game(h, "mlem", ana, [ben])
     rng = random.Random(1)
@@ -158,7 +151,7 @@ async def test_a_bot_with_workers_shows_its_tables_through_them(
         await play_turn(h, {ana: 0, ben: 1}, rng)
     after = [a.data for a in latest_table(h).attachments]
     assert after and after[0].startswith(b"\x89PNG") and after != before
-    assert local == []  # every table came from the worker, none from the bot's process
+    assert renders == []  # every picture came from the worker, none from the bot's process
     await h.stop()
     assert renderpool.current() is None and pool.closed
 

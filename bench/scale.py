@@ -1,7 +1,8 @@
 """Ten thousand active games on one process (issue 14): what the pacing tick costs, and how
 a lone game's clicks fare while it runs.
 
-    python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20]
+    python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
+                          [--hard-bot] [--only-live]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -15,23 +16,32 @@ Reported: the tick's time (the first one, which pauses the lost channels; one wi
 due; ones a minute apart with the usual share due); click→acknowledgement and click→image
 (the table's PNG reaching Discord) p50/p99 for a lone game clicked while a tick runs;
 accepting a move (``Host.play``, no render) p50/p99; moves per second with 20 games clicked
-at once; and the process's RSS.
+at once, with their click→acknowledgement and click→image (each game's new table) p50/p99
+over every round; and the memory: the bot's process and each render worker's RSS.
+
+``--workers N`` draws the pictures in N worker processes (host/renderpool.py; the default,
+0, draws them in a thread of the bot's process, as the offline tests do); ``--hard-bot``
+keeps a hard bot searching (the search engine at level ``hard`` on a Galaxy Trucker
+flight, in a thread of the bot's process as host/play.py runs it) while the 20 games are
+clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import resource
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.common import pct
 from bot import build_bot
-from host import pacing
+from host import pacing, registry, renderpool
 from host.clock import FakeClock
 from host.pacing import HOUR
 from host.sessions import Host, Player
@@ -53,6 +63,66 @@ def rss_mb() -> tuple[float, float]:
         if line.startswith("VmRSS:"):
             current = int(line.split()[1]) / 1024
     return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_of(pid: int) -> float:
+    """A process's resident set size in MB (0 if it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for row in text.splitlines():
+        if row.startswith("VmRSS:"):
+            return int(row.split()[1]) / 1024
+    return 0.0
+
+
+async def memory() -> str:
+    """The bot's RSS, each render worker's and the sum."""
+    main = rss_of(os.getpid())
+    pool = renderpool.current()
+    workers = sorted(rss_of(pid) for pid in (await pool.pids() if pool else set()))
+    if not workers:
+        return f"RSS {main:.0f} MB (pictures drawn in-process)"
+    each = ", ".join(f"{w:.0f}" for w in workers)
+    return (
+        f"RSS {main:.0f} MB + {len(workers)} render workers ({each} MB) = "
+        f"{main + sum(workers):.0f} MB"
+    )
+
+
+class HardBot:
+    """A hard bot searching without a pause in a thread of the bot's process (as
+    host/play.py runs a search: ``asyncio.to_thread``; here a plain thread, which the
+    harness does not wait for), until stopped."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.searches = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        game = registry.get("galaxy_trucker")
+        choose = registry.bot_chooser()
+        rng = random.Random(9)
+        state = game.new(4, {}, 9)
+        while not self.stop.is_set():
+            pending = game.pending(state)
+            if not pending:
+                state = game.new(4, {}, rng.randrange(1000))
+                continue
+            d = rng.choice(pending)
+            answer = choose(game, state, d.seat, rng, "hard")
+            state, _ = game.apply(state, d.seat, answer)
+            self.searches += 1
+
+    def __enter__(self) -> HardBot:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
 
 
 def line(name: str, ms: list[float]) -> str:
@@ -161,19 +231,37 @@ class Bench:
         return (time.perf_counter() - t0) * 1000
 
 
-async def run(games: int, folder: str | None, rounds: int) -> None:
+async def run(
+    games: int, folder: str | None, rounds: int, workers: int, hard_bot: bool, only_live: bool
+) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        settings = Settings(token="x", db_path=str(Path(tmp) / "scale.db"), tick_seconds=0)
+        settings = Settings(
+            token="x",
+            db_path=str(Path(tmp) / "scale.db"),
+            tick_seconds=0,
+            render_workers=workers,
+        )
         clock, seeds = FakeClock(), random.Random(1)
         h = Harness(lambda: build_bot(settings, clock=clock, seeds=seeds))
         await h.start()
+        pool = renderpool.current()
+        if pool is not None:
+            await pool.ready()
         try:
-            await measure(h, clock, games, rounds)
+            await measure(h, clock, games, rounds, hard_bot=hard_bot, only_live=only_live)
         finally:
             await h.stop()
 
 
-async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None:
+async def measure(
+    h: Harness,
+    clock: FakeClock,
+    games: int,
+    rounds: int,
+    *,
+    hard_bot: bool = False,
+    only_live: bool = False,
+) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
     b.users = [h.user(f"P{i}", "en-US") for i in range(60)]
@@ -183,8 +271,32 @@ async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None
     clones = await b.clone(templates, games, rng)
     print(
         f"{len(templates) + len(clones)} active games ready in {time.perf_counter() - t0:.0f} s "
-        f"({LOST} with a deleted channel); RSS {rss_mb()[0]:.0f} MB"
+        f"({LOST} with a deleted channel); {await memory()}"
     )
+    if not only_live:
+        await ticks_and_lone_clicks(b, clock, templates, clones, rounds, rng)
+    live = [g for g in templates[1:] if g in b.live]
+    if hard_bot:
+        with HardBot() as bot:
+            moves, seconds, acks, images = await twenty_at_once(b, live, rng)
+        print(f"(a hard bot searching meanwhile: {bot.searches} searches)")
+    else:
+        moves, seconds, acks, images = await twenty_at_once(b, live, rng)
+    print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
+    print(line(f"click→ack, {LIVE} games clicked at once", acks))
+    print(line(f"click→image, {LIVE} games clicked at once", images))
+    print(f"{await memory()} (peak of the bot's process {rss_mb()[1]:.0f} MB)")
+
+
+async def ticks_and_lone_clicks(
+    b: Bench,
+    clock: FakeClock,
+    templates: list[int],
+    clones: list[int],
+    rounds: int,
+    rng: random.Random,
+) -> None:
+    """The ticks, a lone game clicked while a tick runs, and accepting moves."""
 
     first = await b.timed_tick()
     paused = [(await b.host.store.game(gid)) for gid in clones[:LOST]]
@@ -229,11 +341,6 @@ async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None
     print(line("accept a move (Host.play, no render)", accept))
     for gid in templates:  # show what the accept runs played
         await b.cog.publish(gid)
-
-    moves, seconds = await twenty_at_once(b, [g for g in templates[1:] if g in b.live], rng)
-    print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
-    now, peak = rss_mb()
-    print(f"RSS {now:.0f} MB (peak {peak:.0f} MB)")
 
 
 async def clicks_during_ticks(
@@ -290,15 +397,38 @@ async def clicks_during_ticks(
     return acks, images
 
 
-async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple[int, float]:
-    """Rounds of one click in each of ``LIVE`` games fed together; moves and seconds."""
-    h = b.h
-    chosen = gids[:LIVE]
-    moves, spent = 0, 0.0
-    for _ in range(10):
-        clicks = []
-        for gid in chosen:
-            cid, seats = b.live[gid]
+class Live:
+    """Rounds of one click in each of ``LIVE`` games fed together; the times (ms from the
+    round's start) of each acknowledgement and of each game's first picture on its channel
+    (its new table), read off the harness's HTTP calls."""
+
+    def __init__(self, b: Bench, gids: list[int]) -> None:
+        self.b = b
+        self.chosen = gids[:LIVE]
+        self.channels = {b.live[gid][0] for gid in self.chosen}
+        self.acks: list[float] = []
+        self.images: list[float] = []
+        self.shown: set[int] = set()  # channels whose new table reached Discord this round
+        self.t0 = 0.0
+
+    async def http(self, inner: Any, method: str, url: str, **kw: Any) -> Any:
+        out = await inner(method, url, **kw)
+        req = out[3]
+        ms = (time.perf_counter() - self.t0) * 1000
+        if "/callback" in req.path:
+            self.acks.append(ms)
+        parts = req.path.split("/")
+        if req.files and len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
+            cid = int(parts[2])
+            if cid in self.channels and cid not in self.shown:
+                self.shown.add(cid)
+                self.images.append(ms)
+        return out
+
+    def clicks(self, rng: random.Random) -> list[dict[str, Any]]:
+        h, clicks = self.b.h, []
+        for gid in self.chosen:
+            cid, seats = self.b.live[gid]
             table = driver.latest_table(h, cid)
             if driver.is_final(table):
                 continue
@@ -310,13 +440,35 @@ async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple
             values = None if o.value is None else [o.value]
             clicks.append({"user": waiting[0], "message": o.message, "custom_id": o.custom_id,
                            "values": values})  # fmt: skip
-        if not clicks:
-            break
-        t0 = time.perf_counter()
-        await h.click_many(clicks)
-        spent += time.perf_counter() - t0
-        moves += len(clicks)
-    return moves, spent
+        return clicks
+
+
+async def twenty_at_once(
+    b: Bench, gids: list[int], rng: random.Random
+) -> tuple[int, float, list[float], list[float]]:
+    """Ten rounds of one click in each of ``LIVE`` games fed together: moves, seconds, and
+    the click→acknowledgement and click→image times (ms)."""
+    h, live = b.h, Live(b, gids)
+    moves, spent = 0, 0.0
+    inner = h.backend.http
+
+    async def http(method: str, url: str, **kw: Any) -> Any:
+        return await live.http(inner, method, url, **kw)
+
+    h.backend.http = http  # type: ignore[method-assign]
+    try:
+        for _ in range(10):
+            clicks = live.clicks(rng)
+            if not clicks:
+                break
+            live.shown.clear()
+            live.t0 = time.perf_counter()
+            await h.click_many(clicks)
+            spent += time.perf_counter() - live.t0
+            moves += len(clicks)
+    finally:
+        h.backend.http = inner  # type: ignore[method-assign]
+    return moves, spent, live.acks, live.images
 
 
 def main() -> None:
@@ -326,8 +478,24 @@ def main() -> None:
     ap.add_argument(
         "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
     )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="render worker processes (0: pictures drawn in-process, in a thread)",
+    )
+    ap.add_argument(
+        "--hard-bot", action="store_true", help="a hard bot searching while the 20 games play"
+    )
+    ap.add_argument(
+        "--only-live",
+        action="store_true",
+        help="only the 20 games clicked at once (no ticks, lone clicks or accept runs)",
+    )
     args = ap.parse_args()
-    asyncio.run(run(args.games, args.dir, args.rounds))
+    asyncio.run(
+        run(args.games, args.dir, args.rounds, args.workers, args.hard_bot, args.only_live)
+    )
 
 
 if __name__ == "__main__":

@@ -91,6 +91,19 @@ async def memory() -> str:
     )
 
 
+async def workers_cpu() -> float:
+    """CPU seconds the render workers have used (user + system)."""
+    pool = renderpool.current()
+    total = 0.0
+    for pid in await pool.pids() if pool else set():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 class HardBot:
     """A hard bot searching without a pause in a thread of the bot's process (as
     host/play.py runs a search: ``asyncio.to_thread``; here a plain thread, which the
@@ -276,13 +289,19 @@ async def measure(
     if not only_live:
         await ticks_and_lone_clicks(b, clock, templates, clones, rounds, rng)
     live = [g for g in templates[1:] if g in b.live]
+    cpu0, workers0 = time.process_time(), await workers_cpu()
     if hard_bot:
         with HardBot() as bot:
             moves, seconds, acks, images = await twenty_at_once(b, live, rng)
         print(f"(a hard bot searching meanwhile: {bot.searches} searches)")
     else:
         moves, seconds, acks, images = await twenty_at_once(b, live, rng)
+    cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
     print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
+    print(
+        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too), "
+        f"render workers {workers / moves * 1000:.1f} ms"
+    )
     print(line(f"click→ack, {LIVE} games clicked at once", acks))
     print(line(f"click→image, {LIVE} games clicked at once", images))
     print(f"{await memory()} (peak of the bot's process {rss_mb()[1]:.0f} MB)")
@@ -471,6 +490,72 @@ async def twenty_at_once(
     return moves, spent, live.acks, live.images
 
 
+def sample_tables(n: int) -> list[tuple[str, str, dict[str, Any], list[str], str]]:
+    """``n`` table jobs across the games, from seeded random play-outs cut at random."""
+    rng = random.Random(23)
+    found = []
+    ids = list(registry.GAME_MODULES)
+    for i in range(n):
+        game_id = ids[i % len(ids)]
+        game = registry.get(game_id)
+        players = min(game.max_players, 3)
+        state = game.new(players, {}, i)
+        for _ in range(rng.randrange(40)):
+            pending = game.pending(state)
+            if not pending:
+                break
+            d = rng.choice(pending)
+            state, _ = game.apply(state, d.seat, rng.choice(d.options).id)
+        names = [f"P{k}" for k in range(players)]
+        found.append(("table", game_id, game.view(state, None), names, "en"))
+    return found
+
+
+async def compare(workers: int, n: int = 100) -> None:
+    """Tables per second: one thread under ``render.kit.LOCK`` (as before issue 23),
+    ``workers`` threads without it (what threads with their own font faces could reach at
+    best: the lock is lifted, the faces still shared), ``workers`` worker processes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render import kit
+
+    jobs = sample_tables(n)
+    for job in jobs[:10]:
+        renderpool.draw(*job)  # fonts and layers loaded, as a warm worker's
+
+    def threads(count: int) -> float:
+        t = time.perf_counter()
+        with ThreadPoolExecutor(count) as ex:
+            list(ex.map(lambda job: renderpool.draw(*job), jobs))
+        return time.perf_counter() - t
+
+    one = threads(1)
+    defaults = kit.picture_png.__kwdefaults__
+    kit.picture_png.__kwdefaults__ = {"lock": _NoLock()}
+    try:
+        free = threads(workers)
+    finally:
+        kit.picture_png.__kwdefaults__ = defaults
+    pool = renderpool.RenderPool(workers)
+    pool.start()
+    await pool.ready()
+    t = time.perf_counter()
+    await asyncio.gather(*(pool.draw(*job) for job in jobs))
+    procs = time.perf_counter() - t
+    await pool.close()
+    print(f"{n} tables of every game: 1 thread (one lock) {n / one:.1f} tables/s; "
+          f"{workers} threads, no lock {n / free:.1f}/s; "
+          f"{workers} processes {n / procs:.1f}/s")  # fmt: skip
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10_000)
@@ -492,7 +577,15 @@ def main() -> None:
         action="store_true",
         help="only the 20 games clicked at once (no ticks, lone clicks or accept runs)",
     )
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="only tables/s: one thread, --workers threads without the lock, --workers processes",
+    )
     args = ap.parse_args()
+    if args.compare:
+        asyncio.run(compare(max(1, args.workers)))
+        return
     asyncio.run(
         run(args.games, args.dir, args.rounds, args.workers, args.hard_bot, args.only_live)
     )

@@ -50,6 +50,7 @@ from host.storage import SqliteStore
 from tests.e2e import driver
 from tests.harness import Harness
 from tests.harness.models import FakeUser
+from tests.host.test_render_pool import jobs
 
 TEMPLATES = 40
 LOST = 100
@@ -491,24 +492,11 @@ async def twenty_at_once(
 
 
 def sample_tables(n: int) -> list[tuple[str, str, dict[str, Any], list[str], str]]:
-    """``n`` table jobs across the games, from seeded random play-outs cut at random."""
-    rng = random.Random(23)
+    """``n`` table jobs across the games, from seeded random play-outs cut at 0 to 57 moves."""
     found = []
-    ids = list(registry.GAME_MODULES)
-    for i in range(n):
-        game_id = ids[i % len(ids)]
-        game = registry.get(game_id)
-        players = min(game.max_players, 3)
-        state = game.new(players, {}, i)
-        for _ in range(rng.randrange(40)):
-            pending = game.pending(state)
-            if not pending:
-                break
-            d = rng.choice(pending)
-            state, _ = game.apply(state, d.seat, rng.choice(d.options).id)
-        names = [f"P{k}" for k in range(players)]
-        found.append(("table", game_id, game.view(state, None), names, "en"))
-    return found
+    for seed in range(n):
+        found += [job for job in jobs(seed, moves=seed % 20 * 3) if job[0] == "table"]
+    return found[:n]
 
 
 async def compare(workers: int, n: int = 100) -> None:

@@ -57,6 +57,9 @@ async def test_pictures_through_the_pool_are_the_same_bytes() -> None:
         await pool.ready()
         assert len(await pool.pids()) == 2
         assert os.getpid() not in await pool.pids()
+        for pid in await pool.pids():  # nicer than the bot: clicks get the CPU first
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + renderpool.NICENESS)
         for job in jobs():
             drawn, data = await pool.draw(*job)
             assert drawn

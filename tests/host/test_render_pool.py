@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
+from core.contract import random_answer
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -42,7 +43,7 @@ def jobs(seed: int = 5, moves: int = 12) -> Iterator[Job]:
             if not pending:
                 break
             d = rng.choice(pending)
-            state, _events = game.apply(state, d.seat, rng.choice(d.options).id)
+            state, _events = game.apply(state, d.seat, random_answer(d, rng))
         names = [f"P{i}" for i in range(players)]
         lang = rng.choice(["en", "es"])
         yield "table", game_id, game.view(state, None), names, lang

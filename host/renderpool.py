@@ -11,8 +11,9 @@ dict, the names, the language) and comes back as PNG bytes, byte for byte the pi
 bot would draw itself.
 
 Never a move lost or unshown because of the pool (the move is committed before anything is
-drawn anyway): a worker that dies (killed, out of memory) breaks the executor; it is replaced
-by a fresh one and the picture asked for again, once; should that fail too, or should no
+drawn anyway): a worker that dies (killed, out of memory) breaks the executor, and one that
+hangs (no picture within :data:`TIMEOUT`) is killed; the executor is replaced by a fresh one
+and the picture asked for again, once; should that fail too, or should no
 worker start, the picture is drawn in the bot's own process, in a thread, as with
 ``COSMODROME_RENDER_WORKERS=0``. After :data:`GIVE_UP` breaks in a row with no picture drawn
 between them the pool is left aside for good and every picture is drawn in-process.
@@ -39,6 +40,10 @@ log = logging.getLogger(__name__)
 
 #: Breaks in a row (no picture drawn in between) after which the pool is left aside.
 GIVE_UP = 3
+
+#: Seconds a picture may take, queued and drawn, before its workers are taken for hung:
+#: they are killed and replaced, and the picture asked for again (once).
+TIMEOUT = 60.0
 
 #: How much nicer than the bot the workers run: with every core drawing, the event loop
 #: still gets the CPU first, so clicks are acknowledged at once (a picture waits a little).
@@ -94,6 +99,7 @@ class RenderPool:
             raise ValueError("a render pool needs at least one worker")
         self.workers = workers
         self.warm = warm
+        self.timeout = TIMEOUT
         self._executor: ProcessPoolExecutor | None = None
         self._warming: list[Future[Any]] = []
         #: Executors replaced after a worker died; breaks in a row with no picture between.
@@ -156,6 +162,9 @@ class RenderPool:
         if self._executor is not broken or self.closed:
             return
         self._breaks += 1
+        for process in list((getattr(broken, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
             log.error("render pool: %d breaks in a row; drawing in-process", self._breaks)
@@ -180,12 +189,20 @@ class RenderPool:
             if executor is None or self.broken or self.closed:
                 break
             try:
-                data = await loop.run_in_executor(executor, draw, kind, game_id, view, names, lang)
-            except BrokenProcessPool:
+                data = await asyncio.wait_for(
+                    loop.run_in_executor(executor, draw, kind, game_id, view, names, lang),
+                    self.timeout,
+                )
+            except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
                 self._replace(executor)
                 continue
             except RuntimeError:  # shut down meanwhile (the bot is closing)
                 break
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self.closed and task is not None and not task.cancelling():
+                    break  # cancelled by the pool's shutdown, not the caller
+                raise
             self._breaks = 0
             return True, data
         return False, None

@@ -86,6 +86,28 @@ async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives() -> No
         await pool.close()
 
 
+async def test_a_hung_worker_is_killed_and_replaced() -> None:
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+        pool.timeout = 0.5  # (a stopped worker never answers: the outcome is the same)
+        start = pool._new
+
+        def fresh() -> Any:  # the fresh worker has all the time it needs to start
+            pool.timeout = renderpool.TIMEOUT
+            return start()
+
+        pool._new = fresh  # type: ignore[method-assign]
+        job = next(jobs())
+        drawn, data = await pool.draw(*job)
+        assert drawn and data == renderpool.draw(*job)
+        assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()
+
+
 async def test_a_pool_that_cannot_draw_leaves_the_picture_in_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

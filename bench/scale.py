@@ -78,17 +78,41 @@ def rss_of(pid: int) -> float:
     return 0.0
 
 
+def proc_stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def pss_of(pid: int) -> float:
+    """A process's proportional set size in MB (shared pages split between their users)."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0.0
+    for row in text.splitlines():
+        if row.startswith("Pss:"):
+            return int(row.split()[1]) / 1024
+    return 0.0
+
+
 async def memory() -> str:
-    """The bot's RSS, each render worker's and the sum."""
+    """The bot's RSS, each render worker's and the sum; and the PSS of the workers and of
+    the fork server they are forked from (its memory is shared with them)."""
     main = rss_of(os.getpid())
     pool = renderpool.current()
-    workers = sorted(rss_of(pid) for pid in (await pool.pids() if pool else set()))
+    pids = await pool.pids() if pool else set()
+    workers = sorted(rss_of(pid) for pid in pids)
     if not workers:
         return f"RSS {main:.0f} MB (pictures drawn in-process)"
     each = ", ".join(f"{w:.0f}" for w in workers)
+    shares = ", ".join(f"{pss_of(pid):.0f}" for pid in sorted(pids))
+    parents = {
+        int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids
+    }
+    server = sum(pss_of(p) for p in parents - {os.getpid()})
     return (
         f"RSS {main:.0f} MB + {len(workers)} render workers ({each} MB) = "
-        f"{main + sum(workers):.0f} MB"
+        f"{main + sum(workers):.0f} MB; workers' PSS {shares} MB, fork server's {server:.0f} MB"
     )
 
 
@@ -98,7 +122,7 @@ async def workers_cpu() -> float:
     total = 0.0
     for pid in await pool.pids() if pool else set():
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = proc_stat(pid)
         except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -270,7 +270,13 @@ class Bench:
 
 
 async def run(
-    games: int, folder: str | None, rounds: int, workers: int, hard_bot: bool, only_live: bool
+    games: int,
+    folder: str | None,
+    rounds: int,
+    workers: int,
+    hard_bot: bool,
+    only_live: bool,
+    niceness: int | None = None,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -283,6 +289,14 @@ async def run(
         h = Harness(lambda: build_bot(settings, clock=clock, seeds=seeds))
         await h.start()
         pool = renderpool.current()
+        if pool is not None and niceness is not None:
+            # (as the bot's own: on a machine shared with other niced jobs the workers' +5
+            # would measure the other jobs' share, not the bot's)
+            await pool.close()
+            pool = renderpool.RenderPool(workers, niceness=niceness)
+            pool.start()
+            renderpool.install(pool)
+            h.bot.render_pool = pool  # type: ignore[union-attr]
         if pool is not None:
             await pool.ready()
         try:
@@ -594,12 +608,26 @@ def main() -> None:
         action="store_true",
         help="only tables/s: one thread, --workers threads without the lock, --workers processes",
     )
+    ap.add_argument(
+        "--worker-nice",
+        type=int,
+        default=None,
+        help=f"the workers' niceness over the bot's (default {renderpool.NICENESS})",
+    )
     args = ap.parse_args()
     if args.compare:
         asyncio.run(compare(max(1, args.workers)))
         return
     asyncio.run(
-        run(args.games, args.dir, args.rounds, args.workers, args.hard_bot, args.only_live)
+        run(
+            args.games,
+            args.dir,
+            args.rounds,
+            args.workers,
+            args.hard_bot,
+            args.only_live,
+            args.worker_nice,
+        )
     )
 
 

@@ -92,10 +92,10 @@ def context() -> multiprocessing.context.BaseContext:
     return ctx
 
 
-def start_worker(warm: bool) -> None:
+def start_worker(warm: bool, niceness: int = NICENESS) -> None:
     """A worker's initializer: nicer than the bot, then warmed up."""
     with contextlib.suppress(OSError):  # not allowed here: the bot's own priority
-        os.nice(NICENESS)
+        os.nice(niceness)
     if warm:
         warm_up()
 
@@ -108,12 +108,13 @@ def worker_pid() -> int:
 class RenderPool:
     """``workers`` worker processes drawing pictures; see the module's docstring."""
 
-    def __init__(self, workers: int, *, warm: bool = True) -> None:
+    def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
         if workers < 1:
             raise ValueError("a render pool needs at least one worker")
         self.workers = workers
         self.warm = warm
         self.timeout = TIMEOUT
+        self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._warming: list[Future[Any]] = []
         #: Executors replaced after a worker died; breaks in a row with no picture between.
@@ -135,7 +136,7 @@ class RenderPool:
                 max_workers=self.workers,
                 mp_context=context(),
                 initializer=start_worker,
-                initargs=(self.warm,),
+                initargs=(self.warm, self.niceness),
             )
             # Every worker starts at the first task (and runs its warm-up then): one small
             # task per worker starts them now rather than at the first click.

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from core import i18n
+from host import renderpool
 from host.clock import Clock
 from host.sessions import Host
 from host.settings import Settings, SettingsError, redact_url
@@ -86,6 +87,7 @@ class Cosmodrome(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or Clock()
         self.seeds = seeds
+        self.render_pool: renderpool.RenderPool | None = None
 
     async def setup_hook(self) -> None:
         path = self.settings.db_path
@@ -93,6 +95,11 @@ class Cosmodrome(commands.AutoShardedBot):
             self.settings.check()
         except SettingsError as exc:
             raise StartupError(str(exc)) from exc
+        if self.settings.render_workers > 0:
+            # Started first: the workers warm up while the database opens and commands sync.
+            self.render_pool = renderpool.RenderPool(self.settings.render_workers)
+            self.render_pool.start()
+            renderpool.install(self.render_pool)
         if is_postgres_url(path):
             import asyncpg
 
@@ -136,6 +143,11 @@ class Cosmodrome(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        pool, self.render_pool = self.render_pool, None
+        if pool is not None:
+            if renderpool.current() is pool:
+                renderpool.install(None)
+            await pool.close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

@@ -1,7 +1,8 @@
 """Ten thousand active games on one process (issue 14): what the pacing tick costs, and how
 a lone game's clicks fare while it runs.
 
-    python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20]
+    python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
+                          [--hard-bot] [--only-live]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -15,23 +16,32 @@ Reported: the tick's time (the first one, which pauses the lost channels; one wi
 due; ones a minute apart with the usual share due); click→acknowledgement and click→image
 (the table's PNG reaching Discord) p50/p99 for a lone game clicked while a tick runs;
 accepting a move (``Host.play``, no render) p50/p99; moves per second with 20 games clicked
-at once; and the process's RSS.
+at once, with their click→acknowledgement and click→image (each game's new table) p50/p99
+over every round; and the memory: the bot's process and each render worker's RSS.
+
+``--workers N`` draws the pictures in N worker processes (host/renderpool.py; the default,
+0, draws them in a thread of the bot's process, as the offline tests do); ``--hard-bot``
+keeps a hard bot searching (the search engine at level ``hard`` on a Galaxy Trucker
+flight, in a thread of the bot's process as host/play.py runs it) while the 20 games are
+clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import resource
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.common import pct
 from bot import build_bot
-from host import pacing
+from host import pacing, registry, renderpool
 from host.clock import FakeClock
 from host.pacing import HOUR
 from host.sessions import Host, Player
@@ -40,6 +50,7 @@ from host.storage import SqliteStore
 from tests.e2e import driver
 from tests.harness import Harness
 from tests.harness.models import FakeUser
+from tests.host.test_render_pool import jobs
 
 TEMPLATES = 40
 LOST = 100
@@ -53,6 +64,103 @@ def rss_mb() -> tuple[float, float]:
         if line.startswith("VmRSS:"):
             current = int(line.split()[1]) / 1024
     return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_of(pid: int) -> float:
+    """A process's resident set size in MB (0 if it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for row in text.splitlines():
+        if row.startswith("VmRSS:"):
+            return int(row.split()[1]) / 1024
+    return 0.0
+
+
+def proc_stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (state, parent, ...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def pss_of(pid: int) -> float:
+    """A process's proportional set size in MB (shared pages split between their users)."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0.0
+    for row in text.splitlines():
+        if row.startswith("Pss:"):
+            return int(row.split()[1]) / 1024
+    return 0.0
+
+
+async def memory() -> str:
+    """The bot's RSS, each render worker's and the sum; and the PSS of the workers and of
+    the fork server they are forked from (its memory is shared with them)."""
+    main = rss_of(os.getpid())
+    pool = renderpool.current()
+    pids = await pool.pids() if pool else set()
+    workers = sorted(rss_of(pid) for pid in pids)
+    if not workers:
+        return f"RSS {main:.0f} MB (pictures drawn in-process)"
+    each = ", ".join(f"{w:.0f}" for w in workers)
+    shares = ", ".join(f"{pss_of(pid):.0f}" for pid in sorted(pids))
+    parents = {
+        int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) for pid in pids
+    }
+    server = sum(pss_of(p) for p in parents - {os.getpid()})
+    return (
+        f"RSS {main:.0f} MB + {len(workers)} render workers ({each} MB) = "
+        f"{main + sum(workers):.0f} MB; workers' PSS {shares} MB, fork server's {server:.0f} MB"
+    )
+
+
+async def workers_cpu() -> float:
+    """CPU seconds the render workers have used (user + system)."""
+    pool = renderpool.current()
+    total = 0.0
+    for pid in await pool.pids() if pool else set():
+        try:
+            fields = proc_stat(pid)
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+class HardBot:
+    """A hard bot searching without a pause in a thread of the bot's process (as
+    host/play.py runs a search: ``asyncio.to_thread``; here a plain thread, which the
+    harness does not wait for), until stopped."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.searches = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        game = registry.get("galaxy_trucker")
+        choose = registry.bot_chooser()
+        rng = random.Random(9)
+        state = game.new(4, {}, 9)
+        while not self.stop.is_set():
+            pending = game.pending(state)
+            if not pending:
+                state = game.new(4, {}, rng.randrange(1000))
+                continue
+            d = rng.choice(pending)
+            answer = choose(game, state, d.seat, rng, "hard")
+            state, _ = game.apply(state, d.seat, answer)
+            self.searches += 1
+
+    def __enter__(self) -> HardBot:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
 
 
 def line(name: str, ms: list[float]) -> str:
@@ -161,19 +269,51 @@ class Bench:
         return (time.perf_counter() - t0) * 1000
 
 
-async def run(games: int, folder: str | None, rounds: int) -> None:
+async def run(
+    games: int,
+    folder: str | None,
+    rounds: int,
+    workers: int,
+    hard_bot: bool,
+    only_live: bool,
+    niceness: int | None = None,
+) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        settings = Settings(token="x", db_path=str(Path(tmp) / "scale.db"), tick_seconds=0)
+        settings = Settings(
+            token="x",
+            db_path=str(Path(tmp) / "scale.db"),
+            tick_seconds=0,
+            render_workers=workers,
+        )
         clock, seeds = FakeClock(), random.Random(1)
         h = Harness(lambda: build_bot(settings, clock=clock, seeds=seeds))
         await h.start()
+        pool = renderpool.current()
+        if pool is not None and niceness is not None:
+            # (as the bot's own: on a machine shared with other niced jobs the workers' +5
+            # would measure the other jobs' share, not the bot's)
+            await pool.close()
+            pool = renderpool.RenderPool(workers, niceness=niceness)
+            pool.start()
+            renderpool.install(pool)
+            h.bot.render_pool = pool  # type: ignore[union-attr]
+        if pool is not None:
+            await pool.ready()
         try:
-            await measure(h, clock, games, rounds)
+            await measure(h, clock, games, rounds, hard_bot=hard_bot, only_live=only_live)
         finally:
             await h.stop()
 
 
-async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None:
+async def measure(
+    h: Harness,
+    clock: FakeClock,
+    games: int,
+    rounds: int,
+    *,
+    hard_bot: bool = False,
+    only_live: bool = False,
+) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
     b.users = [h.user(f"P{i}", "en-US") for i in range(60)]
@@ -183,8 +323,38 @@ async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None
     clones = await b.clone(templates, games, rng)
     print(
         f"{len(templates) + len(clones)} active games ready in {time.perf_counter() - t0:.0f} s "
-        f"({LOST} with a deleted channel); RSS {rss_mb()[0]:.0f} MB"
+        f"({LOST} with a deleted channel); {await memory()}"
     )
+    if not only_live:
+        await ticks_and_lone_clicks(b, clock, templates, clones, rounds, rng)
+    live = [g for g in templates[1:] if g in b.live]
+    cpu0, workers0 = time.process_time(), await workers_cpu()
+    if hard_bot:
+        with HardBot() as bot:
+            moves, seconds, acks, images = await twenty_at_once(b, live, rng)
+        print(f"(a hard bot searching meanwhile: {bot.searches} searches)")
+    else:
+        moves, seconds, acks, images = await twenty_at_once(b, live, rng)
+    cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
+    print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
+    print(
+        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too), "
+        f"render workers {workers / moves * 1000:.1f} ms"
+    )
+    print(line(f"click→ack, {LIVE} games clicked at once", acks))
+    print(line(f"click→image, {LIVE} games clicked at once", images))
+    print(f"{await memory()} (peak of the bot's process {rss_mb()[1]:.0f} MB)")
+
+
+async def ticks_and_lone_clicks(
+    b: Bench,
+    clock: FakeClock,
+    templates: list[int],
+    clones: list[int],
+    rounds: int,
+    rng: random.Random,
+) -> None:
+    """The ticks, a lone game clicked while a tick runs, and accepting moves."""
 
     first = await b.timed_tick()
     paused = [(await b.host.store.game(gid)) for gid in clones[:LOST]]
@@ -229,11 +399,6 @@ async def measure(h: Harness, clock: FakeClock, games: int, rounds: int) -> None
     print(line("accept a move (Host.play, no render)", accept))
     for gid in templates:  # show what the accept runs played
         await b.cog.publish(gid)
-
-    moves, seconds = await twenty_at_once(b, [g for g in templates[1:] if g in b.live], rng)
-    print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
-    now, peak = rss_mb()
-    print(f"RSS {now:.0f} MB (peak {peak:.0f} MB)")
 
 
 async def clicks_during_ticks(
@@ -290,15 +455,38 @@ async def clicks_during_ticks(
     return acks, images
 
 
-async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple[int, float]:
-    """Rounds of one click in each of ``LIVE`` games fed together; moves and seconds."""
-    h = b.h
-    chosen = gids[:LIVE]
-    moves, spent = 0, 0.0
-    for _ in range(10):
-        clicks = []
-        for gid in chosen:
-            cid, seats = b.live[gid]
+class Live:
+    """Rounds of one click in each of ``LIVE`` games fed together; the times (ms from the
+    round's start) of each acknowledgement and of each game's first picture on its channel
+    (its new table), read off the harness's HTTP calls."""
+
+    def __init__(self, b: Bench, gids: list[int]) -> None:
+        self.b = b
+        self.chosen = gids[:LIVE]
+        self.channels = {b.live[gid][0] for gid in self.chosen}
+        self.acks: list[float] = []
+        self.images: list[float] = []
+        self.shown: set[int] = set()  # channels whose new table reached Discord this round
+        self.t0 = 0.0
+
+    async def http(self, inner: Any, method: str, url: str, **kw: Any) -> Any:
+        out = await inner(method, url, **kw)
+        req = out[3]
+        ms = (time.perf_counter() - self.t0) * 1000
+        if "/callback" in req.path:
+            self.acks.append(ms)
+        parts = req.path.split("/")
+        if req.files and len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
+            cid = int(parts[2])
+            if cid in self.channels and cid not in self.shown:
+                self.shown.add(cid)
+                self.images.append(ms)
+        return out
+
+    def clicks(self, rng: random.Random) -> list[dict[str, Any]]:
+        h, clicks = self.b.h, []
+        for gid in self.chosen:
+            cid, seats = self.b.live[gid]
             table = driver.latest_table(h, cid)
             if driver.is_final(table):
                 continue
@@ -310,13 +498,88 @@ async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple
             values = None if o.value is None else [o.value]
             clicks.append({"user": waiting[0], "message": o.message, "custom_id": o.custom_id,
                            "values": values})  # fmt: skip
-        if not clicks:
-            break
-        t0 = time.perf_counter()
-        await h.click_many(clicks)
-        spent += time.perf_counter() - t0
-        moves += len(clicks)
-    return moves, spent
+        return clicks
+
+
+async def twenty_at_once(
+    b: Bench, gids: list[int], rng: random.Random
+) -> tuple[int, float, list[float], list[float]]:
+    """Ten rounds of one click in each of ``LIVE`` games fed together: moves, seconds, and
+    the click→acknowledgement and click→image times (ms)."""
+    h, live = b.h, Live(b, gids)
+    moves, spent = 0, 0.0
+    inner = h.backend.http
+
+    async def http(method: str, url: str, **kw: Any) -> Any:
+        return await live.http(inner, method, url, **kw)
+
+    h.backend.http = http  # type: ignore[method-assign]
+    try:
+        for _ in range(10):
+            clicks = live.clicks(rng)
+            if not clicks:
+                break
+            live.shown.clear()
+            live.t0 = time.perf_counter()
+            await h.click_many(clicks)
+            spent += time.perf_counter() - live.t0
+            moves += len(clicks)
+    finally:
+        h.backend.http = inner  # type: ignore[method-assign]
+    return moves, spent, live.acks, live.images
+
+
+def sample_tables(n: int) -> list[tuple[str, str, dict[str, Any], list[str], str]]:
+    """``n`` table jobs across the games, from seeded random play-outs cut at 0 to 57 moves."""
+    found = []
+    for seed in range(n):
+        found += [job for job in jobs(seed, moves=seed % 20 * 3) if job[0] == "table"]
+    return found[:n]
+
+
+async def compare(workers: int, n: int = 100) -> None:
+    """Tables per second: one thread under ``render.kit.LOCK`` (as before issue 23),
+    ``workers`` threads without it (what threads with their own font faces could reach at
+    best: the lock is lifted, the faces still shared), ``workers`` worker processes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render import kit
+
+    jobs = sample_tables(n)
+    for job in jobs[:10]:
+        renderpool.draw(*job)  # fonts and layers loaded, as a warm worker's
+
+    def threads(count: int) -> float:
+        t = time.perf_counter()
+        with ThreadPoolExecutor(count) as ex:
+            list(ex.map(lambda job: renderpool.draw(*job), jobs))
+        return time.perf_counter() - t
+
+    one = threads(1)
+    defaults = kit.picture_png.__kwdefaults__
+    kit.picture_png.__kwdefaults__ = {"lock": _NoLock()}
+    try:
+        free = threads(workers)
+    finally:
+        kit.picture_png.__kwdefaults__ = defaults
+    pool = renderpool.RenderPool(workers)
+    pool.start()
+    await pool.ready()
+    t = time.perf_counter()
+    await asyncio.gather(*(pool.draw(*job) for job in jobs))
+    procs = time.perf_counter() - t
+    await pool.close()
+    print(f"{n} tables of every game: 1 thread (one lock) {n / one:.1f} tables/s; "
+          f"{workers} threads, no lock {n / free:.1f}/s; "
+          f"{workers} processes {n / procs:.1f}/s")  # fmt: skip
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *_: object) -> None:
+        return None
 
 
 def main() -> None:
@@ -326,8 +589,46 @@ def main() -> None:
     ap.add_argument(
         "--dir", help="folder for the SQLite file, on the disk the bot will use (not tmpfs)"
     )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="render worker processes (0: pictures drawn in-process, in a thread)",
+    )
+    ap.add_argument(
+        "--hard-bot", action="store_true", help="a hard bot searching while the 20 games play"
+    )
+    ap.add_argument(
+        "--only-live",
+        action="store_true",
+        help="only the 20 games clicked at once (no ticks, lone clicks or accept runs)",
+    )
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="only tables/s: one thread, --workers threads without the lock, --workers processes",
+    )
+    ap.add_argument(
+        "--worker-nice",
+        type=int,
+        default=None,
+        help=f"the workers' niceness over the bot's (default {renderpool.NICENESS})",
+    )
     args = ap.parse_args()
-    asyncio.run(run(args.games, args.dir, args.rounds))
+    if args.compare:
+        asyncio.run(compare(max(1, args.workers)))
+        return
+    asyncio.run(
+        run(
+            args.games,
+            args.dir,
+            args.rounds,
+            args.workers,
+            args.hard_bot,
+            args.only_live,
+            args.worker_nice,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ an ephemeral reply.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 import json
@@ -22,7 +21,7 @@ from cogs import ui
 from core import i18n
 from core.contract import Decision, IllegalMove
 from core.i18n import t
-from host import pacing, registry
+from host import pacing, registry, renderpool
 from host.sessions import Host, Snapshot
 from host.storage import ActionRow
 
@@ -792,7 +791,7 @@ def panel_mark(snap: Snapshot, seat: int) -> str:
     return snap.token(private[0]) + "/" + "".join(d.options_mark() for d in private)
 
 
-# -- pictures, off the event loop ------------------------------------------------------
+# -- pictures, off the event loop: in the render pool's workers, or in a thread ----------
 
 
 def _render_table(game_id: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:
@@ -806,13 +805,18 @@ def _render_private(
 
 
 async def table_file(snap: Snapshot, lang: str) -> discord.File:
-    data = await asyncio.to_thread(_render_table, snap.row.game, snap.view(None), snap.names, lang)
+    data = await renderpool.render(
+        _render_table, "table", snap.row.game, snap.view(None), snap.names, lang
+    )
+    assert data is not None  # every game draws a table
     return discord.File(io.BytesIO(data), filename="table.png")
 
 
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
     view = {**snap.view(seat), "seat": seat}
-    data = await asyncio.to_thread(_render_private, snap.row.game, view, snap.names, lang)
+    data = await renderpool.render(
+        _render_private, "private", snap.row.game, view, snap.names, lang
+    )
     if data is None:
         return None
     return discord.File(io.BytesIO(data), filename="private.png")

@@ -83,8 +83,19 @@ class PublishMixin(CogBase):
                             gid, self.host.clock.now(), published_version=row.version - 1
                         )
 
-    async def _show_table(self, gid: int, *, force_new: bool, ping: bool) -> None:
-        """The trail and the table of :meth:`_publish` (under the game's publish lock)."""
+    async def newer(self, snap: Snapshot) -> Snapshot | None:
+        """The game as stored now if a newer move is stored already and its publish waits
+        for this one (under the game's publish lock): what is being drawn would be replaced
+        before anyone saw it, so only the newest is drawn (issue 23). None otherwise (and
+        without a database read when no other publish of the game waits)."""
+        if not self.publish_locks.waiting(snap.id):
+            return None
+        now = await self.host.by_id(snap.id)
+        return now if now.row.version > snap.row.version else None
+
+    async def _show_table(self, gid: int, *, force_new: bool, ping: bool, again: int = 3) -> None:
+        """The trail and the table of :meth:`_publish` (under the game's publish lock).
+        A newer move stored meanwhile (``again`` times at most): its table instead."""
         snap = await self.host.by_id(gid)
         if snap.row.paused is not None:
             return  # its channel cannot be reached: nothing is drawn until it can
@@ -134,6 +145,9 @@ class PublishMixin(CogBase):
                 raise  # the channel is gone: drawing the table would be for nothing
             log.warning("game %s: could not write the trail", gid)
             below = False
+        if again and await self.newer(snap) is not None:
+            await self._show_table(gid, force_new=force_new, ping=ping, again=again - 1)
+            return
         file = await present.table_file(snap, lang)
         content = present.turn_of(snap, to_move, lang) or None
         if not force_new and not below and same_movers:
@@ -227,7 +241,7 @@ class PublishMixin(CogBase):
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(snap.row.channel_id).get_partial_message(mid).delete()  # type: ignore[attr-defined]
 
-    async def send_panels(self, snap: Snapshot) -> bool:
+    async def send_panels(self, snap: Snapshot, *, again: int = 3) -> bool:
         """DM each person with an open private decision its panel, once per decision. A
         closed DM marks the seat so the table tells the player to use "My hand". Whether
         every panel owed went out: one Discord failed to take (a 5xx, a network error) is
@@ -244,6 +258,10 @@ class PublishMixin(CogBase):
             panel = await self.host.store.dm_panel(snap.id, seat)
             if panel is not None and panel[0] == token:
                 continue
+            if again and (newest := await self.newer(snap)) is not None:
+                # A newer move waits to be shown: this seat's picture would be replaced
+                # before it is seen; every seat as the game stands now instead.
+                return sent & await self.send_panels(newest, again=again - 1)
             # The same question with other options (another seat took one from a shared
             # pool): edit the panel in place rather than send a new one.
             if (

@@ -36,6 +36,11 @@ class KeyedLocks:
         entry = self._entries.get(key)
         return entry is not None and entry[0].locked()
 
+    def waiting(self, key: Hashable) -> int:
+        """How many tasks wait for the key's lock (besides the one that holds it)."""
+        entry = self._entries.get(key)
+        return 0 if entry is None else max(0, entry[1] - 1)
+
     def _enter(self, key: Hashable) -> asyncio.Lock:
         lock, users = self._entries.get(key) or (asyncio.Lock(), 0)
         self._entries[key] = (lock, users + 1)

@@ -54,6 +54,10 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: COSMODROME_SHARD_COUNT: how many shards the bot has in all (None: Discord's advice).
     shard_count: int | None = None
+    #: COSMODROME_RENDER_WORKERS: worker processes drawing the pictures (host/renderpool.py);
+    #: 0 draws them in a thread of the bot's own process. From the environment the default
+    #: is one per core; a Settings built in code (tests, benchmarks) draws in-process.
+    render_workers: int = 0
 
     @property
     def one_of_several(self) -> bool:
@@ -95,7 +99,13 @@ class Settings:
             merged.get("COSMODROME_SHARDS", "").strip(),
             merged.get("COSMODROME_SHARD_COUNT", "").strip(),
         )
+        workers = merged.get("COSMODROME_RENDER_WORKERS", "").strip()
+        if workers and (not workers.isdigit() or int(workers) > 64):
+            raise SettingsError(
+                f"COSMODROME_RENDER_WORKERS must be a number from 0 to 64, got {workers!r}"
+            )
         settings = cls(
+            render_workers=int(workers) if workers else default_render_workers(),
             db_pool=int(pool),
             db_timeout=db_timeout,
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
@@ -116,6 +126,11 @@ class Settings:
                 "COSMODROME_DB to be a postgresql:// URL (SQLite has one writer; run every "
                 "shard in one process instead)"
             )
+
+
+def default_render_workers() -> int:
+    """One render worker per core."""
+    return max(1, os.cpu_count() or 1)
 
 
 def format_shards(ids: tuple[int, ...]) -> str:

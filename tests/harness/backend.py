@@ -189,11 +189,59 @@ async def decode_body(data: Any, json_kw: Any) -> tuple[Any, list[UploadedFile]]
     raise HarnessError(f"the harness cannot decode a request body of type {type(data)!r}")
 
 
+_PARAM = re.compile(r';\s*(name|filename)="([^"\\]*)"')
+
+
+def _split_multipart(content_type: str, body: bytes) -> list[tuple[dict[str, str], bytes]] | None:
+    """The parts of a multipart body as aiohttp writes it (ASCII names, no transfer
+    encoding): (headers in lower case, bytes). None for anything else (the email parser
+    reads it then). The email parser reads a PNG line by line: tens of ms a picture."""
+    m = re.search(r'boundary="?([^";]+)"?', content_type)
+    if m is None:
+        return None
+    sep = b"--" + m.group(1).encode()
+    chunks = body.split(sep)
+    if len(chunks) < 3 or not chunks[-1].startswith(b"--"):
+        return None
+    parts = []
+    for chunk in chunks[1:-1]:
+        head, found, data = chunk.partition(b"\r\n\r\n")
+        if not found or not data.endswith(b"\r\n"):
+            return None
+        headers = {}
+        for line in head.decode("ascii", "replace").strip().split("\r\n"):
+            key, _, value = line.partition(":")
+            headers[key.strip().lower()] = value.strip()
+        if "content-transfer-encoding" in headers or "*=" in headers.get(
+            "content-disposition", ""
+        ):
+            return None
+        parts.append((headers, data[:-2]))
+    return parts
+
+
 def _parse_multipart(content_type: str, body: bytes) -> tuple[Any, list[UploadedFile]]:
+    fast = _split_multipart(content_type, body)
+    if fast is not None:
+        payload: Any = None
+        files: list[UploadedFile] = []
+        for headers, data in fast:
+            params = dict(_PARAM.findall(headers.get("content-disposition", "")))
+            field, fname = params.get("name", ""), params.get("filename")
+            kind = headers.get("content-type", "text/plain").split(";")[0].strip()
+            if field == "payload_json":
+                payload = json.loads(data.decode())
+            elif fname is not None:
+                files.append(
+                    UploadedFile(field, fname, data, mimetypes.guess_type(fname)[0] or kind)
+                )
+            else:
+                files.append(UploadedFile(field, field, data, kind))
+        return payload, files
     head = f"Content-Type: {content_type}\r\n\r\n".encode()
     msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
-    payload: Any = None
-    files: list[UploadedFile] = []
+    payload = None
+    files = []
     for part in msg.iter_parts():
         name = str(part.get_param("name", header="content-disposition") or "")
         raw = part.get_payload(decode=True) or b""

@@ -1,0 +1,247 @@
+"""Pictures drawn in worker processes, on every core (issue 23).
+
+Renderers share their FreeType faces, so one process draws one picture at a time
+(``render.kit.LOCK``): with many games clicked at once the bot drew on one core while the
+others idled. A :class:`RenderPool` runs ``COSMODROME_RENDER_WORKERS`` worker processes
+(one per core by default), never a ``fork`` of the running bot (its threads, sockets and
+database connections): they are forked from a fork server, a clean process started once that
+imports the renderers before any worker exists (:func:`context`), so their modules' memory is
+shared between the workers (each worker's own share, PSS, measured 66 MB against 128 MB when
+each was started afresh with ``spawn``, which is used where there is no fork server). Each
+worker warms up once at start: its fonts loaded and its static layers built by drawing one
+table and one private picture of each game. A picture is asked for with plain data (the game
+id, the view dict, the names, the language) and comes back as PNG bytes, byte for byte the
+picture the bot would draw itself.
+
+Never a move lost or unshown because of the pool (the move is committed before anything is
+drawn anyway): a worker that dies (killed, out of memory) breaks the executor, and one that
+hangs (no picture within :data:`TIMEOUT`) is killed; the executor is replaced by a fresh one
+and the picture asked for again, once; should that fail too, or should no worker start, the
+picture is drawn in the bot's own process, in a thread, as with
+``COSMODROME_RENDER_WORKERS=0``. After :data:`GIVE_UP` breaks in a row with no picture drawn
+between them the pool is left aside for good and every picture is drawn in-process.
+
+The pool in use is process-wide (:func:`install`, :func:`current`): the bot starts one in
+its ``setup_hook`` and closes it in ``close``; :func:`render` is what the cogs call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from host import registry
+
+log = logging.getLogger(__name__)
+
+#: Breaks in a row (no picture drawn in between) after which the pool is left aside.
+GIVE_UP = 3
+
+#: Seconds a picture may take, queued and drawn, before its workers are taken for hung:
+#: they are killed and replaced, and the picture asked for again (once).
+TIMEOUT = 60.0
+
+#: How much nicer than the bot the workers run: with every core drawing, the event loop
+#: still gets the CPU first, so clicks are acknowledged at once (a picture waits a little).
+NICENESS = 5
+
+Picture = bytes | None
+
+
+def draw(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> Picture:
+    """A table (``kind`` "table") or a seat's private picture ("private"), as PNG bytes (a
+    private picture may be None: the game has none to show). Runs in a worker."""
+    renderer = registry.renderer(game_id)
+    if kind == "table":
+        data: Picture = renderer.render_table(view, names, lang)
+    else:
+        data = renderer.render_private(view, names, lang)
+    return data
+
+
+def warm_up() -> None:
+    """A worker's start: import every renderer, load its fonts and build its static layers
+    (drawing one table and one private picture of a fresh game of each)."""
+    for game_id in registry.GAME_MODULES:
+        try:
+            game = registry.get(game_id)
+            players = game.min_players
+            state = game.new(players, {}, 1)
+            names = [f"P{i + 1}" for i in range(players)]
+            draw("table", game_id, game.view(state, None), names, "en")
+            draw("private", game_id, {**game.view(state, 0), "seat": 0}, names, "en")
+        except Exception:  # a cold start is slower, nothing worse
+            log.exception("render worker: warming up %s failed", game_id)
+
+
+def context() -> multiprocessing.context.BaseContext:
+    """The fork server (where there is one) with the renderers imported once, else spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    # (only read when the fork server starts: the first pool of the process)
+    modules = [f"render.{game_id}" for game_id in registry.GAME_MODULES]
+    ctx.set_forkserver_preload(["__main__", __name__, *modules])
+    return ctx
+
+
+def start_worker(warm: bool, niceness: int = NICENESS) -> None:
+    """A worker's initializer: nicer than the bot, then warmed up."""
+    with contextlib.suppress(OSError):  # not allowed here: the bot's own priority
+        os.nice(niceness)
+    if warm:
+        warm_up()
+
+
+def worker_pid() -> int:
+    """The worker's process id (tests kill one)."""
+    return os.getpid()
+
+
+class RenderPool:
+    """``workers`` worker processes drawing pictures; see the module's docstring."""
+
+    def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
+        if workers < 1:
+            raise ValueError("a render pool needs at least one worker")
+        self.workers = workers
+        self.warm = warm
+        self.timeout = TIMEOUT
+        self.niceness = niceness
+        self._executor: ProcessPoolExecutor | None = None
+        self._warming: list[Future[Any]] = []
+        #: Executors replaced after a worker died; breaks in a row with no picture between.
+        self.replaced = 0
+        self._breaks = 0
+        #: Left aside for good (see GIVE_UP), or never started: every picture in-process.
+        self.broken = False
+        self.closed = False
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the workers (they warm up in the background; see :meth:`ready`)."""
+        self._executor = self._new()
+
+    def _new(self) -> ProcessPoolExecutor | None:
+        try:
+            executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context(),
+                initializer=start_worker,
+                initargs=(self.warm, self.niceness),
+            )
+            # Every worker starts at the first task (and runs its warm-up then): one small
+            # task per worker starts them now rather than at the first click.
+            self._warming = [executor.submit(worker_pid) for _ in range(self.workers)]
+        except (OSError, RuntimeError) as err:
+            log.error("render pool: cannot start workers (%r); drawing in-process", err)
+            self.broken = True
+            return None
+        return executor
+
+    async def ready(self) -> None:
+        """Wait until the workers have started and warmed up (benchmarks, tests)."""
+        for fut in list(self._warming):
+            try:
+                await asyncio.wrap_future(fut)
+            except Exception:  # a worker that died is replaced at the next picture
+                return
+
+    async def pids(self) -> set[int]:
+        """The workers' process ids."""
+        executor = self._executor
+        if executor is None:
+            return set()
+        await self.ready()
+        procs = getattr(executor, "_processes", None) or {}
+        return set(procs)
+
+    async def close(self) -> None:
+        """Stop the workers (a picture being drawn is finished first; queued ones are
+        cancelled and their callers draw them in-process)."""
+        self.closed = True
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    def _replace(self, broken: Executor) -> None:
+        """A worker died: a fresh executor, unless another caller replaced it already."""
+        if self._executor is not broken or self.closed:
+            return
+        self._breaks += 1
+        for process in list((getattr(broken, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()  # a hung worker would never end by itself
+        broken.shutdown(wait=False, cancel_futures=True)
+        if self._breaks >= GIVE_UP:
+            log.error("render pool: %d breaks in a row; drawing in-process", self._breaks)
+            self._executor = None
+            self.broken = True
+            return
+        log.warning("render pool: a worker died; starting fresh workers")
+        self.replaced += 1
+        self._executor = self._new()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    async def draw(
+        self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
+    ) -> tuple[bool, Picture]:
+        """(drawn, picture): drawn False when the pool could not draw it (broken, closed,
+        a worker died twice): the caller draws it in-process. A renderer's own error is
+        raised as it would be in-process."""
+        loop = asyncio.get_running_loop()
+        for _ in range(2):  # the picture, and once more on fresh workers if a worker died
+            executor = self._executor
+            if executor is None or self.broken or self.closed:
+                break
+            try:
+                data = await asyncio.wait_for(
+                    loop.run_in_executor(executor, draw, kind, game_id, view, names, lang),
+                    self.timeout,
+                )
+            except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
+                self._replace(executor)
+                continue
+            except RuntimeError:  # shut down meanwhile (the bot is closing)
+                break
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if self.closed and task is not None and not task.cancelling():
+                    break  # cancelled by the pool's shutdown, not the caller
+                raise
+            self._breaks = 0
+            return True, data
+        return False, None
+
+
+_current: RenderPool | None = None
+
+
+def install(pool: RenderPool | None) -> None:
+    """Make ``pool`` the one :func:`render` uses (None: draw in-process)."""
+    global _current
+    _current = pool
+
+
+def current() -> RenderPool | None:
+    return _current
+
+
+async def render(local: Callable[..., Picture], kind: str, *args: Any) -> Picture:
+    """A picture through the pool in use, or ``local(*args)`` in a thread when there is
+    none or it cannot draw it (``args``: game id, view, names, language)."""
+    pool = _current
+    if pool is not None:
+        drawn, data = await pool.draw(kind, *args)
+        if drawn:
+            return data
+    return await asyncio.to_thread(local, *args)

@@ -1,0 +1,195 @@
+"""The render pool (issue 23) with real worker processes: its pictures are byte for byte the
+ones drawn in-process; a killed worker is replaced and the picture still arrives; a pool that
+cannot draw leaves the picture to the bot's own process; and a whole bot with workers shows
+its tables through the harness.
+
+The other end-to-end tests draw in-process (``Settings.render_workers`` is 0 unless set):
+starting and warming worker processes costs a second or two per bot, hundreds of times over,
+for pictures that are the same bytes (checked here)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import Cosmodrome, build_bot
+from core.contract import random_answer
+from host import registry, renderpool
+from host.clock import FakeClock
+from host.settings import Settings, SettingsError
+from tests.e2e.driver import latest_table, play_turn
+from tests.e2e.kit import open_game
+from tests.e2e.test_newest_table import renders  # noqa: F401 - a fixture
+from tests.harness import Harness
+
+Job = tuple[str, str, dict[str, Any], list[str], str]
+
+
+def jobs(seed: int = 5, moves: int = 12) -> Iterator[Job]:
+    """Every game a few random moves in: its table and each seat's private picture."""
+    rng = random.Random(seed)
+    for game_id in registry.GAME_MODULES:
+        game = registry.get(game_id)
+        players = min(game.max_players, 3)
+        state = game.new(players, {}, seed)
+        for _ in range(moves):
+            pending = game.pending(state)
+            if not pending:
+                break
+            d = rng.choice(pending)
+            state, _events = game.apply(state, d.seat, random_answer(d, rng))
+        names = [f"P{i}" for i in range(players)]
+        lang = rng.choice(["en", "es"])
+        yield "table", game_id, game.view(state, None), names, lang
+        for seat in range(players):
+            yield "private", game_id, {**game.view(state, seat), "seat": seat}, names, lang
+
+
+async def test_pictures_through_the_pool_are_the_same_bytes() -> None:
+    pool = renderpool.RenderPool(2)
+    pool.start()
+    try:
+        await pool.ready()
+        assert len(await pool.pids()) == 2
+        assert os.getpid() not in await pool.pids()
+        for pid in await pool.pids():  # nicer than the bot: clicks get the CPU first
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + renderpool.NICENESS)
+        for job in jobs():
+            drawn, data = await pool.draw(*job)
+            assert drawn
+            assert data == renderpool.draw(*job), job[:2]
+    finally:
+        await pool.close()
+
+
+async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives() -> None:
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGKILL)  # its only worker: the picture cannot go anywhere else
+        job = next(jobs())
+        drawn, data = await pool.draw(*job)
+        assert drawn and data == renderpool.draw(*job)
+        assert pool.replaced == 1 and not pool.broken
+        assert (await pool.pids()) != {pid}
+        drawn, again = await pool.draw(*job)  # and the fresh worker goes on drawing
+        assert drawn and again == data
+    finally:
+        await pool.close()
+
+
+async def test_a_hung_worker_is_killed_and_replaced() -> None:
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+        pool.timeout = 0.5  # (a stopped worker never answers: the outcome is the same)
+        start = pool._new
+
+        def fresh() -> Any:  # the fresh worker has all the time it needs to start
+            pool.timeout = renderpool.TIMEOUT
+            return start()
+
+        pool._new = fresh  # type: ignore[method-assign]
+        job = next(jobs())
+        drawn, data = await pool.draw(*job)
+        assert drawn and data == renderpool.draw(*job)
+        assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()
+
+
+async def test_a_pool_that_cannot_draw_leaves_the_picture_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    job = next(jobs())
+    local: list[str] = []
+
+    def in_process(*args: Any) -> bytes | None:
+        local.append(args[0])
+        return renderpool.draw(job[0], *args)
+
+    def cannot_start(*_: Any, **__: Any) -> Any:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(renderpool, "ProcessPoolExecutor", cannot_start)
+    pool = renderpool.RenderPool(2)
+    pool.start()
+    assert pool.broken
+    renderpool.install(pool)
+    try:
+        assert await renderpool.render(in_process, *job) == renderpool.draw(*job)
+    finally:
+        renderpool.install(None)
+    assert local == [job[1]]
+
+    # A pool closed (the bot is closing) draws nothing either; nor does one left aside.
+    monkeypatch.undo()
+    closed = renderpool.RenderPool(1, warm=False)
+    closed.start()
+    await closed.close()
+    assert await closed.draw(*job) == (False, None)
+
+
+async def test_a_pool_broken_again_and_again_is_left_aside() -> None:
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        job = next(jobs())
+        pool._breaks = renderpool.GIVE_UP - 1  # as if its workers had died at every picture
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGKILL)
+        # One break more in a row: no fresh workers; the caller draws it in-process.
+        assert await pool.draw(*job) == (False, None)
+        assert pool.broken and await pool.pids() == set()
+    finally:
+        await pool.close()
+
+
+@pytest.fixture
+def bot_factory(db_path: Path, clock: FakeClock) -> Callable[[], Cosmodrome]:
+    settings = Settings(token="t", db_path=str(db_path), tick_seconds=0, render_workers=1)
+    seeds = random.Random(2024)
+    return lambda: build_bot(settings, clock=clock, seeds=seeds)
+
+
+async def test_a_bot_with_workers_shows_its_tables_through_them(
+    harness: Harness,
+    renders: list[tuple[str, int | None]],  # noqa: F811 - the fixture imported above
+) -> None:
+    h = harness
+    pool = renderpool.current()
+    assert pool is not None and pool.workers == 1
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_game(h, "mlem", ana, [ben])
+    rng = random.Random(1)
+    before = [a.data for a in latest_table(h).attachments]
+    for _ in range(3):
+        await play_turn(h, {ana: 0, ben: 1}, rng)
+    after = [a.data for a in latest_table(h).attachments]
+    assert after and after[0].startswith(b"\x89PNG") and after != before
+    assert renders == []  # every picture came from the worker, none from the bot's process
+    await h.stop()
+    assert renderpool.current() is None and pool.closed
+
+
+def test_the_setting() -> None:
+    def workers(value: str | None) -> int:
+        env = {} if value is None else {"COSMODROME_RENDER_WORKERS": value}
+        return Settings.from_env(env=env, dotenv=None).render_workers
+
+    assert workers(None) == max(1, os.cpu_count() or 1)  # one per core
+    assert workers("0") == 0 and workers(" 3 ") == 3
+    for bad in ("-1", "two", "65", "1.5"):
+        with pytest.raises(SettingsError, match="COSMODROME_RENDER_WORKERS"):
+            workers(bad)
+    assert Settings().render_workers == 0  # built in code (tests, benchmarks): in-process

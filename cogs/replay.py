@@ -17,7 +17,6 @@ menu to jump to a round (or to a stretch of moves, for a game without rounds).
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -26,6 +25,7 @@ import discord
 from cogs import present, ui
 from cogs.common import CogBase, guarded
 from core.i18n import t
+from host import renderpool
 from host.history import Replay
 from host.sessions import HostError, Snapshot
 
@@ -135,9 +135,10 @@ class ReplayMixin(CogBase):
             raise HostError("host.replay.stale")
         embed, view = replay_page(snap, replay, step, lang)
         view_ = replay.views[step]
-        data = await asyncio.to_thread(
-            present._render_table, snap.row.game, view_, snap.names, lang
+        data = await renderpool.render(
+            present._render_table, "table", snap.row.game, view_, snap.names, lang
         )
+        assert data is not None  # every game draws a table
         # The picture's alt text, where cogs.present describes pictures (issue 22.2).
         describe = getattr(present, "describe", None)
         alt = describe(snap.row.game, "table", view_, snap.names, lang) if describe else None

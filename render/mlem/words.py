@@ -1,0 +1,120 @@
+"""MLEM described in words: the alt text of the table and of a seat's private picture, from
+the same views (see :mod:`render.words`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.i18n import t
+from render import kit, words
+from render.mlem.geometry import MISSION_POINTS
+
+GAME = "mlem"
+
+
+def _landed(view: dict[str, Any], n: int) -> list[int]:
+    """How many astronauts each seat has on moons, planets and in deep space."""
+    counts = [0] * n
+    for key in ("moon_astronauts", "planet_astronauts", "deep_astronauts"):
+        for crew in kit.dict_of(view.get(key)).values():
+            for a in kit.list_of(crew):
+                seat = kit.dict_of(a).get("seat")
+                if kit.is_seat(seat, n):
+                    counts[seat] += 1
+    return counts
+
+
+def _rocket(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
+    rocket = kit.dict_of(view.get("rocket"))
+    crew = [
+        f"{words.name(names, c.get('seat'), lang)} "
+        f"({t('mlem.render.ability.' + str(c.get('astronaut')), lang)})"
+        for c in map(kit.dict_of, kit.list_of(rocket.get("crew")))
+        if c.get("astronaut")
+    ]
+    aboard = words.listing(crew, lang) if crew else t("mlem.render.crew_empty", lang)
+    return t("mlem.words.rocket", lang, space=kit.int_of(rocket.get("space")), crew=aboard)
+
+
+def _dice(view: dict[str, Any], lang: str) -> str:
+    dice = kit.dict_of(view.get("dice"))
+    roll = [str(d) for d in kit.list_of(dice.get("roll"))]
+    pool = t(
+        "mlem.render.pool",
+        lang,
+        pool=kit.int_of(dice.get("pool")),
+        discarded=kit.int_of(dice.get("discarded")),
+    )
+    if not roll:
+        return t("mlem.words.no_roll", lang, pool=pool)
+    return t("mlem.words.dice", lang, roll=", ".join(roll), pool=pool)
+
+
+def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
+    view = kit.public(view)
+    n = words.seats_of(view, names)
+    landed = _landed(view, n)
+    over = bool(view.get("over"))
+    return words.join(
+        [
+            words.heading(GAME, view, lang),
+            words.winners(view, names, lang),
+            words.waiting(view, names, lang),
+            words.scores(view, names, lang),
+            "" if over else _rocket(view, names, lang),
+            "" if over else _dice(view, lang),
+            t(
+                "mlem.words.landed",
+                lang,
+                list=", ".join(f"{words.name(names, s, lang)} {c}" for s, c in enumerate(landed)),
+            ),
+            t(
+                "mlem.words.disasters",
+                lang,
+                n=kit.int_of(view.get("disasters")),
+                limit=kit.int_of(view.get("disaster_limit")),
+            ),
+            t("mlem.render.last_voyage", lang) if view.get("last_voyage") and not over else "",
+        ]
+    )
+
+
+def _spaces(mission: Any) -> str:
+    return "/".join(p for p in str(mission).split("/") if p.isdigit())
+
+
+def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
+    priv = kit.dict_of(view.get("private"))
+    parts = [words.private_heading(GAME, view, names, lang)]
+    dealt = [_spaces(m) for m in kit.list_of(priv.get("dealt"))]
+    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
+    if dealt:
+        parts.append(
+            t("mlem.render.private.choose", lang)
+            + ": "
+            + "; ".join(t("mlem.render.private.spaces", lang, spaces=s) for s in dealt)
+            + "."
+        )
+    elif missions:
+        items = [
+            t("mlem.render.private.spaces", lang, spaces=_spaces(m.get("id")))
+            + f" ({t('mlem.render.private.' + ('done' if m.get('done') else 'todo'), lang)})"
+            for m in missions
+        ]
+        parts.append(t("mlem.render.private.missions", lang) + ": " + "; ".join(items) + ".")
+        done = sum(1 for m in missions if m.get("done"))
+        points = MISSION_POINTS[min(done, len(MISSION_POINTS) - 1)]
+        parts.append(
+            t("mlem.render.private.progress", lang, done=done, total=len(missions), points=points)
+            + "."
+        )
+    hp = kit.dict_of(priv.get("hidden_points"))
+    ufo, recon = kit.int_of(hp.get("ufo")), kit.int_of(hp.get("recon"))
+    if ufo or recon:
+        parts.append(
+            f"{t('mlem.render.private.hidden', lang)}: "
+            f"{t('mlem.render.private.ufo', lang)} {ufo}, "
+            f"{t('mlem.render.private.recon', lang)} {recon}."
+        )
+    return words.join(parts)

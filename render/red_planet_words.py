@@ -1,0 +1,140 @@
+"""Mission: Red Planet described in words: the alt text of the table and of a seat's private
+picture, from the same views (see :mod:`render.words`). The table names no character a seat
+has chosen and not yet revealed (the public view does not hold them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.i18n import t
+from render import kit, words
+
+GAME = "red_planet"
+P = "red_planet."
+RES = ("ice", "syl", "cel")
+
+
+def _who(view: dict[str, Any], names: Sequence[str], c: Any, lang: str) -> str:
+    if c is not None and c == view.get("neutral"):
+        return t(f"{P}render.neutral", lang)
+    return words.name(names, c, lang)
+
+
+def _zone(z: Any, lang: str) -> str:
+    return t(f"{P}render.zone.{z}", lang)
+
+
+def _counts(
+    view: dict[str, Any], names: Sequence[str], per_colour: Sequence[Any], lang: str
+) -> str:
+    return ", ".join(
+        f"{_who(view, names, c, lang)} {n}"
+        for c, n in enumerate(per_colour)
+        if kit.is_int(n) and n > 0
+    )
+
+
+def _docks(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
+    items = []
+    for dock in map(kit.dict_of, kit.list_of(view.get("docks"))):
+        crew = [c for c in kit.list_of(dock.get("crew")) if kit.is_int(c)]
+        per = [crew.count(c) for c in range(max(crew, default=-1) + 1)]
+        aboard = _counts(view, names, per, lang) or t(f"{P}words.nobody", lang)
+        items.append(
+            t(
+                f"{P}words.dock",
+                lang,
+                dest=_zone(dock.get("dest"), lang),
+                n=len(crew),
+                cap=kit.int_of(dock.get("cap")),
+                crew=aboard,
+            )
+        )
+    return t(f"{P}words.docks", lang, list="; ".join(items)) if items else ""
+
+
+def _mars(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
+    items = []
+    for z, zone in kit.dict_of(view.get("zones")).items():
+        here = _counts(view, names, kit.list_of(kit.dict_of(zone).get("astronauts")), lang)
+        if here:
+            items.append(f"{_zone(z, lang)}: {here}")
+    return t(f"{P}words.mars", lang, list="; ".join(items)) if items else ""
+
+
+def _tokens(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
+    items = []
+    for c, tok in enumerate(kit.list_of(view.get("tokens"))):
+        tok = kit.dict_of(tok)
+        have = [f"{kit.int_of(tok.get(r))} {t(f'{P}res.{r}', lang)}" for r in RES if tok.get(r)]
+        if have:
+            items.append(f"{_who(view, names, c, lang)} {', '.join(have)}")
+    return t(f"{P}words.tokens", lang, list="; ".join(items)) if items else ""
+
+
+def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
+    view = kit.public(view)
+    over = bool(view.get("over"))
+    return words.join(
+        [
+            words.heading(GAME, view, lang),
+            words.winners(view, names, lang),
+            words.waiting(view, names, lang),
+            words.scores(view, names, lang),
+            "" if over else _docks(view, names, lang),
+            _mars(view, names, lang),
+            _tokens(view, names, lang),
+        ]
+    )
+
+
+def _cards(keys: Sequence[str], lang: str) -> str:
+    return ", ".join(t(k, lang) for k in keys)
+
+
+def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
+    priv = kit.dict_of(view.get("private"))
+    parts = [words.private_heading(GAME, view, names, lang)]
+    hand = [h for h in kit.list_of(priv.get("hand")) if kit.is_int(h)]
+    chosen = priv.get("chosen")
+    if hand:
+        text = (
+            t(f"{P}render.private.hand", lang)
+            + ": "
+            + _cards([f"{P}char.{h}" for h in hand], lang)
+        )
+        if kit.is_int(chosen):
+            text += f" ({t(f'{P}render.private.chosen', lang)}: {t(f'{P}char.{chosen}', lang)})"
+        parts.append(text + ".")
+    dealt = [str(m) for m in kit.list_of(priv.get("dealt"))]
+    if dealt:
+        parts.append(
+            t(f"{P}render.private.choose_mission", lang)
+            + ": "
+            + "; ".join(t(f"{P}mission.{m}", lang) for m in dealt)
+            + "."
+        )
+    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
+    if missions:
+        items = [
+            t(f"{P}card.{m.get('id')}", lang)
+            + " ("
+            + t(f"{P}words.points", lang, n=kit.int_of(m.get("points")))
+            + ")"
+            for m in missions
+        ]
+        parts.append(t(f"{P}render.private.missions", lang) + ": " + "; ".join(items) + ".")
+    acts = [str(a) for a in kit.list_of(priv.get("actions"))]
+    if acts:
+        parts.append(
+            t(f"{P}render.private.actions", lang)
+            + ": "
+            + _cards([f"{P}card.{a}" for a in acts], lang)
+            + "."
+        )
+    found = kit.dict_of(priv.get("discoveries"))
+    if found:
+        items = [f"{_zone(z, lang)}: {t(f'{P}card.{d}', lang)}" for z, d in found.items()]
+        parts.append(t(f"{P}render.private.discoveries", lang) + ": " + "; ".join(items) + ".")
+    return words.join(parts)

@@ -38,6 +38,9 @@ def _counts(
 def _docks(view: dict[str, Any], names: Sequence[str], lang: str) -> str:
     items = []
     for dock in map(kit.dict_of, kit.list_of(view.get("docks"))):
+        if not dock.get("dest"):
+            items.append(t(f"{P}render.empty_dock", lang))
+            continue
         crew = [c for c in kit.list_of(dock.get("crew")) if kit.is_int(c)]
         per = [crew.count(c) for c in range(max(crew, default=-1) + 1)]
         aboard = _counts(view, names, per, lang) or t(f"{P}words.nobody", lang)

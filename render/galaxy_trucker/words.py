@@ -60,7 +60,7 @@ def _flying(view: dict[str, Any], names: Sequence[str], seat: int, lang: str) ->
         place = ""
     stats = ", ".join(
         [
-            t(f"{P}pic.credits", lang, n=kit.int_of(ship.get("credits"))),
+            t(f"{P}words.credits", lang, n=kit.int_of(ship.get("credits"))),
             t(f"{P}pic.crew", lang, n=crew),
             t(f"{P}pic.batteries", lang, n=batt),
             t(f"{P}pic.goods_n", lang, n=goods),

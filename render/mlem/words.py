@@ -8,7 +8,8 @@ from typing import Any
 
 from core.i18n import t
 from render import kit, words
-from render.mlem.geometry import MISSION_POINTS
+from render.mlem.geometry import DEEP, MISSION_POINTS
+from render.mlem.private import _body_label
 
 GAME = "mlem"
 
@@ -46,6 +47,7 @@ def _dice(view: dict[str, Any], lang: str) -> str:
         pool=kit.int_of(dice.get("pool")),
         discarded=kit.int_of(dice.get("discarded")),
     )
+    pool = pool.replace(" · ", ", ")
     if not roll:
         return t("mlem.words.no_roll", lang, pool=pool)
     return t("mlem.words.dice", lang, roll=", ".join(roll), pool=pool)
@@ -75,31 +77,49 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
                 n=kit.int_of(view.get("disasters")),
                 limit=kit.int_of(view.get("disaster_limit")),
             ),
+            "" if over else _variants(view, lang),
             t("mlem.render.last_voyage", lang) if view.get("last_voyage") and not over else "",
         ]
     )
 
 
-def _spaces(mission: Any) -> str:
-    return "/".join(p for p in str(mission).split("/") if p.isdigit())
+def _variants(view: dict[str, Any], lang: str) -> str:
+    """Where the UFO is and the tiles left, as the table's side panel says."""
+    lines = []
+    ufo = kit.dict_of(view.get("ufo"))
+    if ufo:
+        key = "mlem.render.ufo.deep" if ufo.get("space") == DEEP else "mlem.render.ufo.where"
+        lines.append(t(key, lang, n=ufo.get("space"), left=kit.int_of(ufo.get("tiles_left"))))
+    recon = kit.dict_of(view.get("recon"))
+    if recon:
+        lines.append(t("mlem.render.recon.left", lang, n=kit.int_of(recon.get("left"))))
+    return " ".join(f"{line.replace(' · ', ', ')}." for line in lines)
+
+
+def _spaces(mission: Any, lang: str) -> str:
+    """ "Space 9/10 (9: moons 2·3, 10: moons 2·3·4)": the mission's spaces and what hangs
+    off them, as its card on the private picture lists them."""
+    spaces = [int(p) for p in str(mission).split("/") if p.isdigit()]
+    text = t("mlem.render.private.spaces", lang, spaces="/".join(map(str, spaces)))
+    seen: dict[str, str] = {}
+    for space in spaces:
+        body, label, _ = _body_label(space, lang)
+        if label and body not in seen:
+            seen[body] = label
+    return f"{text} ({', '.join(seen.values())})" if seen else text
 
 
 def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
     priv = kit.dict_of(view.get("private"))
     parts = [words.private_heading(GAME, view, names, lang)]
-    dealt = [_spaces(m) for m in kit.list_of(priv.get("dealt"))]
+    dealt = [_spaces(m, lang) for m in kit.list_of(priv.get("dealt"))]
     missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
     if dealt:
-        parts.append(
-            t("mlem.render.private.choose", lang)
-            + ": "
-            + "; ".join(t("mlem.render.private.spaces", lang, spaces=s) for s in dealt)
-            + "."
-        )
+        parts.append(t("mlem.render.private.choose", lang) + ": " + "; ".join(dealt) + ".")
     elif missions:
         items = [
-            t("mlem.render.private.spaces", lang, spaces=_spaces(m.get("id")))
-            + f" ({t('mlem.render.private.' + ('done' if m.get('done') else 'todo'), lang)})"
+            _spaces(m.get("id"), lang)
+            + f": {t('mlem.render.private.' + ('done' if m.get('done') else 'todo'), lang)}"
             for m in missions
         ]
         parts.append(t("mlem.render.private.missions", lang) + ": " + "; ".join(items) + ".")

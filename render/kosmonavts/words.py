@@ -25,6 +25,19 @@ def _body(body: Any, lang: str) -> str:
     return t(f"{P}near.{body}", lang)
 
 
+DIRS = ("e", "ne", "nw", "w", "sw", "se")
+
+
+def _plain(text: str, lang: str) -> str:
+    """A card's name with its arrow written as a word ("Solar wind 1× north-east"): a
+    screen reader says "north-east", not "north east arrow"."""
+    for d in DIRS:
+        arrow, _, word = t(f"{P}dir.{d}", lang).partition(" ")
+        if arrow and word:
+            text = text.replace(arrow, word)
+    return text
+
+
 def _place(view: dict[str, Any], h: tuple[int, int], lang: str) -> str:
     """ "in the asteroid belt, at 4 o'clock, 2 hexes from Mars"."""
     near, gap = "earth", 10**6
@@ -71,7 +84,7 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     view = kit.public(view)
     ships = [kit.dict_of(s) for s in kit.list_of(view.get("ships"))]
     events = kit.dict_of(view.get("events"))
-    face_up = [t(f"{P}card.{c}", lang) for c in kit.list_of(events.get("face_up"))]
+    face_up = [_plain(t(f"{P}card.{c}", lang), lang) for c in kit.list_of(events.get("face_up"))]
     instructor = view.get("instructor")
     return words.join(
         [

@@ -78,67 +78,51 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
             name=words.name(names, turn, lang),
             card=t(f"{P}render.card.{card}", lang) if isinstance(card, str) else "",
         )
-    return words.join(
-        [
-            words.heading(GAME, view, lang),
-            words.winners(view, names, lang),
-            now or words.waiting(view, names, lang),
-            words.scores(view, names, lang),
-            *[_player(view, names, s, lang) for s in range(n)],
-        ]
-    )
+    lead = words.summary(GAME, view, names, lang)
+    if now:  # whose move it is, for the waiting line (the view names nobody waiting)
+        lead[2] = now
+    return words.join([*lead, *[_player(view, names, s, lang) for s in range(n)]])
+
+
+def _slot(slot: Any) -> int:
+    return int(slot) if str(slot).isdigit() else 0
 
 
 def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
     priv = kit.dict_of(view.get("private"))
     seat = kit.int_of(view.get("seat"), kit.int_of(priv.get("seat")))
-    parts = [words.private_heading(GAME, view, names, lang)]
+    head = words.private_heading(GAME, view, names, lang)
     if _turn(view) == seat and not view.get("over") and "waiting" not in view:
-        parts[0] += " " + t("render.words.your_turn", lang)
-    hand = [str(c) for c in kit.list_of(priv.get("action_hand"))]
-    if hand:
-        parts.append(
-            t(f"{P}render.private.hand", lang, n=len(hand))
-            + ": "
-            + ", ".join(t(f"{P}render.card.{c}", lang) for c in hand)
-            + "."
-        )
-    planned = kit.dict_of(priv.get("planned"))
-    if planned:
-        items = [
-            t(f"{P}render.private.slot", lang, n=k) + ": " + t(f"{P}render.card.{v}", lang)
-            for k, v in sorted(
-                planned.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 0
-            )
+        head += " " + t("render.words.your_turn", lang)
+    hand = [t(f"{P}render.card.{c}", lang) for c in kit.list_of(priv.get("action_hand"))]
+    planned = sorted(kit.dict_of(priv.get("planned")).items(), key=lambda kv: _slot(kv[0]))
+    counts = {
+        k: v for k, v in kit.dict_of(priv.get("resources")).items() if kit.is_int(v) and v > 0
+    }
+    res = [f"{v} {t(f'{P}render.res.{k}', lang)}" for k, v in counts.items()]
+    by_sys: dict[str, list[str]] = {}
+    for pid, typ in kit.dict_of(priv.get("known_planets")).items():
+        where = _where(view, int(pid) if str(pid).isdigit() else -1, lang)
+        by_sys.setdefault(where, []).append(t(f"{P}render.res.{typ}", lang))
+    arts = [t(f"{P}artname.{a}", lang) for a in kit.list_of(priv.get("artifacts"))]
+    known = [f"{s}: {', '.join(v)}" for s, v in by_sys.items()]
+    return words.join(
+        [
+            head,
+            words.labelled(t(f"{P}render.private.hand", lang, n=len(hand)), hand),
+            words.labelled(
+                t(f"{P}render.private.planned", lang),
+                [
+                    t(f"{P}render.private.slot", lang, n=k) + ": " + t(f"{P}render.card.{v}", lang)
+                    for k, v in planned
+                ],
+                "; ",
+            ),
+            words.labelled(
+                t(f"{P}render.private.resources", lang, n=sum(counts.values())),
+                res or [t(f"{P}render.private.none", lang)],
+            ),
+            words.labelled(t(f"{P}render.private.artifacts", lang), arts),
+            words.labelled(t(f"{P}render.private.known", lang), known, "; "),
         ]
-        parts.append(t(f"{P}render.private.planned", lang) + ": " + "; ".join(items) + ".")
-    res = kit.dict_of(priv.get("resources"))
-    counts = {k: v for k, v in res.items() if kit.is_int(v) and v > 0}
-    parts.append(
-        t(f"{P}render.private.resources", lang, n=sum(counts.values()))
-        + ": "
-        + (
-            ", ".join(f"{v} {t(f'{P}render.res.{k}', lang)}" for k, v in counts.items())
-            or t(f"{P}render.private.none", lang)
-        )
-        + "."
     )
-    arts = [str(a) for a in kit.list_of(priv.get("artifacts"))]
-    if arts:
-        parts.append(
-            t(f"{P}render.private.artifacts", lang)
-            + ": "
-            + ", ".join(t(f"{P}artname.{a}", lang) for a in arts)
-            + "."
-        )
-    known = kit.dict_of(priv.get("known_planets"))
-    if known:
-        by_sys: dict[str, list[str]] = {}
-        for pid, typ in known.items():
-            pid_n = int(pid) if str(pid).isdigit() else -1
-            by_sys.setdefault(_where(view, pid_n, lang), []).append(
-                t(f"{P}render.res.{typ}", lang)
-            )
-        items = [f"{s}: {', '.join(v)}" for s, v in by_sys.items()]
-        parts.append(t(f"{P}render.private.known", lang) + ": " + "; ".join(items) + ".")
-    return words.join(parts)

@@ -81,10 +81,7 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     over = bool(view.get("over"))
     return words.join(
         [
-            words.heading(GAME, view, lang),
-            words.winners(view, names, lang),
-            words.waiting(view, names, lang),
-            words.scores(view, names, lang),
+            *words.summary(GAME, view, names, lang),
             "" if over else _docks(view, names, lang),
             _mars(view, names, lang),
             _tokens(view, names, lang),
@@ -92,52 +89,43 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     )
 
 
-def _cards(keys: Sequence[str], lang: str) -> str:
-    return ", ".join(t(k, lang) for k in keys)
+def _hand(priv: dict[str, Any], lang: str) -> str:
+    """ "Your characters: 9 Recruiter, 2 Soldier (your pick: 1 Pilot)."."""
+    hand = [f"{P}char.{h}" for h in kit.list_of(priv.get("hand")) if kit.is_int(h)]
+    text = words.labelled(t(f"{P}render.private.hand", lang), [t(k, lang) for k in hand])
+    chosen = priv.get("chosen")
+    if text and kit.is_int(chosen):
+        pick = f"{t(f'{P}render.private.chosen', lang)}: {t(f'{P}char.{chosen}', lang)}"
+        text = f"{text[:-1]} ({pick})."
+    return text
 
 
 def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
     priv = kit.dict_of(view.get("private"))
-    parts = [words.private_heading(GAME, view, names, lang)]
-    hand = [h for h in kit.list_of(priv.get("hand")) if kit.is_int(h)]
-    chosen = priv.get("chosen")
-    if hand:
-        text = (
-            t(f"{P}render.private.hand", lang)
-            + ": "
-            + _cards([f"{P}char.{h}" for h in hand], lang)
-        )
-        if kit.is_int(chosen):
-            text += f" ({t(f'{P}render.private.chosen', lang)}: {t(f'{P}char.{chosen}', lang)})"
-        parts.append(text + ".")
-    dealt = [str(m) for m in kit.list_of(priv.get("dealt"))]
-    if dealt:
-        parts.append(
-            t(f"{P}render.private.choose_mission", lang)
-            + ": "
-            + "; ".join(t(f"{P}mission.{m}", lang) for m in dealt)
-            + "."
-        )
-    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
-    if missions:
-        items = [
-            t(f"{P}card.{m.get('id')}", lang)
-            + " ("
-            + t(f"{P}words.points", lang, n=kit.int_of(m.get("points")))
-            + ")"
-            for m in missions
-        ]
-        parts.append(t(f"{P}render.private.missions", lang) + ": " + "; ".join(items) + ".")
-    acts = [str(a) for a in kit.list_of(priv.get("actions"))]
-    if acts:
-        parts.append(
-            t(f"{P}render.private.actions", lang)
-            + ": "
-            + _cards([f"{P}card.{a}" for a in acts], lang)
-            + "."
-        )
+    missions = [
+        t(f"{P}card.{m.get('id')}", lang)
+        + f" ({t(f'{P}words.points', lang, n=kit.int_of(m.get('points')))})"
+        for m in map(kit.dict_of, kit.list_of(priv.get("missions")))
+    ]
     found = kit.dict_of(priv.get("discoveries"))
-    if found:
-        items = [f"{_zone(z, lang)}: {t(f'{P}card.{d}', lang)}" for z, d in found.items()]
-        parts.append(t(f"{P}render.private.discoveries", lang) + ": " + "; ".join(items) + ".")
-    return words.join(parts)
+    return words.join(
+        [
+            words.private_heading(GAME, view, names, lang),
+            _hand(priv, lang),
+            words.labelled(
+                t(f"{P}render.private.choose_mission", lang),
+                [t(f"{P}mission.{m}", lang) for m in kit.list_of(priv.get("dealt"))],
+                "; ",
+            ),
+            words.labelled(t(f"{P}render.private.missions", lang), missions, "; "),
+            words.labelled(
+                t(f"{P}render.private.actions", lang),
+                [t(f"{P}card.{a}", lang) for a in kit.list_of(priv.get("actions"))],
+            ),
+            words.labelled(
+                t(f"{P}render.private.discoveries", lang),
+                [f"{_zone(z, lang)}: {t(f'{P}card.{d}', lang)}" for z, d in found.items()],
+                "; ",
+            ),
+        ]
+    )

@@ -114,6 +114,23 @@ def private_heading(game: str, view: dict[str, Any], names: Sequence[str], lang:
     return f"{text} {turn}" if turn else text
 
 
+def summary(game: str, view: dict[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    """What every table's text opens with: the heading, the winner once over, whom the
+    game waits for, the scores."""
+    return [
+        heading(game, view, lang),
+        winners(view, names, lang),
+        waiting(view, names, lang),
+        scores(view, names, lang),
+    ]
+
+
+def labelled(label: str, items: Iterable[str], sep: str = ", ") -> str:
+    """ "Your action cards: Build, Trade." (empty without items)."""
+    items = [i for i in items if i]
+    return f"{label}: {sep.join(items)}." if items else ""
+
+
 def join(parts: Iterable[str], limit: int = LIMIT) -> str:
     """The sentences, one after the other, cut at a sentence when past ``limit``."""
     out = ""

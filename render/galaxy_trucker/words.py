@@ -75,11 +75,8 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     view = kit.public(view)
     n = words.seats_of(view, names)
     step = view.get("step")
-    parts = [
-        words.heading(GAME, view, lang),
-        words.winners(view, names, lang),
-        words.waiting(view, names, lang),
-    ]
+    parts = words.summary(GAME, view, names, lang)
+    scores = parts.pop()  # said in flight only (building, nobody has any yet)
     if step in ("build", "prelaunch") and not view.get("over"):
         hg = kit.dict_of(view.get("hourglass"))
         if step == "build" and hg:
@@ -96,7 +93,7 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
             )
         parts += [_building(view, names, s, lang) for s in range(n)]
     else:
-        parts.append(words.scores(view, names, lang))
+        parts.append(scores)
         card = kit.dict_of(kit.dict_of(view.get("flight")).get("card"))
         if card and not view.get("over"):
             parts.append(_card(card, lang))

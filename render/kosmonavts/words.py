@@ -88,10 +88,7 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     instructor = view.get("instructor")
     return words.join(
         [
-            words.heading(GAME, view, lang),
-            words.winners(view, names, lang),
-            words.waiting(view, names, lang),
-            words.scores(view, names, lang),
+            *words.summary(GAME, view, names, lang),
             *[_ship(view, s, names, lang) for s in ships],
             t(f"{P}words.events", lang, cards=", ".join(face_up)) if face_up else "",
             t(f"{P}words.instructor", lang, name=words.name(names, instructor, lang))
@@ -106,53 +103,38 @@ def _mission(m: dict[str, Any], lang: str) -> str:
     return text + (" (" + t(f"{P}render.private.done", lang) + ")" if m.get("done_now") else "")
 
 
+def _order(view: dict[str, Any], priv: dict[str, Any], lang: str) -> str:
+    """The order being composed, as its preview says: where the ship ends, at what speed,
+    how safe, the fuel left, confirmed or not."""
+    prev = kit.dict_of(priv.get("preview"))
+    action = prev.get("action")
+    end = _hex(prev.get("end_hex"))
+    if action == "fly" and end is not None:
+        speed = dist(_hex(prev.get("velocity")) or (0, 0))
+        plan = t(f"{P}render.private.fly", lang) + ": " + _place(view, end, lang)
+        plan += ", " + t(f"{P}render.private.speed", lang, n=speed)
+        danger = prev.get("danger")
+        if isinstance(danger, str) and danger:
+            plan += ", " + t(f"{P}danger.{danger}", lang)
+    elif action == "evac":
+        body = _body(prev.get("lands_on") or "earth", lang)
+        plan = t(f"{P}render.private.evac", lang, body=body)
+    elif action in ("stay", "stayfull"):
+        plan = t(f"{P}render.private.{action}", lang)
+    else:
+        return ""
+    status = t(f"{P}render.private." + ("confirmed" if priv.get("final") else "draft"), lang)
+    fuel = t(f"{P}words.fuel_after", lang, fuel=kit.int_of(prev.get("fuel_after")))
+    return f"{t(f'{P}render.private.order', lang)}: {plan}; {fuel} ({status})."
+
+
 def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
     priv = kit.dict_of(view.get("private"))
-    parts = [words.private_heading(GAME, view, names, lang)]
-    dealt = [kit.dict_of(m) for m in kit.list_of(priv.get("dealt"))]
-    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
-    if dealt:
-        parts.append(
-            t(f"{P}render.private.choose", lang)
-            + ": "
-            + "; ".join(_mission(m, lang) for m in dealt)
-            + "."
-        )
-    elif missions:
-        parts.append(
-            t(f"{P}render.private.missions", lang)
-            + ": "
-            + "; ".join(_mission(m, lang) for m in missions)
-            + "."
-        )
-    prev = kit.dict_of(priv.get("preview"))
-    if prev:
-        action = prev.get("action")
-        end = _hex(prev.get("end_hex"))
-        if action == "fly" and end is not None:
-            plan = t(f"{P}render.private.fly", lang) + ": " + _place(view, end, lang)
-            plan += ", " + t(
-                f"{P}render.private.speed", lang, n=dist(_hex(prev.get("velocity")) or (0, 0))
-            )
-            danger = prev.get("danger")
-            if isinstance(danger, str) and danger:
-                plan += ", " + t(f"{P}danger.{danger}", lang)
-        elif action == "evac":
-            plan = t(
-                f"{P}render.private.evac", lang, body=_body(prev.get("lands_on") or "earth", lang)
-            )
-        elif action in ("stay", "stayfull"):
-            plan = t(f"{P}render.private.{action}", lang)
-        else:
-            plan = ""
-        if plan:
-            status = t(
-                f"{P}render.private." + ("confirmed" if priv.get("final") else "draft"), lang
-            )
-            parts.append(
-                t(f"{P}render.private.order", lang)
-                + f": {plan}; "
-                + t(f"{P}words.fuel_after", lang, fuel=kit.int_of(prev.get("fuel_after")))
-                + f" ({status})."
-            )
-    return words.join(parts)
+    dealt = [_mission(kit.dict_of(m), lang) for m in kit.list_of(priv.get("dealt"))]
+    kept = [_mission(kit.dict_of(m), lang) for m in kit.list_of(priv.get("missions"))]
+    missions = words.labelled(t(f"{P}render.private.choose", lang), dealt, "; ") or words.labelled(
+        t(f"{P}render.private.missions", lang), kept, "; "
+    )
+    return words.join(
+        [words.private_heading(GAME, view, names, lang), missions, _order(view, priv, lang)]
+    )

@@ -60,10 +60,7 @@ def describe_table(view: dict[str, Any], names: list[str], lang: str) -> str:
     over = bool(view.get("over"))
     return words.join(
         [
-            words.heading(GAME, view, lang),
-            words.winners(view, names, lang),
-            words.waiting(view, names, lang),
-            words.scores(view, names, lang),
+            *words.summary(GAME, view, names, lang),
             "" if over else _rocket(view, names, lang),
             "" if over else _dice(view, lang),
             t(
@@ -109,32 +106,39 @@ def _spaces(mission: Any, lang: str) -> str:
     return f"{text} ({', '.join(seen.values())})" if seen else text
 
 
+def _missions(priv: dict[str, Any], lang: str) -> list[str]:
+    """The missions dealt to choose from, else those kept, done or not, and what they earn."""
+    dealt = [_spaces(m, lang) for m in kit.list_of(priv.get("dealt"))]
+    if dealt:
+        return [words.labelled(t("mlem.render.private.choose", lang), dealt, "; ")]
+    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
+    if not missions:
+        return []
+    items = [
+        _spaces(m.get("id"), lang)
+        + f": {t('mlem.render.private.' + ('done' if m.get('done') else 'todo'), lang)}"
+        for m in missions
+    ]
+    done = sum(1 for m in missions if m.get("done"))
+    points = MISSION_POINTS[min(done, len(MISSION_POINTS) - 1)]
+    progress = t(
+        "mlem.render.private.progress", lang, done=done, total=len(missions), points=points
+    )
+    return [words.labelled(t("mlem.render.private.missions", lang), items, "; "), progress + "."]
+
+
 def describe_private(view: dict[str, Any], names: list[str], lang: str) -> str:
     priv = kit.dict_of(view.get("private"))
-    parts = [words.private_heading(GAME, view, names, lang)]
-    dealt = [_spaces(m, lang) for m in kit.list_of(priv.get("dealt"))]
-    missions = [kit.dict_of(m) for m in kit.list_of(priv.get("missions"))]
-    if dealt:
-        parts.append(t("mlem.render.private.choose", lang) + ": " + "; ".join(dealt) + ".")
-    elif missions:
-        items = [
-            _spaces(m.get("id"), lang)
-            + f": {t('mlem.render.private.' + ('done' if m.get('done') else 'todo'), lang)}"
-            for m in missions
-        ]
-        parts.append(t("mlem.render.private.missions", lang) + ": " + "; ".join(items) + ".")
-        done = sum(1 for m in missions if m.get("done"))
-        points = MISSION_POINTS[min(done, len(MISSION_POINTS) - 1)]
-        parts.append(
-            t("mlem.render.private.progress", lang, done=done, total=len(missions), points=points)
-            + "."
-        )
     hp = kit.dict_of(priv.get("hidden_points"))
     ufo, recon = kit.int_of(hp.get("ufo")), kit.int_of(hp.get("recon"))
-    if ufo or recon:
-        parts.append(
-            f"{t('mlem.render.private.hidden', lang)}: "
-            f"{t('mlem.render.private.ufo', lang)} {ufo}, "
-            f"{t('mlem.render.private.recon', lang)} {recon}."
-        )
-    return words.join(parts)
+    hidden = [
+        f"{t('mlem.render.private.ufo', lang)} {ufo}",
+        f"{t('mlem.render.private.recon', lang)} {recon}",
+    ]
+    return words.join(
+        [
+            words.private_heading(GAME, view, names, lang),
+            *_missions(priv, lang),
+            words.labelled(t("mlem.render.private.hidden", lang), hidden if ufo or recon else []),
+        ]
+    )

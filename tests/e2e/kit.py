@@ -414,27 +414,26 @@ class PublicWatch:
 def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
     """Every picture these users were shown privately (DMs, ephemeral replies), every
     version of every message."""
-    return {
-        a.data
+    return {a.data for a in private_pictures(h, users)}
+
+
+def private_pictures(h: Harness, users: Iterable[FakeUser]) -> list[Any]:
+    """The image attachments these users were shown privately, every version of every
+    message (DMs, ephemeral replies)."""
+    return [
+        a
         for u in users
         for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
         for _, atts in m.stored.versions
         for a in atts
         if a.is_image
-    }
+    ]
 
 
 def private_descriptions(h: Harness, users: Iterable[FakeUser]) -> set[str]:
     """The alt text of every picture these users were shown privately (see
     :func:`private_images`)."""
-    return {
-        a.description
-        for u in users
-        for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
-        for _, atts in m.stored.versions
-        for a in atts
-        if a.is_image and a.description
-    }
+    return {a.description for a in private_pictures(h, users) if a.description}
 
 
 def public_descriptions(h: Harness) -> set[str]:

@@ -4,16 +4,15 @@ text of its pictures), on states along seeded random games, in both languages.""
 from __future__ import annotations
 
 import logging
-import random
 import re
 from typing import Any
 
 import pytest
 
-from core.contract import random_answer
 from core.i18n import t
 from host import registry
 from render import words
+from tests.render.kit import random_states
 
 GAMES = tuple(registry.GAME_MODULES)
 LANGS = ("en", "es")
@@ -23,19 +22,10 @@ STEPS = (0, 12, 60, 10_000)
 
 
 def states(game: str, players: int = 3, seed: int = 3) -> list[Any]:
-    g = registry.get(game)
-    out = []
-    for steps in STEPS:
-        state = g.new(players, {}, seed)
-        rng = random.Random(seed)
-        for _ in range(steps):
-            pending = g.pending(state)
-            if not pending:
-                break
-            d = rng.choice(pending)
-            state, _ = g.apply(state, d.seat, random_answer(d, rng))
-        out.append(state)
-    assert g.result(out[-1]) is not None, "the last state is a finished game"
+    """The states after each of :data:`STEPS` moves of one seeded random play-out."""
+    seen = random_states(registry.get(game), players, seed)
+    out = [seen[min(steps, len(seen) - 1)] for steps in STEPS]
+    assert registry.get(game).result(out[-1]) is not None, "the last state is a finished game"
     return out
 
 

@@ -15,7 +15,7 @@ from cogs.common import CogBase, guarded
 from core.i18n import t
 from host import registry
 from host.sessions import Snapshot
-from render import recap
+from render import recap, words
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +115,13 @@ class HistoryMixin(CogBase):
             return frames[-1], recap.animate(frames)
 
         final, gif = await asyncio.to_thread(build)
+        last, names = views[-1], snap.names
+        final_text = present.describe(snap.row.game, "table", last, names, lang)
+        recap_text = words.describe_recap(snap.row.game, last, names, lang)
         files = [
             discord.File(io.BytesIO(text.encode("utf-8")), filename=f"game-{snap.id}-log.txt"),
-            discord.File(io.BytesIO(final), filename="final.png"),
-            discord.File(io.BytesIO(gif), filename="recap.gif"),
+            discord.File(io.BytesIO(final), filename="final.png", description=final_text or None),
+            discord.File(io.BytesIO(gif), filename="recap.gif", description=recap_text),
         ]
         content = t("host.final.package", lang, game=present.game_name(snap.row.game, lang))
         rated = stats.final_ratings(snap, await self.host.store.rating_changes(snap.id), lang)

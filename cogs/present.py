@@ -804,12 +804,23 @@ def _render_private(
     return registry.renderer(game_id).render_private(view, names, lang)
 
 
+def describe(game_id: str, kind: str, view: dict[str, Any], names: list[str], lang: str) -> str:
+    """The picture's alt text (``kind``: "table" or "private"), built from the view it is
+    drawn from (render/words.py); never fails a post: a faulty text is logged and left out."""
+    try:
+        text = getattr(registry.renderer(game_id), f"describe_{kind}")(view, names, lang)
+        return str(text)[:1024]
+    except Exception:
+        log.exception("describing the %s picture of %s", kind, game_id)
+        return ""
+
+
 async def table_file(snap: Snapshot, lang: str) -> discord.File:
-    data = await renderpool.render(
-        _render_table, "table", snap.row.game, snap.view(None), snap.names, lang
-    )
+    view = snap.view(None)
+    data = await renderpool.render(_render_table, "table", snap.row.game, view, snap.names, lang)
     assert data is not None  # every game draws a table
-    return discord.File(io.BytesIO(data), filename="table.png")
+    text = describe(snap.row.game, "table", view, snap.names, lang)
+    return discord.File(io.BytesIO(data), filename="table.png", description=text or None)
 
 
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
@@ -819,4 +830,5 @@ async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | N
     )
     if data is None:
         return None
-    return discord.File(io.BytesIO(data), filename="private.png")
+    text = describe(snap.row.game, "private", view, snap.names, lang)
+    return discord.File(io.BytesIO(data), filename="private.png", description=text or None)

@@ -139,9 +139,7 @@ class ReplayMixin(CogBase):
             present._render_table, "table", snap.row.game, view_, snap.names, lang
         )
         assert data is not None  # every game draws a table
-        # The picture's alt text, where cogs.present describes pictures (issue 22.2).
-        describe = getattr(present, "describe", None)
-        alt = describe(snap.row.game, "table", view_, snap.names, lang) if describe else None
+        alt = present.describe(snap.row.game, "table", view_, snap.names, lang)
         file = discord.File(io.BytesIO(data), filename="replay.png", description=alt or None)
         if new:
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)

@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
+from render.ad_astra_words import describe_private, describe_table  # noqa: F401
 from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 from rules.ad_astra.data import ARTIFACTS, END_VP, PIECES, RES, SCORING, SOL, STARS, card_pair
 

@@ -35,6 +35,7 @@ from PIL import Image, ImageDraw
 from core import i18n
 from render import kit
 from render.kit import FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from render.red_planet_words import describe_private, describe_table  # noqa: F401
 from rules.red_planet.data import (
     ADJ,
     CHAR_NUMS,

@@ -49,6 +49,7 @@ SLOW = (
     "e2e/test_contract_e2e.py",
     "e2e/test_panel_faults.py",
     "e2e/test_replay_e2e.py",
+    "e2e/test_alt_text_e2e.py",
     "host/test_pg_shards.py",
     "host/test_pg_bot.py",
     "host/test_pg_faults.py::test_slow_discord_never_holds_the_connections_clicks_need",

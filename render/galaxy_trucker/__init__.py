@@ -30,6 +30,7 @@ from render.galaxy_trucker.ship import draw_ship, ship_size
 from render.galaxy_trucker.style import MIN_FONT, PW, W
 from render.galaxy_trucker.table import render_table
 from render.galaxy_trucker.tile import draw_tile
+from render.galaxy_trucker.words import describe_private, describe_table  # noqa: F401
 
 __all__ = [
     "LEGEND",

@@ -42,6 +42,7 @@ from render.kosmonavts.geometry import (
 from render.kosmonavts.private import render_private
 from render.kosmonavts.table import render_table
 from render.kosmonavts.view import _name, _phase
+from render.kosmonavts.words import describe_private, describe_table  # noqa: F401
 
 #: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
 #: the words that explain it on the same picture (any one will do; ``{name}`` fields are

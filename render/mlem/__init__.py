@@ -38,6 +38,7 @@ from render.mlem.table import (
     render_table,
 )
 from render.mlem.view import _phase
+from render.mlem.words import describe_private, describe_table  # noqa: F401
 
 #: Every mark (a drawing helper of this module) a picture can show, with the i18n keys of
 #: the words that explain it on the same picture (any one will do; ``{name}`` fields are

@@ -425,13 +425,40 @@ class PublicWatch:
 def private_images(h: Harness, users: Iterable[FakeUser]) -> set[bytes]:
     """Every picture these users were shown privately (DMs, ephemeral replies), every
     version of every message."""
-    return {
-        a.data
+    return {a.data for a in private_pictures(h, users)}
+
+
+def private_pictures(h: Harness, users: Iterable[FakeUser]) -> list[Any]:
+    """The image attachments these users were shown privately, every version of every
+    message (DMs, ephemeral replies)."""
+    return [
+        a
         for u in users
         for m in [*h.dm_messages(u), *h.ephemeral_to(u)]
         for _, atts in m.stored.versions
         for a in atts
         if a.is_image
+    ]
+
+
+def private_descriptions(h: Harness, users: Iterable[FakeUser]) -> set[str]:
+    """The alt text of every picture these users were shown privately (see
+    :func:`private_images`)."""
+    return {a.description for a in private_pictures(h, users) if a.description}
+
+
+def public_descriptions(h: Harness) -> set[str]:
+    """The alt text of every picture ever shown in a guild channel (deleted messages too)."""
+    backend = h.backend
+    return {
+        a.description
+        for cid, ids in backend.channel_order.items()
+        if backend.is_guild_channel(cid)
+        for mid in ids
+        if not backend.stored_messages[mid].ephemeral
+        for _, atts in backend.stored_messages[mid].versions
+        for a in atts
+        if a.is_image and a.description
     }
 
 
@@ -443,13 +470,15 @@ def assert_no_secrets_in_channels(
     pictures: bool = False,
 ) -> None:
     """No secret of any seat reached a channel: no picture shown privately to ``users``
-    among the channels' pictures (``pictures``: and some private picture was shown), no
-    channel line that matches one of ``secrets``, no message the harness did not expect,
-    no error."""
+    among the channels' pictures (``pictures``: and some private picture was shown), nor
+    a private picture's alt text as a channel picture's, no channel line (alt texts
+    included) that matches one of ``secrets``, no message the harness did not expect, no
+    error."""
     private = private_images(h, users)
     if pictures:
         assert private, "no private picture was ever shown"
     assert not private & set(h.all_public_images())
+    assert not private_descriptions(h, users) & public_descriptions(h)
     for line in h.all_public_text().splitlines():
         assert not any(p.search(line) for p in secrets), line
     assert not h.unexpected

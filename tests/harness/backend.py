@@ -307,6 +307,10 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
             total += len(text or "")
     if total > 6000:
         problems.append(("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size"))
+    for i, entry in enumerate(body.get("attachments") or []):
+        _check_len(
+            problems, f"attachments.{i}.description", (entry or {}).get("description"), 1024
+        )
     flags = int(body.get("flags") or 0)
     components = body.get("components") or []
     seen: set[str] = set()

@@ -296,6 +296,7 @@ def payload_text(payload: dict[str, Any], attachments: Iterable[Attachment] = ()
         out.extend(embed_text(embed))
     out.extend(component_text(payload.get("components") or ()))
     out.extend(a.name for a in attachments)
+    out.extend(a.description for a in attachments if a.description)  # alt text is read too
     return out
 
 

@@ -213,6 +213,31 @@ class MoveButton(
         await cog.on_move(interaction, self.gid, self.seat, self.tok, self.opt)
 
 
+def select(
+    custom_id: str,
+    options: Sequence[discord.SelectOption],
+    placeholder: str | None,
+    empty: str,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> discord.ui.Select:
+    """A menu of ``options`` (Discord refuses an empty one: a lone "?" of value ``empty``
+    stands in while it is being built)."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=list(options) or [discord.SelectOption(label="?", value=empty)],
+        placeholder=placeholder,
+        min_values=min_values,
+        max_values=max_values,
+    )
+
+
+def chosen(interaction: discord.Interaction) -> list[str]:
+    """The values a menu's click picked."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return [str(v) for v in data.get("values") or []]
+
+
 class MoveSelect(
     CdItem[discord.ui.Select],
     template=r"cd:(?P<gid>\d+):(?P<ver>\d+):s:(?P<seat>\d+):(?P<tok>[0-9a-f]{8}):(?P<part>\d+)",
@@ -232,21 +257,14 @@ class MoveSelect(
         min_values: int = 1,
         max_values: int = 1,
     ) -> None:
+        custom_id = f"{PREFIX}:{gid}:{ver}:s:{seat}:{tok}:{part}"
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"{PREFIX}:{gid}:{ver}:s:{seat}:{tok}:{part}",
-                options=list(options) or [discord.SelectOption(label="?", value="?")],
-                placeholder=placeholder,
-                min_values=min_values,
-                max_values=max_values,
-            ),
-            row=row,
+            select(custom_id, options, placeholder, "?", min_values, max_values), row=row
         )
         self.gid, self.ver, self.seat, self.tok = gid, ver, seat, tok
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values") or []]
+        values = chosen(interaction)
         more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
         if more and more[0].isdigit():
             await cog.on_more(interaction, self.gid, self.seat, self.tok, num(more[0]))
@@ -396,16 +414,12 @@ class ReplayButton(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            button(
-                f"{PREFIX}:{gid}:{ver}:r:{act}.{n}",
-                label=label,
-                style=primary_if(act == "open"),
-                emoji=REPLAY_EMOJI[act] if act == "open" else None,
-                disabled=disabled,
-                row=row,
-            )
-        )
+        opens = act == "open"
+        custom_id = f"{PREFIX}:{gid}:{ver}:r:{act}.{n}"
+        emoji = REPLAY_EMOJI[act] if opens else None
+        item = button(custom_id, label=label, style=primary_if(opens), emoji=emoji, row=row)
+        item.disabled = disabled
+        super().__init__(item)
         self.gid, self.ver, self.act, self.n = gid, ver, act, n
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
@@ -425,19 +439,11 @@ class ReplaySelect(CdItem[discord.ui.Select], template=r"cd:(?P<gid>\d+):(?P<ver
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"{PREFIX}:{gid}:{ver}:rj",
-                options=list(options) or [discord.SelectOption(label="?", value="0")],
-                placeholder=placeholder,
-            ),
-            row=row,
-        )
+        super().__init__(select(f"{PREFIX}:{gid}:{ver}:rj", options, placeholder, "0"), row=row)
         self.gid, self.ver = gid, ver
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values") or []]
+        values = chosen(interaction)
         # A value that is no step number (forged) is read as one past any game's end.
         ok = bool(values) and values[0].isascii() and values[0].isdigit()
         step = num(values[0]) if ok else BIGGEST

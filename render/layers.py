@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import update_wrapper
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar, cast
 
 from PIL import Image, ImageFont
 
@@ -92,11 +92,17 @@ def clear_all() -> None:
         cache.cache_clear()
 
 
+def _pixel_bytes(mode: str) -> int:
+    """Bytes a pixel takes in Pillow's memory (RGB is stored four bytes a pixel)."""
+    return 1 if mode in ("1", "L", "P") else 4
+
+
 def _image_bytes(value: object) -> int:
     if isinstance(value, Image.Image):
-        return value.width * value.height * len(value.getbands())
-    if isinstance(value, Image.core.ImagingCore):
-        return value.size[0] * value.size[1] * value.bands
+        return value.width * value.height * _pixel_bytes(value.mode)
+    if type(value).__name__ == "ImagingCore":  # a glyph mask (Pillow's internal image)
+        w, h = cast(tuple[int, int], getattr(value, "size", (0, 0)))
+        return w * h * _pixel_bytes(str(getattr(value, "mode", "L")))
     if isinstance(value, (tuple, list)):
         return sum(_image_bytes(v) for v in value)
     if isinstance(value, dict):

@@ -74,7 +74,9 @@ def test_cold_and_warm_pictures_are_identical(game_id: str) -> None:
 
 def test_caches_are_bounded_and_clearable() -> None:
     for game_id in GAMES:
-        registry.renderer(game_id)
+        pub, _me, names = sampled(game_id)[1]
+        registry.renderer(game_id).render_table(pub, names, "en")
+    assert layers.memory_bytes() > 0
     for cache in layers.caches():
         assert 0 < cache.maxsize <= 8192
     layers.clear_all()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable
 from functools import update_wrapper
 from typing import Any, Generic, ParamSpec, TypeVar, cast
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -90,6 +90,17 @@ def clear_all() -> None:
     """Empty every layer cache: the next picture is drawn cold."""
     for cache in _CACHES:
         cache.cache_clear()
+
+
+def drawn_on(
+    base: Image.Image, box: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw], R]
+) -> tuple[Image.Image, R]:
+    """The part ``box`` of ``base`` once ``draw`` has drawn on a copy of it (at the picture's
+    own coordinates), and what ``draw`` returned: the layer of a region of the picture where
+    nothing else is drawn, cached and pasted at ``box``'s corner instead of drawn again."""
+    img = base.copy()
+    out = draw(ImageDraw.Draw(img))
+    return img.crop(box), out
 
 
 def _pixel_bytes(mode: str) -> int:

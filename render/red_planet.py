@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from core import i18n
-from render import kit
+from render import kit, layers
 from render.kit import FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 from rules.red_planet.data import (
     ADJ,
@@ -467,14 +467,54 @@ def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> floa
     return y + 6
 
 
-def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
-    """Round track 1..10 (productions marked) and this round's countdown 9..1."""
-    y = TRACK_Y
+def _track(d: ImageDraw.ImageDraw, view: dict, lang: str, img: Image.Image | None = None) -> None:
+    """Round track 1..10 (productions marked) and this round's countdown 9..1. With ``img``
+    (the picture ``d`` draws on), the two rows of boxes are pasted from their layers."""
     rnd = int(view["round"]) if isinstance(view.get("round"), int) else 0
     over = bool(view.get("over"))
+    res = view.get("resolving")
+    now = int(res[1]) if isinstance(res, list) and len(res) == 2 else None
+    if over:
+        rnd, now = -1, None  # every round past, nothing current
+    if img is None:
+        for mark in _track_rounds(d, rnd, over, lang) | _track_countdown(d, now, lang):
+            _mark(mark)
+    else:
+        for layer in (_rounds_layer(lang, rnd, over), _countdown_layer(lang, now)):
+            patch, box, marks_drawn = layer
+            img.paste(patch, box[:2])
+            for mark in marks_drawn:
+                _mark(mark)
+    revealed = kit.list_at(view, "revealed")
+    by_num: dict[int, list[int]] = {}
+    for item in revealed:
+        if isinstance(item, list) and len(item) == 2:
+            by_num.setdefault(int(item[1]), []).append(int(item[0]))
+    y = TRACK_Y + 50
+    x0, cw = _track_x0(lang), (MAP_W - 10 - _track_x0(lang)) / len(CHAR_NUMS)
+    for k, num in enumerate(CHAR_NUMS):
+        bx = x0 + k * cw
+        who = by_num.get(num, [])
+        if len(who) <= 2:
+            for j, c in enumerate(who):
+                token(d, (bx + 38 + j * 18, y + 23), 8, c, "")
+        else:  # up to six players on one number: two rows of three
+            for j, c in enumerate(who[:6]):
+                token(d, (bx + 34 + (j % 3) * 13, y + 14 + (j // 3) * 18), 6, c, "")
+
+
+def _track_x0(lang: str) -> float:
+    f = font(22)
+    return 16 + max(f.getlength(t("rounds", lang)), f.getlength(t("countdown", lang))) + 12
+
+
+def _track_rounds(d: ImageDraw.ImageDraw, rnd: int, over: bool, lang: str) -> set[str]:
+    """The round track's row (round ``rnd`` current unless ``over``); the marks it drew."""
+    marks: set[str] = set()
+    y = TRACK_Y
     f = font(22)
     text(d, (16, y + 22), t("rounds", lang), f, fill=MUTED, anchor="lm")
-    x0 = 16 + max(f.getlength(t("rounds", lang)), f.getlength(t("countdown", lang))) + 12
+    x0 = _track_x0(lang)
     cw = (MAP_W - 10 - x0) / ROUNDS
     for i in range(1, ROUNDS + 1):
         bx = x0 + (i - 1) * cw
@@ -487,40 +527,56 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
             box, radius=8, fill=fill, outline=edge, width=3 if i in PRODUCTION else 1
         )
         if current:
-            _mark("now")
+            marks.add("now")
         if i in PRODUCTION:
             d.rectangle((bx + 10, y + 34, bx + cw - 10, y + 39), fill=GOLD)
-            _mark("production")
+            marks.add("production")
         ink = INK if current or not past else MUTED
         text(d, (bx + cw / 2, y + 20), str(i), font(22), ink, "mm")
-    # countdown
-    y += 50
-    text(d, (16, y + 22), t("countdown", lang), f, fill=MUTED, anchor="lm")
-    revealed = kit.list_at(view, "revealed")
-    by_num: dict[int, list[int]] = {}
-    for item in revealed:
-        if isinstance(item, list) and len(item) == 2:
-            by_num.setdefault(int(item[1]), []).append(int(item[0]))
-    res = view.get("resolving")
-    now = int(res[1]) if isinstance(res, list) and len(res) == 2 else None
+    return marks
+
+
+def _track_countdown(d: ImageDraw.ImageDraw, now: int | None, lang: str) -> set[str]:
+    """The countdown's boxes (number ``now`` being resolved); the marks it drew."""
+    marks: set[str] = set()
+    y = TRACK_Y + 50
+    text(d, (16, y + 22), t("countdown", lang), font(22), fill=MUTED, anchor="lm")
+    x0 = _track_x0(lang)
     cw = (MAP_W - 10 - x0) / len(CHAR_NUMS)
     for k, num in enumerate(CHAR_NUMS):
         bx = x0 + k * cw
         box = (bx + 2, y + 2, bx + cw - 2, y + 44)
-        current = num == now and not over
+        current = num == now
         if current:
-            _mark("now")
+            marks.add("now")
         d.rounded_rectangle(
             box, radius=8, fill=NOW_RGB if current else kit.BG2, outline=PANEL_EDGE
         )
         text(d, (bx + 16, y + 23), str(num), font(22), fill=INK if current else MUTED, anchor="mm")
-        who = by_num.get(num, [])
-        if len(who) <= 2:
-            for j, c in enumerate(who):
-                token(d, (bx + 38 + j * 18, y + 23), 8, c, "")
-        else:  # up to six players on one number: two rows of three
-            for j, c in enumerate(who[:6]):
-                token(d, (bx + 34 + (j % 3) * 13, y + 14 + (j // 3) * 18), 6, c, "")
+    return marks
+
+
+#: Where the round track's two rows are drawn (nothing else is drawn there).
+_ROUNDS_BOX = (0, int(TRACK_Y), MAP_W, int(TRACK_Y) + 50)
+_COUNTDOWN_BOX = (0, int(TRACK_Y) + 50, MAP_W, int(TRACK_Y) + 100)
+
+Layer = tuple[Image.Image, tuple[int, int, int, int], frozenset[str]]
+
+
+@layers.layer_cache(maxsize=32)
+def _rounds_layer(lang: str, rnd: int, over: bool) -> Layer:
+    patch, marks = layers.drawn_on(
+        _base(lang), _ROUNDS_BOX, lambda d: _track_rounds(d, rnd, over, lang)
+    )
+    return patch, _ROUNDS_BOX, frozenset(marks)
+
+
+@layers.layer_cache(maxsize=32)
+def _countdown_layer(lang: str, now: int | None) -> Layer:
+    patch, marks = layers.drawn_on(
+        _base(lang), _COUNTDOWN_BOX, lambda d: _track_countdown(d, now, lang)
+    )
+    return patch, _COUNTDOWN_BOX, frozenset(marks)
 
 
 def _player_row_h(over: bool) -> int:
@@ -704,15 +760,25 @@ def _legend_items(lang: str) -> list[tuple[tuple[str, ...], LegendIcon | None, s
     ]
 
 
-def _draw_legend(d: ImageDraw.ImageDraw, y: float, lang: str) -> float:
-    """The legend of every mark drawn on this picture (under the map); returns its bottom."""
+def _draw_legend(
+    d: ImageDraw.ImageDraw,
+    y: float,
+    lang: str,
+    drawn: frozenset[str] | set[str] | None = None,
+    explained: set[str] | None = None,
+) -> float:
+    """The legend of every mark ``drawn`` (default: drawn on this picture) under the map,
+    the marks it explains added to ``explained`` (default: this picture's); returns its
+    bottom."""
+    drawn = _MARKS["drawn"] if drawn is None else drawn
+    explained = _MARKS["legend"] if explained is None else explained
     f = font(MIN_FONT, "cond")
     x0, x1 = 16.0, MAP_W - 10.0
     x = x0
     line_h = 38
     y += 18
     for kinds, icon, label in _legend_items(lang):
-        if not any(k in _MARKS["drawn"] for k in kinds):
+        if not any(k in drawn for k in kinds):
             continue
         iw = 0.0 if icon is None else icon[1] + 8
         w = iw + f.getlength(label)
@@ -722,9 +788,22 @@ def _draw_legend(d: ImageDraw.ImageDraw, y: float, lang: str) -> float:
             icon[0](d, x, y)
         label_s = kit.ellipsize(label, f, x1 - x - iw)
         text(d, (x + iw, y), label_s, f, fill=MUTED, anchor="lm")
-        _MARKS["legend"].update(kinds)
+        explained.update(kinds)
         x += w + 24
     return y + line_h / 2 + 8
+
+
+@layers.layer_cache(maxsize=32)
+def _legend_layer(lang: str, drawn: frozenset[str]) -> tuple[Image.Image, float, frozenset[str]]:
+    """The legend of the marks ``drawn`` (nothing else is drawn under the map), its bottom
+    and the marks it explains."""
+    explained: set[str] = set()
+    box = (0, int(LEGEND_Y), MAP_W, W)
+    patch, bottom = layers.drawn_on(
+        _base(lang), box, lambda d: _draw_legend(d, LEGEND_Y, lang, drawn, explained)
+    )
+    patch = patch.crop((0, 0, MAP_W, min(W, math.ceil(bottom) + 1) - box[1]))
+    return patch, bottom, frozenset(explained)
 
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
@@ -742,10 +821,12 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
         if isinstance(zone, dict):
             _draw_zone(d, z, zone, nc, lang)
     _draw_memorial(d, _ints(view.get("memorial"), nc), nc)
-    _track(d, view, lang)
+    _track(d, view, lang, img)
     y = _draw_ships(d, HEADER_H + 8, view, lang)
     right = _draw_players(d, y, view, names, lang)
-    left = _draw_legend(d, LEGEND_Y, lang)
+    legend, left, explained = _legend_layer(lang, frozenset(_MARKS["drawn"]))
+    img.paste(legend, (0, int(LEGEND_Y)))
+    _MARKS["legend"].update(explained)
     h = int(min(W, max(left, right + 8)))
     return img.crop((0, 0, W, h))
 

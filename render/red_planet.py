@@ -579,13 +579,38 @@ def _countdown_layer(lang: str, now: int | None) -> Layer:
     return patch, _COUNTDOWN_BOX, frozenset(marks)
 
 
+@layers.layer_cache(maxsize=32)
+def _mini_card_stamp(s: str, up: bool) -> Image.Image:
+    """:func:`_mini_card` (28 x 34 at the top left) on a player's row fill."""
+    img = Image.new("RGB", (29, 35), PANEL)
+    _mini_card(ImageDraw.Draw(img), 0, 0, 28, 34, s, up)
+    return img
+
+
+@layers.layer_cache(maxsize=16)
+def _chip_stamp(r: int, res: str) -> Image.Image:
+    """An unnumbered :func:`_res_chip` of radius ``r`` (its box from the top left, shadow
+    included) on a player's row fill."""
+    img = Image.new("RGB", (2 * r + 2, 2 * r + 3), PANEL)
+    _res_chip(ImageDraw.Draw(img), (r, r), r, res, "")
+    return img
+
+
 def _player_row_h(over: bool) -> int:
     return 150 if over else 124
 
 
 def _draw_players(
-    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str
+    d: ImageDraw.ImageDraw,
+    y: float,
+    view: dict,
+    names: Sequence[str],
+    lang: str,
+    img: Image.Image | None = None,
 ) -> float:
+    """The players' rows (right column, from ``y``); returns their bottom. With ``img`` (the
+    picture ``d`` draws on), each row's point-token chips and character cards are pasted
+    from stamps drawn once on the row's fill."""
     n = int(view.get("players") or 0)
     nc = int(view.get("colours") or n)
     neutral = view.get("neutral")
@@ -655,13 +680,19 @@ def _draw_players(
         held = tokens[c] if c < len(tokens) and isinstance(tokens[c], dict) else {}
         for r in RES_TYPES:
             k = int(held.get(r) or 0)
-            _res_chip(d, (x + 12, ly), 12, r, "")
+            if img is not None and float(x).is_integer() and float(ly).is_integer():
+                img.paste(_chip_stamp(12, r), (int(x), int(ly) - 12))
+            else:
+                _res_chip(d, (x + 12, ly), 12, r, "")
             text(d, (x + 30, ly), str(k), font(22), fill=INK if k else FAINT, anchor="lm")
             x += 66 if k > 9 else 56
         chars = {int(p) for p in (played[c] if c < len(played) else []) if isinstance(p, int)}
         x += 8
         for num in CHAR_NUMS:
-            _mini_card(d, x, ly - 17, 28, 34, str(num), up=num in chars)
+            if img is not None and float(x).is_integer() and float(ly).is_integer():
+                img.paste(_mini_card_stamp(str(num), num in chars), (int(x), int(ly) - 17))
+            else:
+                _mini_card(d, x, ly - 17, 28, 34, str(num), up=num in chars)
             _mark("played" if num in chars else "in_hand")
             x += 31
         # last lines: astronauts left, cards in hand and face down; at the end, the score
@@ -823,7 +854,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     _draw_memorial(d, _ints(view.get("memorial"), nc), nc)
     _track(d, view, lang, img)
     y = _draw_ships(d, HEADER_H + 8, view, lang)
-    right = _draw_players(d, y, view, names, lang)
+    right = _draw_players(d, y, view, names, lang, img)
     legend, left, explained = _legend_layer(lang, frozenset(_MARKS["drawn"]))
     img.paste(legend, (0, int(LEGEND_Y)))
     _MARKS["legend"].update(explained)

@@ -563,7 +563,7 @@ _COUNTDOWN_BOX = (0, int(TRACK_Y) + 50, MAP_W, int(TRACK_Y) + 100)
 Layer = tuple[Image.Image, tuple[int, int, int, int], frozenset[str]]
 
 
-@layers.layer_cache(maxsize=32)
+@layers.layer_cache(maxsize=24)
 def _rounds_layer(lang: str, rnd: int, over: bool) -> Layer:
     patch, marks = layers.drawn_on(
         _base(lang), _ROUNDS_BOX, lambda d: _track_rounds(d, rnd, over, lang)
@@ -571,7 +571,7 @@ def _rounds_layer(lang: str, rnd: int, over: bool) -> Layer:
     return patch, _ROUNDS_BOX, frozenset(marks)
 
 
-@layers.layer_cache(maxsize=32)
+@layers.layer_cache(maxsize=24)
 def _countdown_layer(lang: str, now: int | None) -> Layer:
     patch, marks = layers.drawn_on(
         _base(lang), _COUNTDOWN_BOX, lambda d: _track_countdown(d, now, lang)
@@ -824,7 +824,7 @@ def _draw_legend(
     return y + line_h / 2 + 8
 
 
-@layers.layer_cache(maxsize=32)
+@layers.layer_cache(maxsize=12)
 def _legend_layer(lang: str, drawn: frozenset[str]) -> tuple[Image.Image, float, frozenset[str]]:
     """The legend of the marks ``drawn`` (nothing else is drawn under the map), its bottom
     and the marks it explains."""

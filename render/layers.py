@@ -98,7 +98,7 @@ def drawn_on(
     """The part ``box`` of ``base`` once ``draw`` has drawn on a copy of it (at the picture's
     own coordinates), and what ``draw`` returned: the layer of a region of the picture where
     nothing else is drawn, cached and pasted at ``box``'s corner instead of drawn again."""
-    img = base.copy()
+    img = base.crop((0, 0, box[2], box[3]))  # the same coordinates, nothing past the box
     out = draw(ImageDraw.Draw(img))
     return img.crop(box), out
 

@@ -438,9 +438,68 @@ def _ship_row(
     text(d, (x, cy), s, f, fill=col, anchor="lm")
 
 
-def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+def _marks_while(draw: Callable[[], None]) -> frozenset[str]:
+    """The marks ``draw()`` draws (they are added to this picture's too)."""
+    before = set(_MARKS["drawn"])
+    _MARKS["drawn"].clear()
+    try:
+        draw()
+    finally:
+        got = frozenset(_MARKS["drawn"])
+        _MARKS["drawn"].update(before)
+    return got
+
+
+ShipKey = tuple[int, tuple[int, ...], str | None] | None
+
+
+@layers.layer_cache(maxsize=48)
+def _dock_layer(
+    lang: str, y: int, label: str, ship: ShipKey, flying: bool
+) -> tuple[Image.Image, frozenset[str]]:
+    """One launchpad row at ``y`` (nothing else is drawn on its strip of the right column)
+    and the marks it drew."""
+    row = None if ship is None else {"cap": ship[0], "crew": list(ship[1]), "dest": ship[2]}
+    return layers.drawn_on(
+        _base(lang),
+        (COL_X, y, W, y + DOCK_H),
+        lambda d: _marks_while(lambda: _ship_row(d, y, label, row, lang, flying)),
+    )
+
+
+def _ship_row_at(
+    d: ImageDraw.ImageDraw,
+    img: Image.Image | None,
+    y: float,
+    label: str,
+    ship: dict | None,
+    lang: str,
+    flying: bool,
+) -> None:
+    """:func:`_ship_row`, pasted from its layer when ``img`` (the picture) is given."""
+    if img is None or not float(y).is_integer():
+        _ship_row(d, y, label, ship, lang, flying)
+        return
+    key: ShipKey = None
+    if ship is not None:
+        dest = ship.get("dest")
+        key = (
+            int(ship.get("cap") or 0),
+            tuple(int(c) for c in ship.get("crew") or [] if isinstance(c, int)),
+            dest if isinstance(dest, str) and dest in ZONES else None,
+        )
+    patch, marks_drawn = _dock_layer(lang, int(y), label, key, flying)
+    img.paste(patch, (COL_X, int(y)))
+    for mark in marks_drawn:
+        _mark(mark)
+
+
+def _draw_ships(
+    d: ImageDraw.ImageDraw, y: float, view: dict, lang: str, img: Image.Image | None = None
+) -> float:
     """The launchpad, one row per dock; a dock left empty by a launch shows a ship in flight
-    (by launch number, as the buttons name them) until the ships land."""
+    (by launch number, as the buttons name them) until the ships land. With ``img`` (the
+    picture ``d`` draws on), each row is pasted from its layer."""
     docks = kit.list_at(view, "docks")
     launched = [s for s in kit.list_at(view, "launched") if isinstance(s, dict)]
     deck = view.get("ship_deck")
@@ -457,12 +516,12 @@ def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> floa
     for i in range(rows):
         ship = docks[i] if i < len(docks) else None
         if isinstance(ship, dict):
-            _ship_row(d, y, str(i + 1), ship, lang, flying=False)
+            _ship_row_at(d, img, y, str(i + 1), ship, lang, flying=False)
         elif flying:
             j, sh = flying.pop(0)
-            _ship_row(d, y, str(j + 1), sh, lang, flying=True)
+            _ship_row_at(d, img, y, str(j + 1), sh, lang, flying=True)
         else:
-            _ship_row(d, y, str(i + 1), None, lang, flying=False)
+            _ship_row_at(d, img, y, str(i + 1), None, lang, flying=False)
         y += DOCK_H
     return y + 6
 
@@ -853,7 +912,7 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
             _draw_zone(d, z, zone, nc, lang)
     _draw_memorial(d, _ints(view.get("memorial"), nc), nc)
     _track(d, view, lang, img)
-    y = _draw_ships(d, HEADER_H + 8, view, lang)
+    y = _draw_ships(d, HEADER_H + 8, view, lang, img)
     right = _draw_players(d, y, view, names, lang, img)
     legend, left, explained = _legend_layer(lang, frozenset(_MARKS["drawn"]))
     img.paste(legend, (0, int(LEGEND_Y)))

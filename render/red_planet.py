@@ -453,7 +453,7 @@ def _marks_while(draw: Callable[[], None]) -> frozenset[str]:
 ShipKey = tuple[int, tuple[int, ...], str | None] | None
 
 
-@layers.layer_cache(maxsize=48)
+@layers.layer_cache(maxsize=32)
 def _dock_layer(
     lang: str, y: int, label: str, ship: ShipKey, flying: bool
 ) -> tuple[Image.Image, frozenset[str]]:
@@ -883,7 +883,7 @@ def _draw_legend(
     return y + line_h / 2 + 8
 
 
-@layers.layer_cache(maxsize=12)
+@layers.layer_cache(maxsize=8)
 def _legend_layer(lang: str, drawn: frozenset[str]) -> tuple[Image.Image, float, frozenset[str]]:
     """The legend of the marks ``drawn`` (nothing else is drawn under the map), its bottom
     and the marks it explains."""

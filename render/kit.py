@@ -42,7 +42,7 @@ from typing import Any, TypeGuard, cast
 from PIL import Image, ImageDraw, ImageFont
 
 from core import i18n
-from render.layers import CachedFont
+from render.layers import CachedFont, draw_line
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -305,7 +305,9 @@ def text(
 ) -> None:
     """Text with an optional outline (stroke) and drop shadow, for legibility on any fill."""
     x, y = xy
-    if shadow:
+    if shadow and not draw_line(
+        draw, (x + shadow, y + shadow), s, f, shadow_fill, anchor, outline, shadow_fill
+    ):
         draw.text(
             (x + shadow, y + shadow),
             s,
@@ -315,9 +317,16 @@ def text(
             stroke_width=outline,
             stroke_fill=shadow_fill,
         )
-    draw.text(
-        (x, y), s, font=f, fill=fill, anchor=anchor, stroke_width=outline, stroke_fill=outline_fill
-    )
+    if not draw_line(draw, (x, y), s, f, fill, anchor, outline, outline_fill):
+        draw.text(
+            (x, y),
+            s,
+            font=f,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=outline,
+            stroke_fill=outline_fill,
+        )
 
 
 # --------------------------------------------------------------------------- shapes

@@ -9,7 +9,12 @@ it into a fresh image). Each cache is bounded (least recently used entry dropped
 
 Every cache registers itself here, so tests can draw a state cold (:func:`clear_all`) and
 warm and compare the pixels, and the bench can report what the caches hold
-(:func:`memory_bytes`). The caches are per process: a worker process fills its own.
+(:func:`memory_bytes`). While a test replaces ``ImageDraw.text`` to watch the words a
+picture draws, every layer is drawn afresh (its words are on every picture). The caches
+are per process: a worker process fills its own.
+
+Text: the kit's fonts are :class:`CachedFont` (glyph masks kept), and :func:`draw_line`
+draws one line of text with Pillow's own steps, minus its per-call text object.
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+#: Pillow's own ``ImageDraw.text``: while it is replaced (a test watching the words each
+#: picture draws), every layer is drawn afresh, so its words are seen on every picture.
+_PILLOW_TEXT = ImageDraw.ImageDraw.text
+
+
 class LayerCache(Generic[P, R]):
     """A bounded, thread-safe least-recently-used cache around one layer function."""
 
@@ -40,6 +50,8 @@ class LayerCache(Generic[P, R]):
         update_wrapper(self, fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if ImageDraw.ImageDraw.text is not _PILLOW_TEXT:
+            return self.fn(*args, **kwargs)
         key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
         entries = self._entries
         try:  # a hit takes no lock: both steps are single operations on the dict
@@ -260,9 +272,6 @@ class CachedFont(ImageFont.FreeTypeFont):
         return _length(self, text, mode, direction, feats, language)
 
 
-_PILLOW_TEXT = ImageDraw.ImageDraw.text
-
-
 def draw_line(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -272,15 +281,18 @@ def draw_line(
     anchor: str,
     stroke_width: float = 0,
     stroke_fill: Any = None,
+    scaled: bool = False,
 ) -> bool:
     """``draw.text(xy, s, fill, f, anchor, stroke_width=..., stroke_fill=...)`` for the
     common case, one line of text in a :class:`CachedFont` on a plain ``ImageDraw`` of an
     RGB picture: Pillow's own steps (the same mask at the same fraction of a pixel, the
     same ink) without building its text object each time. Returns False, having drawn
     nothing, for any other case (the caller then calls ``draw.text``), and when
-    ``ImageDraw.text`` has been replaced (tests watch the words drawn through it)."""
+    ``ImageDraw.text`` has been replaced (tests watch the words drawn through it).
+    ``scaled``: ``draw`` is a ``kit.ScaledDraw`` whose mapping the caller has applied to
+    ``xy``, ``f`` and ``stroke_width`` already (what its ``text`` does before Pillow's)."""
     if (
-        type(draw) is not ImageDraw.ImageDraw
+        (type(draw) is not ImageDraw.ImageDraw and not scaled)
         or ImageDraw.ImageDraw.text is not _PILLOW_TEXT
         or type(f) is not CachedFont
         or type(s) is not str

@@ -20,7 +20,10 @@ smaller than :data:`MIN_FONT` (6 px at 400 px), none on the private picture smal
 
 Board constants come from :mod:`rules.red_planet.data`; every word comes from
 ``data/red_planet/strings.json`` (``red_planet.render.*``). The static layer (sky, Mars,
-links, zone frames and names) is drawn once per language and copied for every picture.
+links, zone frames and names) is drawn once per language and copied for every picture; the
+round track's two rows, each launchpad row, the legend (by the marks drawn) and the
+players' chips and character cards are layers drawn once and pasted
+(:mod:`render.layers`), where nothing else is drawn on them.
 """
 
 from __future__ import annotations

@@ -740,9 +740,21 @@ def keep_exact(palette: Image.Image, colours: Sequence[RGB]) -> Image.Image:
     return out
 
 
-def to_png_palette(img: Image.Image, palette: Image.Image, compress_level: int = 6) -> bytes:
+#: How hard the games' pictures are deflated (zlib level): 6 makes a table's PNG about a
+#: sixth smaller than 1 for twice the encode. The tests draw at 1 (tests/conftest.py): the
+#: pixels are the same, only the deflate's effort differs; the tests that promise sizes or
+#: compare bytes with a worker process's pin this level.
+PNG_LEVEL = 6
+
+
+def to_png_palette(
+    img: Image.Image, palette: Image.Image, compress_level: int | None = None
+) -> bytes:
     """PNG bytes of ``img`` mapped onto a fixed ``palette`` (see :func:`palette_for`): much
-    faster than quantizing every picture, for boards whose colours are known in advance."""
+    faster than quantizing every picture, for boards whose colours are known in advance
+    (deflated at :data:`PNG_LEVEL` unless ``compress_level`` says otherwise)."""
+    if compress_level is None:
+        compress_level = PNG_LEVEL
     if img.mode != "RGB":
         img = img.convert("RGB")
     q = img.quantize(palette=palette, dither=Image.Dither.NONE)

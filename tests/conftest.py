@@ -8,18 +8,34 @@ import asyncio
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from bot import Cosmodrome, build_bot
+from cogs import present
 from core import i18n
 from host.clock import FakeClock
 from host.sessions import Host
 from host.settings import Settings
+from render import kit as render_kit
 from rules.search import LEVELS, Budget
 from tests.harness.fixtures import make_harness, no_network  # noqa: F401
 from tests.host.pgserver import PgTestServer
+
+#: The tests deflate pictures at zlib level 1 (production: render.kit.PNG_LEVEL, 6): the same
+#: pixels for about half the encode, which is most of a picture's time now that the static
+#: layers are drawn once. Tests that promise sizes or compare bytes with a render worker (which
+#: draws at the production level) use the ``production_png`` fixture.
+PRODUCTION_PNG_LEVEL = render_kit.PNG_LEVEL
+render_kit.PNG_LEVEL = 1
+
+
+@pytest.fixture
+def production_png(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_kit, "PNG_LEVEL", PRODUCTION_PNG_LEVEL)
+
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -160,3 +176,30 @@ async def harness(make_harness, bot_factory):  # noqa: F811 - wraps the harness'
         for key, text in i18n.catalog()[lang].items():
             if key.startswith("host.error.") and "{" not in text:
                 assert text not in public, f"refusal {key} was shown in a channel"
+
+
+#: The views of the pictures the ``renders`` fixture saw drawn, in order.
+render_views: list[dict[str, Any]] = []
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int | None]]:
+    """Every picture drawn: ("table", None) or ("private", seat); their views in
+    ``render_views``."""
+    drawn: list[tuple[str, int | None]] = []
+    render_views.clear()
+    table, private = present._render_table, present._render_private
+
+    def counted_table(game_id: str, view: dict[str, Any], *args: Any) -> bytes:
+        drawn.append(("table", None))
+        render_views.append(view)
+        return table(game_id, view, *args)
+
+    def counted_private(game_id: str, view: dict[str, Any], *args: Any) -> bytes | None:
+        drawn.append(("private", view["seat"]))
+        render_views.append(view)
+        return private(game_id, view, *args)
+
+    monkeypatch.setattr(present, "_render_table", counted_table)
+    monkeypatch.setattr(present, "_render_private", counted_private)
+    return drawn

@@ -17,34 +17,11 @@ from typing import Any
 import pytest
 
 from cogs import present
+from tests.conftest import render_views as views
 from tests.e2e.driver import play_turn, tables_ever
 from tests.e2e.kit import cog_of, host_of, open_game, snapshot
 from tests.harness import Harness
 from tests.harness.models import FakeUser
-
-views: list[dict[str, Any]] = []
-
-
-@pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int | None]]:
-    """Every picture drawn: ("table", None) or ("private", seat); their views in ``views``."""
-    drawn: list[tuple[str, int | None]] = []
-    views.clear()
-    table, private = present._render_table, present._render_private
-
-    def counted_table(game_id: str, view: dict[str, Any], *args: Any) -> bytes:
-        drawn.append(("table", None))
-        views.append(view)
-        return table(game_id, view, *args)
-
-    def counted_private(game_id: str, view: dict[str, Any], *args: Any) -> bytes | None:
-        drawn.append(("private", view["seat"]))
-        views.append(view)
-        return private(game_id, view, *args)
-
-    monkeypatch.setattr(present, "_render_table", counted_table)
-    monkeypatch.setattr(present, "_render_private", counted_private)
-    return drawn
 
 
 async def land_moves(h: Harness, n: int, queued: list[asyncio.Task[None]], seat: int) -> int:

@@ -25,8 +25,10 @@ from host.clock import FakeClock
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import latest_table, play_turn
 from tests.e2e.kit import open_game
-from tests.e2e.test_newest_table import renders  # noqa: F401 - a fixture
 from tests.harness import Harness
+
+#: Sizes and bytes as production deflates them (the tests draw at zlib level 1).
+pytestmark = pytest.mark.usefixtures("production_png")
 
 Job = tuple[str, str, dict[str, Any], list[str], str]
 
@@ -164,7 +166,7 @@ def bot_factory(db_path: Path, clock: FakeClock) -> Callable[[], Cosmodrome]:
 
 async def test_a_bot_with_workers_shows_its_tables_through_them(
     harness: Harness,
-    renders: list[tuple[str, int | None]],  # noqa: F811 - the fixture imported above
+    renders: list[tuple[str, int | None]],
 ) -> None:
     h = harness
     pool = renderpool.current()

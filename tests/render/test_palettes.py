@@ -17,6 +17,9 @@ from core.contract import random_answer
 from host import registry
 from render import kit
 
+#: Sizes and bytes as production deflates them (the tests draw at zlib level 1).
+pytestmark = pytest.mark.usefixtures("production_png")
+
 GAMES = list(registry.GAME_MODULES)
 #: How much bigger than the adaptive ``kit.to_png`` of the same image a PNG may be: 10 %,
 #: or 2 KB for small pictures (Galaxy Trucker's, whose palette is all gradients).

@@ -1,0 +1,106 @@
+"""Static layers drawn once (issue 23): a picture drawn cold (every layer cache emptied) is
+pixel for pixel the picture drawn warm (after other states filled the caches), for every
+game's table and private picture, in both languages; and the caches stay bounded."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from core.contract import random_answer
+from host import registry
+from render import layers
+
+GAMES = list(registry.GAME_MODULES)
+
+
+def pixels(png: bytes | None) -> str | None:
+    if png is None:
+        return None
+    img = Image.open(io.BytesIO(png)).convert("RGBA")
+    return hashlib.sha256(img.tobytes() + repr(img.size).encode()).hexdigest()
+
+
+def sampled(game_id: str) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
+    """(public view, a seat's view, names) at a few points of seeded games, at the fewest
+    and the most players."""
+    game = registry.get(game_id)
+    out = []
+    for n, seed in ((game.min_players, 5), (game.max_players, 6)):
+        names = [f"Player {i + 1}" for i in range(n)]
+        rng = random.Random(seed)
+        state = game.new(n, {o.id: o.default for o in game.options}, seed)
+        for step in range(200):
+            pending = game.pending(state)
+            if step in (0, 25, 120) or not pending:
+                seat = step % n
+                out.append((game.view(state, None), game.view(state, seat), names))
+            if not pending:
+                break
+            d = rng.choice(pending)
+            state, _ = game.apply(state, d.seat, random_answer(d, rng))
+    return out
+
+
+def draw_all(game_id: str, views: list[tuple[dict, dict, list[str]]], lang: str) -> list:
+    render = registry.renderer(game_id)
+    return [
+        (
+            pixels(render.render_table(pub, names, lang)),
+            pixels(render.render_private(me, names, lang)),
+        )
+        for pub, me, names in views
+    ]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_cold_and_warm_pictures_are_identical(game_id: str) -> None:
+    views = sampled(game_id)
+    for lang in ("es", "en"):
+        cold = []
+        for view in views:
+            layers.clear_all()
+            cold.extend(draw_all(game_id, [view], lang))
+        # warm: the other language and every other state drawn first, then in reverse order
+        draw_all(game_id, views, "en" if lang == "es" else "es")
+        warm = list(reversed(draw_all(game_id, list(reversed(views)), lang)))
+        assert warm == cold
+
+
+def test_caches_are_bounded_and_clearable() -> None:
+    for game_id in GAMES:
+        registry.renderer(game_id)
+    for cache in layers.caches():
+        assert 0 < cache.maxsize <= 64
+    layers.clear_all()
+    assert layers.memory_bytes() == 0
+    assert all(len(c) == 0 for c in layers.caches())
+
+
+def test_layer_cache_is_lru_and_counts() -> None:
+    calls: list[int] = []
+
+    @layers.layer_cache(maxsize=2)
+    def layer(n: int) -> Image.Image:
+        calls.append(n)
+        return Image.new("RGB", (n, 1))
+
+    try:
+        a = layer(1)
+        assert layer(1) is a
+        layer(2)
+        layer(1)  # 1 is now the most recent
+        layer(3)  # drops 2
+        assert len(layer) == 2
+        layer(2)
+        assert calls == [1, 2, 3, 2]
+        assert layers.memory_bytes() >= 5 * 3
+        layer.cache_clear()
+        assert len(layer) == 0
+    finally:
+        layers._CACHES.remove(layer)

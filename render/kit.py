@@ -42,6 +42,7 @@ from typing import Any, TypeGuard, cast
 from PIL import Image, ImageDraw, ImageFont
 
 from core import i18n
+from render.layers import CachedFont
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -124,7 +125,7 @@ def font(size: int, style: str = "bold") -> Font:
     """A cached font: ``style`` is ``bold`` (default), ``cond`` (condensed bold) or ``book``."""
     path = FONT_DIR / _FONT_FILES.get(style, _FONT_FILES["bold"])
     try:
-        return ImageFont.truetype(str(path), size)
+        return CachedFont(str(path), size)
     except OSError:  # font files missing: Pillow's bundled scalable font
         f = ImageFont.load_default(size=size)
         if not isinstance(f, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow sans FreeType
@@ -736,7 +737,7 @@ def picture_png(
 
 @lru_cache(maxsize=256)
 def _font_at(path: str, index: int, size: int) -> Font:
-    return ImageFont.truetype(path, size, index=index)
+    return CachedFont(path, size, index=index)
 
 
 def scaled_font(f: Font, k: float) -> Font:

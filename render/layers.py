@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable
 from functools import update_wrapper
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from PIL import Image
+from PIL import Image, ImageFont
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -95,6 +95,8 @@ def clear_all() -> None:
 def _image_bytes(value: object) -> int:
     if isinstance(value, Image.Image):
         return value.width * value.height * len(value.getbands())
+    if isinstance(value, Image.core.ImagingCore):
+        return value.size[0] * value.size[1] * value.bands
     if isinstance(value, (tuple, list)):
         return sum(_image_bytes(v) for v in value)
     if isinstance(value, dict):
@@ -105,3 +107,131 @@ def _image_bytes(value: object) -> int:
 def memory_bytes() -> int:
     """Pixel bytes held by every layer cache now (images found in the cached values)."""
     return sum(_image_bytes(v) for cache in _CACHES for v in cache.values())
+
+
+# --------------------------------------------------------------------------- text
+
+
+@layer_cache(maxsize=8192)
+def _mask(
+    f: ImageFont.FreeTypeFont,
+    text: str | bytes,
+    mode: str,
+    direction: str | None,
+    features: tuple[str, ...] | None,
+    language: str | None,
+    stroke_width: float,
+    anchor: str | None,
+    start: tuple[float, float] | None,
+    stroke_filled: bool,
+) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+    return ImageFont.FreeTypeFont.getmask2(
+        f,
+        text,
+        mode,
+        direction,
+        list(features) if features is not None else None,
+        language,
+        stroke_width,
+        anchor,
+        0,
+        start,
+        stroke_filled=stroke_filled,
+    )
+
+
+@layer_cache(maxsize=8192)
+def _bbox(
+    f: ImageFont.FreeTypeFont,
+    text: str | bytes,
+    mode: str,
+    direction: str | None,
+    features: tuple[str, ...] | None,
+    language: str | None,
+    stroke_width: float,
+    anchor: str | None,
+) -> tuple[float, float, float, float]:
+    feats = list(features) if features is not None else None
+    return ImageFont.FreeTypeFont.getbbox(
+        f, text, mode, direction, feats, language, stroke_width, anchor
+    )
+
+
+@layer_cache(maxsize=8192)
+def _length(
+    f: ImageFont.FreeTypeFont,
+    text: str | bytes,
+    mode: str,
+    direction: str | None,
+    features: tuple[str, ...] | None,
+    language: str | None,
+) -> float:
+    feats = list(features) if features is not None else None
+    return ImageFont.FreeTypeFont.getlength(f, text, mode, direction, feats, language)
+
+
+class CachedFont(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps the glyph masks, boxes and lengths of the text it was
+    asked for (bounded, least recently used dropped): a label drawn again, at the same
+    fraction of a pixel, is a lookup instead of a FreeType render. The masks are exactly
+    FreeType's (the same call, made once), so pictures are unchanged pixel for pixel.
+    Colour (``RGBA``) masks, which depend on the ink, are never kept."""
+
+    def getmask2(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        if mode == "RGBA" or args or set(kwargs) - {"stroke_filled"}:
+            return super().getmask2(
+                text,
+                mode,
+                direction,
+                features,
+                language,
+                stroke_width,
+                anchor,
+                ink,
+                start,
+                *args,
+                **kwargs,
+            )
+        feats = tuple(features) if features is not None else None
+        at = (start[0], start[1]) if start is not None else None
+        filled = bool(kwargs.get("stroke_filled", False))
+        return _mask(
+            self, text, mode, direction, feats, language, stroke_width, anchor, at, filled
+        )
+
+    def getbbox(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+    ) -> tuple[float, float, float, float]:
+        feats = tuple(features) if features is not None else None
+        return _bbox(self, text, mode, direction, feats, language, stroke_width, anchor)
+
+    def getlength(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        feats = tuple(features) if features is not None else None
+        return _length(self, text, mode, direction, feats, language)

@@ -76,7 +76,7 @@ def test_caches_are_bounded_and_clearable() -> None:
     for game_id in GAMES:
         registry.renderer(game_id)
     for cache in layers.caches():
-        assert 0 < cache.maxsize <= 64
+        assert 0 < cache.maxsize <= 8192
     layers.clear_all()
     assert layers.memory_bytes() == 0
     assert all(len(c) == 0 for c in layers.caches())

@@ -1,6 +1,6 @@
 """Render time, encode time and PNG size over states sampled from random games.
 
-python -m bench.render [game ...] [--states N]
+python -m bench.render [game ...] [--states N] [--gt-flight]
 
 Per game and picture (the table, and one seat's private picture): the whole render, the
 encode the renderer uses (a fixed palette made once per game), a bare ``img.save(PNG)`` of
@@ -51,6 +51,25 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]
     return views[:count]
 
 
+def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
+    """Galaxy Trucker's flight tables with every ship built (the heuristic bot builds each
+    one, random play leaves them nearly empty): 2 to 4 players, levels I, II and III."""
+    from rules.galaxy_trucker import GAME
+
+    views: list[tuple[dict, dict, list[str]]] = []
+    for k in range(count):
+        players, level = 2 + k % 3, ("I", "II", "III")[k // 3 % 3]
+        s = GAME.new(players, {"rules": "2", "level": level}, 100 + k)
+        rng = random.Random(k)
+        while GAME.pending(s) and len(views) <= k:
+            if s["phase"] == "flight":
+                names = [f"Player {i + 1}" for i in range(players)]
+                views.append((GAME.view(s, None), GAME.view(s, 0), names))
+            d = rng.choice(GAME.pending(s))
+            s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, rng))
+    return views
+
+
 @contextmanager
 def encodes() -> Iterator[list[tuple[Image.Image, float]]]:
     """Every image the renderers encode while inside, with the encode's time (ms)."""
@@ -79,9 +98,9 @@ def bare_png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def bench(game_id: str, count: int) -> dict[str, dict[str, float]]:
+def bench(game_id: str, count: int, gt_flight: bool = False) -> dict[str, dict[str, float]]:
     render = registry.renderer(game_id)
-    views = sample_views(game_id, count)
+    views = gt_flight_views(count) if gt_flight else sample_views(game_id, count)
     render.render_table(views[0][0], views[0][2], "en")  # warm-up: fonts, static layers
     render.render_private(views[0][1], views[0][2], "en")
     out: dict[str, dict[str, float]] = {}
@@ -123,9 +142,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*", default=list(registry.GAME_MODULES))
     ap.add_argument("--states", type=int, default=60)
+    ap.add_argument("--gt-flight", action="store_true", help="Galaxy Trucker's flight tables")
     args = ap.parse_args()
+    if args.gt_flight:
+        args.games = ["galaxy_trucker"]
     for gid in args.games:
-        for kind, r in bench(gid, args.states).items():
+        for kind, r in bench(gid, args.states, args.gt_flight).items():
             print(
                 f"{gid} {kind} ({r['n']:.0f}): render median {r['median_ms']:.0f} ms, "
                 f"p99 {r['p99_ms']:.0f} ms; encode {r['encode_ms']:.1f} ms vs bare PNG "

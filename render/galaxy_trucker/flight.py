@@ -4,18 +4,33 @@ credits)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
-from render.galaxy_trucker.legend import draw_legend, legend_height, view_marks
-from render.galaxy_trucker.marks import LEGEND, _mark
+from render.galaxy_trucker.legend import (
+    draw_legend,
+    draw_legend_cached,
+    explain,
+    legend_height,
+    view_marks,
+)
+from render.galaxy_trucker.marks import LEGEND, _apart, _mark
 from render.galaxy_trucker.ship import _frame, _header, _players, draw_ship, ship_size
 from render.galaxy_trucker.style import GOODS, MIN_FONT, STATS_BELOW, TILE_EDGE, G, W, _label, _t
 from render.kit import BG, BG2, FAINT, GOLD, INK, MUTED, PANEL_EDGE, RED, RGB
+from render.regions import cached_region, region_store
+
+#: The flight table's boxes drawn once per state and pasted afterwards (render.regions):
+#: the track without its rockets, the card band, each ship's panel, a legend in a ship's place.
+_TRACKS = region_store(8)
+_BANDS = region_store(16)
+_PANELS = region_store(64)
+_LEGENDS = region_store(16)
 
 # --------------------------------------------------------------------------- flight
 
@@ -92,16 +107,11 @@ def _hazards(items: list[Any], lang: str) -> str:
     return ", ".join(parts)
 
 
-def _track(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    box: tuple[float, float, float, float],
-    view: dict[str, Any],
-) -> None:
-    """The flight track: a loop of spaces (space 1 at the top, clockwise) with the rockets,
-    each labelled with its place in the race (1 = the leader)."""
+def _track_layout(
+    box: tuple[float, float, float, float], view: dict[str, Any]
+) -> tuple[int, float, list[tuple[float, float]]]:
+    """The track's spaces: how many, their radius and their centres."""
     x0, y0, x1, y1 = box
-    flight = kit.dict_of(view.get("flight"))
     n = max(4, kit.int_of(view.get("track"), 18))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     rs = min(24.0, max(16.0, math.pi * min(x1 - x0, y1 - y0) / 2 / n * 0.9 + 6))
@@ -110,11 +120,26 @@ def _track(
     for i in range(n):
         a = -math.pi / 2 + 2 * math.pi * i / n
         pts.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
+    return n, rs, pts
+
+
+def _track_spaces(
+    img: Image.Image, d: ImageDraw.ImageDraw, rs: float, pts: list[tuple[float, float]]
+) -> None:
+    """The track's empty spaces, numbered (space 1 at the top, clockwise)."""
     for i, (px, py) in enumerate(pts):
         d.ellipse(
             (px - rs, py - rs, px + rs, py + rs), fill=kit.PANEL, outline=PANEL_EDGE, width=2
         )
         _label(img, (px, py), str(i + 1), MIN_FONT, FAINT, "cond")
+
+
+def _track_rockets(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], rs: float, pts: list[tuple[float, float]]
+) -> None:
+    """The rockets on the track, each labelled with its place in the race (1 = the leader)."""
+    flight = kit.dict_of(view.get("flight"))
+    n = len(pts)
     spaces = kit.list_of(flight.get("spaces"))
     retired = kit.list_of(flight.get("retired"))
     order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
@@ -125,6 +150,19 @@ def _track(
         place = order.index(seat) + 1 if seat in order else None
         kit.seat_token(d, (px, py), rs * 1.05, seat, label=str(place) if place else None)
         _mark("rocket")
+
+
+def _track(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    view: dict[str, Any],
+) -> None:
+    """The flight track: a loop of spaces (space 1 at the top, clockwise) with the rockets,
+    each labelled with its place in the race (1 = the leader)."""
+    _, rs, pts = _track_layout(box, view)
+    _track_spaces(img, d, rs, pts)
+    _track_rockets(d, view, rs, pts)
 
 
 def _ship_panel(
@@ -246,16 +284,90 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     over = bool(kit.dict_of(view.get("result")))
     cx0 = 20 if over else 580  # the end: the final credits take the whole band
     if not over:
-        kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
-        kit.text(
-            d, (290, ty + top_h / 2), _t("pic.track", lang), kit.font(22), fill=FAINT, anchor="mm"
-        )
-        _track(img, d, (24, ty + 4, 556, ty + top_h - 4), view)
+        _, rs, pts = _track_layout((24, ty + 4, 556, ty + top_h - 4), view)
+
+        def track() -> None:
+            kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
+            kit.text(
+                d,
+                (290, ty + top_h / 2),
+                _t("pic.track", lang),
+                kit.font(22),
+                fill=FAINT,
+                anchor="mm",
+            )
+            _track_spaces(img, d, rs, pts)
+
+        cached_region(_TRACKS, img, (20, ty, 560, ty + top_h), (lang, top_h, len(pts)), track)
+        _track_rockets(d, view, rs, pts)
     else:
         marks.discard("rocket")
-    kit.rounded_box(
-        d, (cx0, ty, W - 20, ty + top_h), radius=16, fill=kit.PANEL, outline=PANEL_EDGE
-    )
+    band = (cx0, ty, W - 20, ty + top_h)
+    counts = (flight.get("cards_done"), bool(flight.get("card")), flight.get("cards_left"))
+    result = repr(view.get("result"))
+    band_key = (lang, top_h, over, repr(card), counts, result, *(names if over else ()))
+    draw = partial(_card_band, img, d, band, view, card, names, lang)
+    _mark(*cached_region(_BANDS, img, band, band_key, _apart_of(draw)))
+    y = ty + top_h + 16
+    if in_slot:
+        r, c = divmod(n, per)
+        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
+        slot = (bx, by, bx + panel_w, by + panel_h)
+
+        def legend_slot() -> None:
+            kit.rounded_box(d, slot, radius=14, fill=BG2, outline=PANEL_EDGE)
+            lh = legend_height(entries, lg_cols, MIN_FONT)
+            ly = by + max(12, (panel_h - lh) / 2)
+            draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
+
+        used = tuple(e for e, m in LEGEND if m & marks)
+        cached_region(_LEGENDS, img, slot, (lang, slot, used, lg_cols), legend_slot)
+        explain(marks)
+    else:
+        y += draw_legend_cached(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
+    asking = flight.get("asking")
+    board = repr(view.get("board"))
+    race = repr((flight.get("order"), flight.get("retired"), view.get("result")))
+    for i in range(n):
+        r, c = divmod(i, per)
+        bx = 20 + c * (panel_w + 20)
+        by = y + r * (panel_h + 20)
+        box = (bx, by, bx + panel_w, by + panel_h)
+        ships_ = kit.list_of(view.get("ships"))
+        ship = repr(ships_[i]) if i < len(ships_) else ""
+        name = kit.player_name(names, i, lang)
+        key = (lang, box, i, name, asking == i, below, ship, board, race)
+        draw = partial(_ship_panel, img, d, box, view, i, names, lang, asking == i, below)
+        _mark(*cached_region(_PANELS, img, box, key, _apart_of(draw)))
+    return img
+
+
+def _apart_of(draw: Callable[[], None]) -> Callable[[], set[str]]:
+    """``draw`` counting its marks apart: returns them (a cached box adds them again)."""
+
+    def run() -> set[str]:
+        with _apart() as out:
+            draw()
+        return out
+
+    return run
+
+
+def _card_band(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    band: tuple[float, float, float, float],
+    view: dict[str, Any],
+    card: Any,
+    names: Sequence[str],
+    lang: str,
+) -> None:
+    """The band right of the track: the card being played (or the final credits)."""
+    cx0, ty, _, bottom_y = band
+    top_h = bottom_y - ty
+    flight = kit.dict_of(view.get("flight"))
+    over = bool(kit.dict_of(view.get("result")))
+    kit.rounded_box(d, band, radius=16, fill=kit.PANEL, outline=PANEL_EDGE)
     k = kit.int_of(flight.get("cards_done")) + (1 if flight.get("card") else 0)
     if not over:
         sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
@@ -310,27 +422,6 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         _final_credits(d, (cx0 + 20, ty + 16, W - 40), view, names, lang)
     else:
         kit.text(d, (cx0 + 20, ty + 30), _t("pic.no_card", lang), kit.font(24), fill=MUTED)
-    y = ty + top_h + 16
-    if in_slot:
-        r, c = divmod(n, per)
-        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
-        kit.rounded_box(
-            d, (bx, by, bx + panel_w, by + panel_h), radius=14, fill=BG2, outline=PANEL_EDGE
-        )
-        lh = legend_height(entries, lg_cols, MIN_FONT)
-        ly = by + max(12, (panel_h - lh) / 2)
-        draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
-    else:
-        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
-    asking = flight.get("asking")
-    for i in range(n):
-        r, c = divmod(i, per)
-        bx = 20 + c * (panel_w + 20)
-        by = y + r * (panel_h + 20)
-        _ship_panel(
-            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i, below
-        )
-    return img
 
 
 def _final_credits(

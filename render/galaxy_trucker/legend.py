@@ -14,6 +14,10 @@ from render.galaxy_trucker.ship import _ship_extras
 from render.galaxy_trucker.style import KIND_FILL, SLOT, SLOT_EDGE, TILE_EDGE, _cellkey, _cells, _t
 from render.galaxy_trucker.tile import _tile_marks, _tubes, draw_tile
 from render.kit import GOLD, GREEN, INK, RED
+from render.regions import cached_region, region_store
+
+#: Legends drawn once per place, language and entries, pasted afterwards (render.regions).
+_LEGENDS = region_store(32)
 
 # --------------------------------------------------------------------------- legend
 
@@ -107,3 +111,38 @@ def draw_legend(
         kit.text(d, (ex + icon + 6, ey + row_h / 2), words, f, fill=INK, anchor="lm")
         _explained(covers)
     return legend_height(len(entries), cols, size)
+
+
+def explain(marks: set[str]) -> None:
+    """Note what a legend of ``marks`` explains (a legend pasted from the cache)."""
+    for _, covers in LEGEND:
+        if covers & marks:
+            _explained(covers)
+
+
+def draw_legend_cached(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float],
+    marks: set[str],
+    lang: str,
+    cols: int,
+    size: int,
+) -> int:
+    """:func:`draw_legend` drawn once per place, language and entries (on the picture's
+    background), pasted afterwards."""
+    used = tuple(e for e, m in LEGEND if m & marks)
+    if not used:
+        return draw_legend(img, d, box, marks, lang, cols, size)
+    x0, y, x1 = box
+    h = legend_height(len(used), cols, size)
+    key = (lang, box, used, cols, size)
+    cached_region(
+        _LEGENDS,
+        img,
+        (x0, y, x1, y + h),
+        key,
+        lambda: draw_legend(img, d, box, marks, lang, cols, size),
+    )
+    explain(marks)
+    return h

@@ -15,10 +15,11 @@ used dropped first, emptied by ``layers.clear_all``).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render.layers import LayerCache, layer_cache
 
@@ -34,10 +35,15 @@ def region_store(maxsize: int) -> LayerCache[[Hashable], dict[str, Any]]:
     return layer_cache(maxsize=maxsize)(slot)
 
 
-def pixel_box(box: Box) -> tuple[int, int, int, int]:
-    """The whole pixels ``box`` touches."""
+#: Set (tests, the golden-picture scripts) to check that every box drawn stays inside it.
+CHECK = bool(os.environ.get("RENDER_REGIONS_CHECK"))
+
+
+def pixel_box(box: Box, margin: int = 0) -> tuple[int, int, int, int]:
+    """The whole pixels ``box`` touches, and ``margin`` more on every side."""
     x0, y0, x1, y1 = box
-    return math.floor(x0), math.floor(y0), math.ceil(x1) + 1, math.ceil(y1) + 1
+    m = margin
+    return math.floor(x0) - m, math.floor(y0) - m, math.ceil(x1) + 1 + m, math.ceil(y1) + 1 + m
 
 
 def cached_region(
@@ -46,16 +52,28 @@ def cached_region(
     box: Box,
     key: Hashable,
     draw: Callable[[], Any],
+    margin: int = 0,
 ) -> Any:
-    """Draw ``box`` of ``img`` with ``draw()`` once per ``key``, paste it afterwards.
-    Returns what ``draw`` returned the first time (what the box drew, for a legend)."""
-    pb = pixel_box(box)
+    """Draw ``box`` of ``img`` with ``draw()`` once per ``key``, paste it afterwards (the box
+    and ``margin`` pixels around it: what the drawing may overrun). Returns what ``draw``
+    returned the first time (what the box drew, for a legend)."""
+    pb = pixel_box(box, margin)
     slot = store((pb, key))
     patch = slot.get("patch")
     if patch is not None:
         img.paste(patch, pb[:2])
         return slot.get("result")
+    before = img.copy() if CHECK else None
     result = draw()
+    if before is not None:
+        changed = ImageChops.difference(before, img).getbbox()
+        inside = changed is None or (
+            changed[0] >= pb[0]
+            and changed[1] >= pb[1]
+            and changed[2] <= pb[2]
+            and changed[3] <= pb[3]
+        )
+        assert inside, f"drawn outside its box: {changed} not in {pb}"
     slot["result"] = result
     slot["patch"] = img.crop(pb)
     return result

@@ -23,13 +23,15 @@ from render.galaxy_trucker.marks import LEGEND, _apart, _mark
 from render.galaxy_trucker.ship import _frame, _header, _players, draw_ship, ship_size
 from render.galaxy_trucker.style import GOODS, MIN_FONT, STATS_BELOW, TILE_EDGE, G, W, _label, _t
 from render.kit import BG, BG2, FAINT, GOLD, INK, MUTED, PANEL_EDGE, RED, RGB
-from render.regions import cached_region, region_store
+from render.regions import cached_region, pixel_box, region_store
 
 #: The flight table's boxes drawn once per state and pasted afterwards (render.regions):
-#: the track without its rockets, the card band, each ship's panel, a legend in a ship's place.
+#: the track without its rockets, the card band, each ship's panel and the ship on it, a legend
+#: in a ship's place.
 _TRACKS = region_store(8)
 _BANDS = region_store(16)
 _PANELS = region_store(64)
+_SHIPS = region_store(64)
 _LEGENDS = region_store(16)
 
 # --------------------------------------------------------------------------- flight
@@ -227,7 +229,7 @@ def _ship_panel(
         s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
         sw, sh_ = ship_size(view, s, MIN_FONT)
         sx = x0 + (x1 - x0 - sw) / 2
-        draw_ship(img, d, sx, y0 + 50, s, view, ship, seat, label_min=MIN_FONT)
+        _ship_body(img, d, (sx, y0 + 50, s), box, highlight, view, ship, seat)
         for i, line in enumerate(pairs):
             kit.text(d, (x0 + 24, y0 + 56 + sh_ + i * (MIN_FONT + 8)), line, sf, fill=MUTED)
         return
@@ -236,10 +238,36 @@ def _ship_panel(
     s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
     sw, sh_ = ship_size(view, s, MIN_FONT)
     sx = x0 + 14
-    draw_ship(img, d, sx, y0 + 50 + (avail_h - sh_) / 2, s, view, ship, seat, label_min=MIN_FONT)
+    _ship_body(img, d, (sx, y0 + 50 + (avail_h - sh_) / 2, s), box, highlight, view, ship, seat)
     ty = y0 + 50 + (avail_h - sh_) / 2 + lab
     for i, line in enumerate(stats):
         kit.text(d, (sx + sw + 12, ty + i * (MIN_FONT + 10)), line, sf, fill=MUTED)
+
+
+def _ship_body(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    at: tuple[float, float, float],
+    panel: tuple[float, float, float, float],
+    highlight: bool,
+    view: dict[str, Any],
+    ship: dict[str, Any],
+    seat: int,
+) -> None:
+    """A ship in flight (at x, y, tile size s) on its panel, drawn once per place, size and
+    what is aboard, pasted afterwards. Under it lies the panel's fill (the seat's colour),
+    and its outline (gold when ``highlight``) where the ship reaches the panel's edge."""
+    x, y, s = at
+    sw, sh_ = ship_size(view, s, MIN_FONT)
+    aboard = tuple(repr(ship.get(k)) for k in ("tiles", "crew", "batteries", "goods", "aliens"))
+    key: tuple[Any, ...] = (x, y, s, seat, repr(view.get("board")), aboard)
+    box = (x, y, x + sw, y + sh_)
+    margin = 2  # a barrel may reach 2 px past the ship
+    pb, inner = pixel_box(box, margin), pixel_box(panel, -4)
+    if not (pb[0] >= inner[0] and pb[1] >= inner[1] and pb[2] <= inner[2] and pb[3] <= inner[3]):
+        key += (highlight,)
+    draw = partial(draw_ship, img, d, x, y, s, view, ship, seat, label_min=MIN_FONT)
+    _mark(*cached_region(_SHIPS, img, box, key, _apart_of(draw), margin=margin))
 
 
 def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:

@@ -306,7 +306,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     h = int(fixed + nrows * (panel_h + 20) - 20)
     img = Image.new("RGB", (W, max(h, 400)), BG)
     d = ImageDraw.Draw(img)
-    _header(d, W, view, lang, i18n.t(f"{G}.name", lang))
+    _header(img, d, W, view, lang, i18n.t(f"{G}.name", lang))
     # track on the left, the card on the right
     ty = 84
     over = bool(kit.dict_of(view.get("result")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -13,6 +14,7 @@ from render.galaxy_trucker.marks import _mark
 from render.galaxy_trucker.style import SLOT, SLOT_EDGE, G, _cellkey, _cells, _label, _t
 from render.galaxy_trucker.tile import draw_tile
 from render.kit import BG2, GOLD, GREEN, MUTED, PANEL_EDGE, RED
+from render.regions import cached_region, region_store
 
 # --------------------------------------------------------------------------- one ship
 
@@ -124,6 +126,7 @@ def _level_name(view: dict[str, Any], lang: str) -> str:
 
 
 def _header(
+    img: Image.Image,
     d: ImageDraw.ImageDraw,
     width: int,
     view: dict[str, Any],
@@ -132,7 +135,26 @@ def _header(
     level: bool = True,
 ) -> None:
     """Title on the left (with the flight's level, and which flight of the Trek), the phase
-    in a pill on the right."""
+    in a pill on the right; drawn once per text (on the picture's plain top), pasted
+    afterwards."""
+    parts = (view.get(k) for k in ("trek", "phase", "step", "level"))
+    key = (width, lang, title, level, repr(tuple(parts)))
+    draw = partial(_draw_header, d, width, view, lang, title, level)
+    cached_region(_HEADERS, img, (0, 0, width, 65), key, draw)
+
+
+#: Headers drawn once per text (render.regions).
+_HEADERS = region_store(32)
+
+
+def _draw_header(
+    d: ImageDraw.ImageDraw,
+    width: int,
+    view: dict[str, Any],
+    lang: str,
+    title: str,
+    level: bool = True,
+) -> None:
     d.rectangle((0, 0, width, 64), fill=BG2)
     d.line((0, 64, width, 64), fill=PANEL_EDGE, width=2)
     trek = kit.dict_of(view.get("trek"))

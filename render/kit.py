@@ -42,7 +42,7 @@ from typing import Any, TypeGuard, cast
 from PIL import Image, ImageDraw, ImageFont
 
 from core import i18n
-from render.layers import CachedFont
+from render.layers import CachedFont, draw_line
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -305,7 +305,9 @@ def text(
 ) -> None:
     """Text with an optional outline (stroke) and drop shadow, for legibility on any fill."""
     x, y = xy
-    if shadow:
+    if shadow and not _line(
+        draw, (x + shadow, y + shadow), s, f, shadow_fill, anchor, outline, shadow_fill
+    ):
         draw.text(
             (x + shadow, y + shadow),
             s,
@@ -315,9 +317,39 @@ def text(
             stroke_width=outline,
             stroke_fill=shadow_fill,
         )
-    draw.text(
-        (x, y), s, font=f, fill=fill, anchor=anchor, stroke_width=outline, stroke_fill=outline_fill
-    )
+    if not _line(draw, (x, y), s, f, fill, anchor, outline, outline_fill):
+        draw.text(
+            (x, y),
+            s,
+            font=f,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=outline,
+            stroke_fill=outline_fill,
+        )
+
+
+def _line(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    f: Font,
+    fill: RGB,
+    anchor: str,
+    stroke: int,
+    stroke_fill: RGB,
+) -> bool:
+    """:func:`render.layers.draw_line` (one line of text, Pillow's steps without its text
+    object), through a :class:`ScaledDraw`'s mapping when ``draw`` is one; False when it
+    drew nothing and ``draw.text`` must."""
+    if type(draw) is ScaledDraw:
+        if draw._depth:
+            return False
+        xy = draw.pt(xy[0], xy[1])
+        f = scaled_font(f, draw.k)
+        stroke = draw._w(stroke) if stroke else stroke
+        return draw_line(draw, xy, s, f, fill, anchor, stroke, stroke_fill, scaled=True)
+    return draw_line(draw, xy, s, f, fill, anchor, stroke, stroke_fill)
 
 
 # --------------------------------------------------------------------------- shapes

@@ -9,21 +9,32 @@ it into a fresh image). Each cache is bounded (least recently used entry dropped
 
 Every cache registers itself here, so tests can draw a state cold (:func:`clear_all`) and
 warm and compare the pixels, and the bench can report what the caches hold
-(:func:`memory_bytes`). The caches are per process: a worker process fills its own.
+(:func:`memory_bytes`). While a test replaces ``ImageDraw.text`` to watch the words a
+picture draws, every layer is drawn afresh (its words are on every picture). The caches
+are per process: a worker process fills its own.
+
+Text: the kit's fonts are :class:`CachedFont` (glyph masks kept), and :func:`draw_line`
+draws one line of text with Pillow's own steps, minus its per-call text object.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import update_wrapper
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar, cast
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+#: Pillow's own ``ImageDraw.text``: while it is replaced (a test watching the words each
+#: picture draws), every layer is drawn afresh, so its words are seen on every picture.
+_PILLOW_TEXT = ImageDraw.ImageDraw.text
 
 
 class LayerCache(Generic[P, R]):
@@ -39,12 +50,18 @@ class LayerCache(Generic[P, R]):
         update_wrapper(self, fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if ImageDraw.ImageDraw.text is not _PILLOW_TEXT:
+            return self.fn(*args, **kwargs)
         key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return self._entries[key]
+        entries = self._entries
+        try:  # a hit takes no lock: both steps are single operations on the dict
+            value = entries[key]
+            entries.move_to_end(key)
+        except KeyError:
+            pass
+        else:
+            self.hits += 1
+            return value
         value = self.fn(*args, **kwargs)
         with self._lock:
             self.misses += 1
@@ -92,11 +109,28 @@ def clear_all() -> None:
         cache.cache_clear()
 
 
+def drawn_on(
+    base: Image.Image, box: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw], R]
+) -> tuple[Image.Image, R]:
+    """The part ``box`` of ``base`` once ``draw`` has drawn on a copy of it (at the picture's
+    own coordinates), and what ``draw`` returned: the layer of a region of the picture where
+    nothing else is drawn, cached and pasted at ``box``'s corner instead of drawn again."""
+    img = base.crop((0, 0, box[2], box[3]))  # the same coordinates, nothing past the box
+    out = draw(ImageDraw.Draw(img))
+    return img.crop(box), out
+
+
+def _pixel_bytes(mode: str) -> int:
+    """Bytes a pixel takes in Pillow's memory (RGB is stored four bytes a pixel)."""
+    return 1 if mode in ("1", "L", "P") else 4
+
+
 def _image_bytes(value: object) -> int:
     if isinstance(value, Image.Image):
-        return value.width * value.height * len(value.getbands())
-    if isinstance(value, Image.core.ImagingCore):
-        return value.size[0] * value.size[1] * value.bands
+        return value.width * value.height * _pixel_bytes(value.mode)
+    if type(value).__name__ == "ImagingCore":  # a glyph mask (Pillow's internal image)
+        w, h = cast(tuple[int, int], getattr(value, "size", (0, 0)))
+        return w * h * _pixel_bytes(str(getattr(value, "mode", "L")))
     if isinstance(value, (tuple, list)):
         return sum(_image_bytes(v) for v in value)
     if isinstance(value, dict):
@@ -112,7 +146,7 @@ def memory_bytes() -> int:
 # --------------------------------------------------------------------------- text
 
 
-@layer_cache(maxsize=8192)
+@layer_cache(maxsize=4096)
 def _mask(
     f: ImageFont.FreeTypeFont,
     text: str | bytes,
@@ -172,9 +206,10 @@ def _length(
 
 class CachedFont(ImageFont.FreeTypeFont):
     """A FreeType font that keeps the glyph masks, boxes and lengths of the text it was
-    asked for (bounded, least recently used dropped): a label drawn again, at the same
-    fraction of a pixel, is a lookup instead of a FreeType render. The masks are exactly
-    FreeType's (the same call, made once), so pictures are unchanged pixel for pixel.
+    asked for (bounded, least recently used dropped: 4,096 masks, about 11 MB): a label
+    drawn again, at the same fraction of a pixel, is a lookup instead of a FreeType render.
+    The masks are exactly FreeType's (the same call, made once), so pictures are unchanged
+    pixel for pixel.
     Colour (``RGBA``) masks, which depend on the ink, are never kept."""
 
     def getmask2(  # type: ignore[override]
@@ -235,3 +270,60 @@ class CachedFont(ImageFont.FreeTypeFont):
     ) -> float:
         feats = tuple(features) if features is not None else None
         return _length(self, text, mode, direction, feats, language)
+
+
+def draw_line(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    f: ImageFont.FreeTypeFont,
+    fill: Any,
+    anchor: str,
+    stroke_width: float = 0,
+    stroke_fill: Any = None,
+    scaled: bool = False,
+) -> bool:
+    """``draw.text(xy, s, fill, f, anchor, stroke_width=..., stroke_fill=...)`` for the
+    common case, one line of text in a :class:`CachedFont` on a plain ``ImageDraw`` of an
+    RGB picture: Pillow's own steps (the same mask at the same fraction of a pixel, the
+    same ink) without building its text object each time. Returns False, having drawn
+    nothing, for any other case (the caller then calls ``draw.text``), and when
+    ``ImageDraw.text`` has been replaced (tests watch the words drawn through it).
+    ``scaled``: ``draw`` is a ``kit.ScaledDraw`` whose mapping the caller has applied to
+    ``xy``, ``f`` and ``stroke_width`` already (what its ``text`` does before Pillow's)."""
+    if (
+        (type(draw) is not ImageDraw.ImageDraw and not scaled)
+        or ImageDraw.ImageDraw.text is not _PILLOW_TEXT
+        or type(f) is not CachedFont
+        or type(s) is not str
+        or "\n" in s
+        or draw.fontmode != "L"
+        or draw.palette is not None
+        or fill is None
+        or not isinstance(anchor, str)
+        or len(anchor) != 2
+    ):
+        return False
+    ink = draw._getink(fill)[0]
+    if ink is None:
+        return True
+    stroke_ink = None
+    if stroke_width:
+        stroke_ink = draw._getink(stroke_fill)[0] if stroke_fill is not None else ink
+    x, y = xy
+    ix, iy = int(x), int(y)
+    start = (math.modf(x)[0], math.modf(y)[0])
+
+    def one(ink: int, width: float) -> None:
+        mask, offset = f.getmask2(
+            s, "L", None, None, None, width, anchor, ink, start, stroke_filled=True
+        )
+        draw.draw.draw_bitmap((ix + offset[0], iy + offset[1]), mask, ink)
+
+    if stroke_ink is not None:
+        one(stroke_ink, stroke_width)
+        if ink != stroke_ink:
+            one(ink, 0)
+    else:
+        one(ink, 0)
+    return True

@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from core import i18n
-from render import kit
+from render import kit, layers
 from render.kit import FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 from rules.red_planet.data import (
     ADJ,
@@ -438,9 +438,68 @@ def _ship_row(
     text(d, (x, cy), s, f, fill=col, anchor="lm")
 
 
-def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
+def _marks_while(draw: Callable[[], None]) -> frozenset[str]:
+    """The marks ``draw()`` draws (they are added to this picture's too)."""
+    before = set(_MARKS["drawn"])
+    _MARKS["drawn"].clear()
+    try:
+        draw()
+    finally:
+        got = frozenset(_MARKS["drawn"])
+        _MARKS["drawn"].update(before)
+    return got
+
+
+ShipKey = tuple[int, tuple[int, ...], str | None] | None
+
+
+@layers.layer_cache(maxsize=32)
+def _dock_layer(
+    lang: str, y: int, label: str, ship: ShipKey, flying: bool
+) -> tuple[Image.Image, frozenset[str]]:
+    """One launchpad row at ``y`` (nothing else is drawn on its strip of the right column)
+    and the marks it drew."""
+    row = None if ship is None else {"cap": ship[0], "crew": list(ship[1]), "dest": ship[2]}
+    return layers.drawn_on(
+        _base(lang),
+        (COL_X, y, W, y + DOCK_H),
+        lambda d: _marks_while(lambda: _ship_row(d, y, label, row, lang, flying)),
+    )
+
+
+def _ship_row_at(
+    d: ImageDraw.ImageDraw,
+    img: Image.Image | None,
+    y: float,
+    label: str,
+    ship: dict | None,
+    lang: str,
+    flying: bool,
+) -> None:
+    """:func:`_ship_row`, pasted from its layer when ``img`` (the picture) is given."""
+    if img is None or not float(y).is_integer():
+        _ship_row(d, y, label, ship, lang, flying)
+        return
+    key: ShipKey = None
+    if ship is not None:
+        dest = ship.get("dest")
+        key = (
+            int(ship.get("cap") or 0),
+            tuple(int(c) for c in ship.get("crew") or [] if isinstance(c, int)),
+            dest if isinstance(dest, str) and dest in ZONES else None,
+        )
+    patch, marks_drawn = _dock_layer(lang, int(y), label, key, flying)
+    img.paste(patch, (COL_X, int(y)))
+    for mark in marks_drawn:
+        _mark(mark)
+
+
+def _draw_ships(
+    d: ImageDraw.ImageDraw, y: float, view: dict, lang: str, img: Image.Image | None = None
+) -> float:
     """The launchpad, one row per dock; a dock left empty by a launch shows a ship in flight
-    (by launch number, as the buttons name them) until the ships land."""
+    (by launch number, as the buttons name them) until the ships land. With ``img`` (the
+    picture ``d`` draws on), each row is pasted from its layer."""
     docks = kit.list_at(view, "docks")
     launched = [s for s in kit.list_at(view, "launched") if isinstance(s, dict)]
     deck = view.get("ship_deck")
@@ -457,24 +516,64 @@ def _draw_ships(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> floa
     for i in range(rows):
         ship = docks[i] if i < len(docks) else None
         if isinstance(ship, dict):
-            _ship_row(d, y, str(i + 1), ship, lang, flying=False)
+            _ship_row_at(d, img, y, str(i + 1), ship, lang, flying=False)
         elif flying:
             j, sh = flying.pop(0)
-            _ship_row(d, y, str(j + 1), sh, lang, flying=True)
+            _ship_row_at(d, img, y, str(j + 1), sh, lang, flying=True)
         else:
-            _ship_row(d, y, str(i + 1), None, lang, flying=False)
+            _ship_row_at(d, img, y, str(i + 1), None, lang, flying=False)
         y += DOCK_H
     return y + 6
 
 
-def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
-    """Round track 1..10 (productions marked) and this round's countdown 9..1."""
-    y = TRACK_Y
+def _track(d: ImageDraw.ImageDraw, view: dict, lang: str, img: Image.Image | None = None) -> None:
+    """Round track 1..10 (productions marked) and this round's countdown 9..1. With ``img``
+    (the picture ``d`` draws on), the two rows of boxes are pasted from their layers."""
     rnd = int(view["round"]) if isinstance(view.get("round"), int) else 0
     over = bool(view.get("over"))
+    res = view.get("resolving")
+    now = int(res[1]) if isinstance(res, list) and len(res) == 2 else None
+    if over:
+        rnd, now = -1, None  # every round past, nothing current
+    if img is None:
+        for mark in _track_rounds(d, rnd, over, lang) | _track_countdown(d, now, lang):
+            _mark(mark)
+    else:
+        for layer in (_rounds_layer(lang, rnd, over), _countdown_layer(lang, now)):
+            patch, box, marks_drawn = layer
+            img.paste(patch, box[:2])
+            for mark in marks_drawn:
+                _mark(mark)
+    revealed = kit.list_at(view, "revealed")
+    by_num: dict[int, list[int]] = {}
+    for item in revealed:
+        if isinstance(item, list) and len(item) == 2:
+            by_num.setdefault(int(item[1]), []).append(int(item[0]))
+    y = TRACK_Y + 50
+    x0, cw = _track_x0(lang), (MAP_W - 10 - _track_x0(lang)) / len(CHAR_NUMS)
+    for k, num in enumerate(CHAR_NUMS):
+        bx = x0 + k * cw
+        who = by_num.get(num, [])
+        if len(who) <= 2:
+            for j, c in enumerate(who):
+                token(d, (bx + 38 + j * 18, y + 23), 8, c, "")
+        else:  # up to six players on one number: two rows of three
+            for j, c in enumerate(who[:6]):
+                token(d, (bx + 34 + (j % 3) * 13, y + 14 + (j // 3) * 18), 6, c, "")
+
+
+def _track_x0(lang: str) -> float:
+    f = font(22)
+    return 16 + max(f.getlength(t("rounds", lang)), f.getlength(t("countdown", lang))) + 12
+
+
+def _track_rounds(d: ImageDraw.ImageDraw, rnd: int, over: bool, lang: str) -> set[str]:
+    """The round track's row (round ``rnd`` current unless ``over``); the marks it drew."""
+    marks: set[str] = set()
+    y = TRACK_Y
     f = font(22)
     text(d, (16, y + 22), t("rounds", lang), f, fill=MUTED, anchor="lm")
-    x0 = 16 + max(f.getlength(t("rounds", lang)), f.getlength(t("countdown", lang))) + 12
+    x0 = _track_x0(lang)
     cw = (MAP_W - 10 - x0) / ROUNDS
     for i in range(1, ROUNDS + 1):
         bx = x0 + (i - 1) * cw
@@ -487,40 +586,73 @@ def _track(d: ImageDraw.ImageDraw, view: dict, lang: str) -> None:
             box, radius=8, fill=fill, outline=edge, width=3 if i in PRODUCTION else 1
         )
         if current:
-            _mark("now")
+            marks.add("now")
         if i in PRODUCTION:
             d.rectangle((bx + 10, y + 34, bx + cw - 10, y + 39), fill=GOLD)
-            _mark("production")
+            marks.add("production")
         ink = INK if current or not past else MUTED
         text(d, (bx + cw / 2, y + 20), str(i), font(22), ink, "mm")
-    # countdown
-    y += 50
-    text(d, (16, y + 22), t("countdown", lang), f, fill=MUTED, anchor="lm")
-    revealed = kit.list_at(view, "revealed")
-    by_num: dict[int, list[int]] = {}
-    for item in revealed:
-        if isinstance(item, list) and len(item) == 2:
-            by_num.setdefault(int(item[1]), []).append(int(item[0]))
-    res = view.get("resolving")
-    now = int(res[1]) if isinstance(res, list) and len(res) == 2 else None
+    return marks
+
+
+def _track_countdown(d: ImageDraw.ImageDraw, now: int | None, lang: str) -> set[str]:
+    """The countdown's boxes (number ``now`` being resolved); the marks it drew."""
+    marks: set[str] = set()
+    y = TRACK_Y + 50
+    text(d, (16, y + 22), t("countdown", lang), font(22), fill=MUTED, anchor="lm")
+    x0 = _track_x0(lang)
     cw = (MAP_W - 10 - x0) / len(CHAR_NUMS)
     for k, num in enumerate(CHAR_NUMS):
         bx = x0 + k * cw
         box = (bx + 2, y + 2, bx + cw - 2, y + 44)
-        current = num == now and not over
+        current = num == now
         if current:
-            _mark("now")
+            marks.add("now")
         d.rounded_rectangle(
             box, radius=8, fill=NOW_RGB if current else kit.BG2, outline=PANEL_EDGE
         )
         text(d, (bx + 16, y + 23), str(num), font(22), fill=INK if current else MUTED, anchor="mm")
-        who = by_num.get(num, [])
-        if len(who) <= 2:
-            for j, c in enumerate(who):
-                token(d, (bx + 38 + j * 18, y + 23), 8, c, "")
-        else:  # up to six players on one number: two rows of three
-            for j, c in enumerate(who[:6]):
-                token(d, (bx + 34 + (j % 3) * 13, y + 14 + (j // 3) * 18), 6, c, "")
+    return marks
+
+
+#: Where the round track's two rows are drawn (nothing else is drawn there).
+_ROUNDS_BOX = (0, int(TRACK_Y), MAP_W, int(TRACK_Y) + 50)
+_COUNTDOWN_BOX = (0, int(TRACK_Y) + 50, MAP_W, int(TRACK_Y) + 100)
+
+Layer = tuple[Image.Image, tuple[int, int, int, int], frozenset[str]]
+
+
+@layers.layer_cache(maxsize=24)
+def _rounds_layer(lang: str, rnd: int, over: bool) -> Layer:
+    patch, marks = layers.drawn_on(
+        _base(lang), _ROUNDS_BOX, lambda d: _track_rounds(d, rnd, over, lang)
+    )
+    return patch, _ROUNDS_BOX, frozenset(marks)
+
+
+@layers.layer_cache(maxsize=24)
+def _countdown_layer(lang: str, now: int | None) -> Layer:
+    patch, marks = layers.drawn_on(
+        _base(lang), _COUNTDOWN_BOX, lambda d: _track_countdown(d, now, lang)
+    )
+    return patch, _COUNTDOWN_BOX, frozenset(marks)
+
+
+@layers.layer_cache(maxsize=32)
+def _mini_card_stamp(s: str, up: bool) -> Image.Image:
+    """:func:`_mini_card` (28 x 34 at the top left) on a player's row fill."""
+    img = Image.new("RGB", (29, 35), PANEL)
+    _mini_card(ImageDraw.Draw(img), 0, 0, 28, 34, s, up)
+    return img
+
+
+@layers.layer_cache(maxsize=16)
+def _chip_stamp(r: int, res: str) -> Image.Image:
+    """An unnumbered :func:`_res_chip` of radius ``r`` (its box from the top left, shadow
+    included) on a player's row fill."""
+    img = Image.new("RGB", (2 * r + 2, 2 * r + 3), PANEL)
+    _res_chip(ImageDraw.Draw(img), (r, r), r, res, "")
+    return img
 
 
 def _player_row_h(over: bool) -> int:
@@ -528,8 +660,16 @@ def _player_row_h(over: bool) -> int:
 
 
 def _draw_players(
-    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str
+    d: ImageDraw.ImageDraw,
+    y: float,
+    view: dict,
+    names: Sequence[str],
+    lang: str,
+    img: Image.Image | None = None,
 ) -> float:
+    """The players' rows (right column, from ``y``); returns their bottom. With ``img`` (the
+    picture ``d`` draws on), each row's point-token chips and character cards are pasted
+    from stamps drawn once on the row's fill."""
     n = int(view.get("players") or 0)
     nc = int(view.get("colours") or n)
     neutral = view.get("neutral")
@@ -599,13 +739,19 @@ def _draw_players(
         held = tokens[c] if c < len(tokens) and isinstance(tokens[c], dict) else {}
         for r in RES_TYPES:
             k = int(held.get(r) or 0)
-            _res_chip(d, (x + 12, ly), 12, r, "")
+            if img is not None and float(x).is_integer() and float(ly).is_integer():
+                img.paste(_chip_stamp(12, r), (int(x), int(ly) - 12))
+            else:
+                _res_chip(d, (x + 12, ly), 12, r, "")
             text(d, (x + 30, ly), str(k), font(22), fill=INK if k else FAINT, anchor="lm")
             x += 66 if k > 9 else 56
         chars = {int(p) for p in (played[c] if c < len(played) else []) if isinstance(p, int)}
         x += 8
         for num in CHAR_NUMS:
-            _mini_card(d, x, ly - 17, 28, 34, str(num), up=num in chars)
+            if img is not None and float(x).is_integer() and float(ly).is_integer():
+                img.paste(_mini_card_stamp(str(num), num in chars), (int(x), int(ly) - 17))
+            else:
+                _mini_card(d, x, ly - 17, 28, 34, str(num), up=num in chars)
             _mark("played" if num in chars else "in_hand")
             x += 31
         # last lines: astronauts left, cards in hand and face down; at the end, the score
@@ -704,15 +850,25 @@ def _legend_items(lang: str) -> list[tuple[tuple[str, ...], LegendIcon | None, s
     ]
 
 
-def _draw_legend(d: ImageDraw.ImageDraw, y: float, lang: str) -> float:
-    """The legend of every mark drawn on this picture (under the map); returns its bottom."""
+def _draw_legend(
+    d: ImageDraw.ImageDraw,
+    y: float,
+    lang: str,
+    drawn: frozenset[str] | set[str] | None = None,
+    explained: set[str] | None = None,
+) -> float:
+    """The legend of every mark ``drawn`` (default: drawn on this picture) under the map,
+    the marks it explains added to ``explained`` (default: this picture's); returns its
+    bottom."""
+    drawn = _MARKS["drawn"] if drawn is None else drawn
+    explained = _MARKS["legend"] if explained is None else explained
     f = font(MIN_FONT, "cond")
     x0, x1 = 16.0, MAP_W - 10.0
     x = x0
     line_h = 38
     y += 18
     for kinds, icon, label in _legend_items(lang):
-        if not any(k in _MARKS["drawn"] for k in kinds):
+        if not any(k in drawn for k in kinds):
             continue
         iw = 0.0 if icon is None else icon[1] + 8
         w = iw + f.getlength(label)
@@ -722,9 +878,22 @@ def _draw_legend(d: ImageDraw.ImageDraw, y: float, lang: str) -> float:
             icon[0](d, x, y)
         label_s = kit.ellipsize(label, f, x1 - x - iw)
         text(d, (x + iw, y), label_s, f, fill=MUTED, anchor="lm")
-        _MARKS["legend"].update(kinds)
+        explained.update(kinds)
         x += w + 24
     return y + line_h / 2 + 8
+
+
+@layers.layer_cache(maxsize=8)
+def _legend_layer(lang: str, drawn: frozenset[str]) -> tuple[Image.Image, float, frozenset[str]]:
+    """The legend of the marks ``drawn`` (nothing else is drawn under the map), its bottom
+    and the marks it explains."""
+    explained: set[str] = set()
+    box = (0, int(LEGEND_Y), MAP_W, W)
+    patch, bottom = layers.drawn_on(
+        _base(lang), box, lambda d: _draw_legend(d, LEGEND_Y, lang, drawn, explained)
+    )
+    patch = patch.crop((0, 0, MAP_W, min(W, math.ceil(bottom) + 1) - box[1]))
+    return patch, bottom, frozenset(explained)
 
 
 def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
@@ -742,10 +911,12 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
         if isinstance(zone, dict):
             _draw_zone(d, z, zone, nc, lang)
     _draw_memorial(d, _ints(view.get("memorial"), nc), nc)
-    _track(d, view, lang)
-    y = _draw_ships(d, HEADER_H + 8, view, lang)
-    right = _draw_players(d, y, view, names, lang)
-    left = _draw_legend(d, LEGEND_Y, lang)
+    _track(d, view, lang, img)
+    y = _draw_ships(d, HEADER_H + 8, view, lang, img)
+    right = _draw_players(d, y, view, names, lang, img)
+    legend, left, explained = _legend_layer(lang, frozenset(_MARKS["drawn"]))
+    img.paste(legend, (0, int(LEGEND_Y)))
+    _MARKS["legend"].update(explained)
     h = int(min(W, max(left, right + 8)))
     return img.crop((0, 0, W, h))
 

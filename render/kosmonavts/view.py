@@ -92,12 +92,15 @@ class Boxes:
         self.items.append(box)
 
     def overlap(self, box: tuple[float, float, float, float]) -> float:
+        # the sum of min/max below, written out: called for every candidate label spot
+        x0, y0, x1, y1 = box
         tot = 0.0
-        for b in self.items:
-            w = min(box[2], b[2]) - max(box[0], b[0])
-            h = min(box[3], b[3]) - max(box[1], b[1])
-            if w > 0 and h > 0:
-                tot += w * h
+        for b0, b1, b2, b3 in self.items:
+            w = (x1 if x1 <= b2 else b2) - (x0 if x0 >= b0 else b0)
+            if w > 0:
+                h = (y1 if y1 <= b3 else b3) - (y0 if y0 >= b1 else b1)
+                if h > 0:
+                    tot += w * h
         return tot
 
 

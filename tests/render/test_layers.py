@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from core.contract import random_answer
 from host import registry
@@ -74,7 +74,9 @@ def test_cold_and_warm_pictures_are_identical(game_id: str) -> None:
 
 def test_caches_are_bounded_and_clearable() -> None:
     for game_id in GAMES:
-        registry.renderer(game_id)
+        pub, _me, names = sampled(game_id)[1]
+        registry.renderer(game_id).render_table(pub, names, "en")
+    assert layers.memory_bytes() > 0
     for cache in layers.caches():
         assert 0 < cache.maxsize <= 8192
     layers.clear_all()
@@ -102,5 +104,27 @@ def test_layer_cache_is_lru_and_counts() -> None:
         assert layers.memory_bytes() >= 5 * 3
         layer.cache_clear()
         assert len(layer) == 0
+    finally:
+        layers._CACHES.remove(layer)
+
+
+def test_layers_are_drawn_afresh_while_a_test_watches_the_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+
+    @layers.layer_cache(maxsize=2)
+    def layer(n: int) -> int:
+        calls.append(n)
+        return n
+
+    try:
+        layer(1)
+        layer(1)
+        assert calls == [1]
+        real = ImageDraw.ImageDraw.text
+        monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda self, *a, **k: real(self, *a, **k))
+        layer(1)
+        assert calls == [1, 1]
     finally:
         layers._CACHES.remove(layer)

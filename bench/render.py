@@ -62,20 +62,23 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]
 
 def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
     """Galaxy Trucker's flight tables with every ship built (the heuristic bot builds each
-    one, random play leaves them nearly empty): 2 to 4 players, levels I, II and III."""
+    one, random play leaves them nearly empty), one after each move of the flight as players
+    see them: whole flights of 4, 3 and 2 players at levels II, III and I, in turn."""
     from rules.galaxy_trucker import GAME
 
     views: list[tuple[dict, dict, list[str]]] = []
-    for k in range(count):
-        players, level = 2 + k % 3, ("I", "II", "III")[k // 3 % 3]
+    k = 0
+    while len(views) < count:
+        players, level = 4 - k % 3, ("II", "III", "I")[k % 3]
         s = GAME.new(players, {"rules": "2", "level": level}, 100 + k)
         rng = random.Random(k)
-        while GAME.pending(s) and len(views) <= k:
+        names = [f"Player {i + 1}" for i in range(players)]
+        while GAME.pending(s) and len(views) < count:
             if s["phase"] == "flight":
-                names = [f"Player {i + 1}" for i in range(players)]
                 views.append((GAME.view(s, None), GAME.view(s, 0), names))
             d = rng.choice(GAME.pending(s))
             s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, rng))
+        k += 1
     return views
 
 

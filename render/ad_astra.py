@@ -34,7 +34,6 @@ from PIL import Image, ImageDraw
 from core import i18n
 from render import kit
 from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
-from render.layers import layer_cache
 from render.regions import cached_region, region_store
 from rules.ad_astra.data import ARTIFACTS, END_VP, PIECES, RES, SCORING, SOL, STARS, card_pair
 
@@ -710,7 +709,11 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     right = BOARD_Y + 34 + rows * (sh + 6) + 6 + n * (ph + 6)
     left = _legend_end(lang) + 42
     h = int(max(left, right) + 8)
-    img = base.crop((0, 0, W, h)) if h <= base.height else _tall_base(lang, h).copy()
+    if h <= base.height:
+        img = base.crop((0, 0, W, h))
+    else:
+        img = Image.new("RGB", (W, h), BG)
+        img.paste(base, (0, 0))
     d = ImageDraw.Draw(img)
     _draw_header(d, view, lang)
     # the legend: drawn on each picture (not in the static layer) so a test sees it there
@@ -731,19 +734,10 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
 
 #: The galaxy's box (and the margin a stack of ships may reach past a system's frame).
 _MAP_BOX = (0, MAP_Y - 4, COL_X - 4, DEEP_Y - 3)
-_MAPS = region_store(16)
-
-
-@layer_cache(maxsize=8)
-def _tall_base(lang: str, h: int) -> Image.Image:
-    """The static layer on a picture taller than it (the rest of the sky left plain)."""
-    img = Image.new("RGB", (W, h), BG)
-    img.paste(_base(lang), (0, 0))
-    return img
-
-
-_BOARDS = region_store(16)
-_PANELS = region_store(64)
+#: Bounded for memory (about 17 MB in all).
+_MAPS = region_store(4)
+_BOARDS = region_store(8)
+_PANELS = region_store(16)
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:

@@ -26,13 +26,12 @@ from render.kit import BG, BG2, FAINT, GOLD, INK, MUTED, PANEL_EDGE, RED, RGB
 from render.regions import cached_region, pixel_box, region_store
 
 #: The flight table's boxes drawn once per state and pasted afterwards (render.regions):
-#: the track without its rockets, the card band, each ship's panel and the ship on it, a legend
-#: in a ship's place.
-_TRACKS = region_store(8)
-_BANDS = region_store(16)
-_PANELS = region_store(64)
-_SHIPS = region_store(64)
-_LEGENDS = region_store(16)
+#: the track without its rockets, the card band, each ship (inside its panel, whose words are
+#: drawn each time), a legend in a ship's place. Bounded for memory (about 25 MB in all).
+_TRACKS = region_store(4)
+_BANDS = region_store(6)
+_SHIPS = region_store(16)
+_LEGENDS = region_store(6)
 
 # --------------------------------------------------------------------------- flight
 
@@ -354,19 +353,12 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     else:
         y += draw_legend_cached(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
     asking = flight.get("asking")
-    board = repr(view.get("board"))
-    race = repr((flight.get("order"), flight.get("retired"), view.get("result")))
     for i in range(n):
         r, c = divmod(i, per)
         bx = 20 + c * (panel_w + 20)
         by = y + r * (panel_h + 20)
         box = (bx, by, bx + panel_w, by + panel_h)
-        ships_ = kit.list_of(view.get("ships"))
-        ship = repr(ships_[i]) if i < len(ships_) else ""
-        name = kit.player_name(names, i, lang)
-        key = (lang, box, i, name, asking == i, below, ship, board, race)
-        draw = partial(_ship_panel, img, d, box, view, i, names, lang, asking == i, below)
-        _mark(*cached_region(_PANELS, img, box, key, _apart_of(draw)))
+        _ship_panel(img, d, box, view, i, names, lang, asking == i, below)
     return img
 
 

@@ -17,7 +17,7 @@ from render.kit import GOLD, GREEN, INK, RED
 from render.regions import cached_region, region_store
 
 #: Legends drawn once per place, language and entries, pasted afterwards (render.regions).
-_LEGENDS = region_store(32)
+_LEGENDS = region_store(12)
 
 # --------------------------------------------------------------------------- legend
 

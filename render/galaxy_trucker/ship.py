@@ -144,7 +144,7 @@ def _header(
 
 
 #: Headers drawn once per text (render.regions).
-_HEADERS = region_store(32)
+_HEADERS = region_store(12)
 
 
 def _draw_header(

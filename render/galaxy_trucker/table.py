@@ -87,7 +87,7 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
 
 
 #: The building table's left column, drawn once per state (render.regions).
-_LEFT = region_store(32)
+_LEFT = region_store(6)
 
 
 def _build_left(

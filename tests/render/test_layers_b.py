@@ -99,11 +99,11 @@ def test_warm_run_is_the_cold_run(
 
 
 def test_boxes_are_pasted_when_their_state_comes_again() -> None:
-    """The flight table's ship panels come from the cache when nothing aboard changed."""
+    """The flight table's ships come from the cache when nothing aboard changed."""
     from render.galaxy_trucker import flight
 
     sample = gt_flight(4, "II", 47)
     layers.clear_all()
     run("galaxy_trucker", sample, "en", cold=False)
-    assert flight._PANELS.hits > 0 and flight._SHIPS.hits > 0 and flight._TRACKS.hits > 0
-    assert 0 < layers.memory_bytes() < 200 * 2**20
+    assert flight._SHIPS.hits > 0 and flight._TRACKS.hits > 0
+    assert 0 < layers.memory_bytes() < 80 * 2**20

@@ -31,6 +31,8 @@ from render.regions import cached_region, pixel_box, region_store
 _TRACKS = region_store(4)
 _BANDS = region_store(6)
 _SHIPS = region_store(16)
+_HEADS = region_store(16)
+_STATS = region_store(16)
 _LEGENDS = region_store(6)
 
 # --------------------------------------------------------------------------- flight
@@ -183,7 +185,6 @@ def _ship_panel(
     ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
-    kit.seat_token(d, (x0 + 30, y0 + 26), 14, seat)
     flight = kit.dict_of(view.get("flight"))
     credits = kit.int_of(ship.get("credits"))
     result = kit.dict_of(view.get("result"))
@@ -193,22 +194,30 @@ def _ship_panel(
         if seat < len(scores) and seat < len(ranks):
             place = _t("pic.place", lang, place=ranks[seat])
             right = f"{place} · {_t('pic.credits', lang, n=scores[seat])}"
-    cf = kit.font(26)
-    kit.text(d, (x1 - 16, y0 + 26), right, cf, fill=GOLD, anchor="rm")
-    room = x1 - x0 - 70 - cf.getlength(right) - 20
     order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
     tag = ""
     if seat in kit.list_of(flight.get("retired")):
         tag = _t("pic.retired", lang)
     elif seat in order and not result:
         tag = _t("pic.race_place", lang, place=order.index(seat) + 1)
-    rf = kit.font(MIN_FONT)
-    tag_w = rf.getlength(tag) + 28 if tag else 0
-    name, nf = kit.fit_font(kit.player_name(names, seat, lang), room - tag_w, (28, 24, 20))
-    kit.text(d, (x0 + 52, y0 + 26), name, nf, anchor="lm")
-    if tag:
-        colour = RED if seat in kit.list_of(flight.get("retired")) else MUTED
-        kit.pill(d, x0 + 62 + nf.getlength(name), y0 + 13, y0 + 39, tag, rf, colour, pad=10)
+    colour = RED if seat in kit.list_of(flight.get("retired")) else MUTED
+    who = kit.player_name(names, seat, lang)
+
+    def head() -> None:
+        """Token, name, place in the race and credits (on the panel's top edge)."""
+        kit.seat_token(d, (x0 + 30, y0 + 26), 14, seat)
+        cf = kit.font(26)
+        kit.text(d, (x1 - 16, y0 + 26), right, cf, fill=GOLD, anchor="rm")
+        room = x1 - x0 - 70 - cf.getlength(right) - 20
+        rf = kit.font(MIN_FONT)
+        tag_w = rf.getlength(tag) + 28 if tag else 0
+        name, nf = kit.fit_font(who, room - tag_w, (28, 24, 20))
+        kit.text(d, (x0 + 52, y0 + 26), name, nf, anchor="lm")
+        if tag:
+            kit.pill(d, x0 + 62 + nf.getlength(name), y0 + 13, y0 + 39, tag, rf, colour, pad=10)
+
+    key: tuple[Any, ...] = (box, seat, highlight, right, tag, colour, who)
+    cached_region(_HEADS, img, (x0, y0, x1, y0 + 44), key, head)
     crew = sum(kit.int_of(v) for v in kit.dict_of(ship.get("crew")).values())
     crew += sum(1 for v in kit.dict_of(ship.get("aliens")).values() if v)
     batt = sum(kit.int_of(v) for v in kit.dict_of(ship.get("batteries")).values())
@@ -229,8 +238,11 @@ def _ship_panel(
         sw, sh_ = ship_size(view, s, MIN_FONT)
         sx = x0 + (x1 - x0 - sw) / 2
         _ship_body(img, d, (sx, y0 + 50, s), box, highlight, view, ship, seat)
-        for i, line in enumerate(pairs):
-            kit.text(d, (x0 + 24, y0 + 56 + sh_ + i * (MIN_FONT + 8)), line, sf, fill=MUTED)
+        at = (x0 + 24, y0 + 56 + sh_)
+        lines = partial(_lines, d, at, pairs, MIN_FONT + 8, sf)
+        area = (*at, x1 - 6, at[1] + (MIN_FONT + 8) + MIN_FONT + 6)
+        key = (seat, area, *pairs, _edge(area, 0, box, highlight))
+        cached_region(_STATS, img, area, key, lines)
         return
     stat_w = max(sf.getlength(x) for x in stats) + 12
     avail_w, avail_h = x1 - x0 - 30 - stat_w, y1 - y0 - 56
@@ -238,9 +250,32 @@ def _ship_panel(
     sw, sh_ = ship_size(view, s, MIN_FONT)
     sx = x0 + 14
     _ship_body(img, d, (sx, y0 + 50 + (avail_h - sh_) / 2, s), box, highlight, view, ship, seat)
-    ty = y0 + 50 + (avail_h - sh_) / 2 + lab
-    for i, line in enumerate(stats):
-        kit.text(d, (sx + sw + 12, ty + i * (MIN_FONT + 10)), line, sf, fill=MUTED)
+    at = (sx + sw + 12, y0 + 50 + (avail_h - sh_) / 2 + lab)
+    area = (*at, x1 - 6, at[1] + 3 * (MIN_FONT + 10) + MIN_FONT + 6)
+    lines = partial(_lines, d, at, stats, MIN_FONT + 10, sf)
+    key = (seat, area, *stats, _edge(area, 0, box, highlight))
+    cached_region(_STATS, img, area, key, lines)
+
+
+def _edge(
+    area: tuple[float, float, float, float],
+    margin: int,
+    panel: tuple[float, float, float, float],
+    highlight: bool,
+) -> bool | None:
+    """What lies under ``area`` besides the panel's fill: the panel's outline (gold when
+    ``highlight``) where the area reaches it, else nothing (None)."""
+    pb, inner = pixel_box(area, margin), pixel_box(panel, -4)
+    inside = pb[0] >= inner[0] and pb[1] >= inner[1] and pb[2] <= inner[2] and pb[3] <= inner[3]
+    return None if inside else highlight
+
+
+def _lines(
+    d: ImageDraw.ImageDraw, at: tuple[float, float], lines: list[str], step: float, f: kit.Font
+) -> None:
+    """What a ship carries, one line under the other."""
+    for i, line in enumerate(lines):
+        kit.text(d, (at[0], at[1] + i * step), line, f, fill=MUTED)
 
 
 def _ship_body(
@@ -262,9 +297,7 @@ def _ship_body(
     key: tuple[Any, ...] = (x, y, s, seat, repr(view.get("board")), aboard)
     box = (x, y, x + sw, y + sh_)
     margin = 2  # a barrel may reach 2 px past the ship
-    pb, inner = pixel_box(box, margin), pixel_box(panel, -4)
-    if not (pb[0] >= inner[0] and pb[1] >= inner[1] and pb[2] <= inner[2] and pb[3] <= inner[3]):
-        key += (highlight,)
+    key += (_edge(box, margin, panel, highlight),)
     draw = partial(draw_ship, img, d, x, y, s, view, ship, seat, label_min=MIN_FONT)
     _mark(*cached_region(_SHIPS, img, box, key, _apart_of(draw), margin=margin))
 

@@ -14,6 +14,7 @@ from render.galaxy_trucker.ship import _ship_extras
 from render.galaxy_trucker.style import KIND_FILL, SLOT, SLOT_EDGE, TILE_EDGE, _cellkey, _cells, _t
 from render.galaxy_trucker.tile import _tile_marks, _tubes, draw_tile
 from render.kit import GOLD, GREEN, INK, RED
+from render.layers import layer_cache
 from render.regions import cached_region, region_store
 
 #: Legends drawn once per place, language and entries, pasted afterwards (render.regions).
@@ -29,6 +30,18 @@ def view_marks(
     draws, for its legend."""
     with _apart() as out:
         for ship in ships:
+            _mark(*_ship_marks(ship))
+        for t in tiles_:
+            if isinstance(t, dict):
+                _tile_marks(str(t.get("kind", "structural")), str(t.get("sides", "")), {})
+    return out
+
+
+def _ship_marks(ship: dict[str, Any]) -> frozenset[str]:
+    """The marks a ship draws (kept per ship: a flight table asks for every ship's)."""
+    held = _marks_kept(repr(ship))
+    if "marks" not in held:
+        with _apart() as out:
             extras = _ship_extras(ship)
             _mark("cell")
             for t in kit.list_of(ship.get("tiles")):
@@ -37,10 +50,13 @@ def view_marks(
                     key = _cellkey(*next(iter(cell))) if cell else ""
                     kind, sides = str(t.get("kind", "structural")), str(t.get("sides", ""))
                     _tile_marks(kind, sides, extras.get(key, {}))
-        for t in tiles_:
-            if isinstance(t, dict):
-                _tile_marks(str(t.get("kind", "structural")), str(t.get("sides", "")), {})
-    return out
+        held["marks"] = frozenset(out)
+    return frozenset(held["marks"])
+
+
+@layer_cache(maxsize=64)
+def _marks_kept(ship: str) -> dict[str, frozenset[str]]:
+    return {}
 
 
 def _legend_icon(

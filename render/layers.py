@@ -146,62 +146,37 @@ def memory_bytes() -> int:
 # --------------------------------------------------------------------------- text
 
 
+#: ``getmask2``'s ``ink`` (its 8th argument) only colours ``RGBA`` masks, never kept.
+_INK = 6
+
+
+def _frozen(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Hashable | None:
+    """``(args, kwargs)`` as a cache key, or None when one of them is unhashable (a list of
+    features: such calls are not kept)."""
+    key = (args, tuple(sorted(kwargs.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 @layer_cache(maxsize=4096)
-def _mask(
-    f: ImageFont.FreeTypeFont,
-    text: str | bytes,
-    mode: str,
-    direction: str | None,
-    features: tuple[str, ...] | None,
-    language: str | None,
-    stroke_width: float,
-    anchor: str | None,
-    start: tuple[float, float] | None,
-    stroke_filled: bool,
-) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
-    return ImageFont.FreeTypeFont.getmask2(
-        f,
-        text,
-        mode,
-        direction,
-        list(features) if features is not None else None,
-        language,
-        stroke_width,
-        anchor,
-        0,
-        start,
-        stroke_filled=stroke_filled,
-    )
+def _mask(f: ImageFont.FreeTypeFont, text: str | bytes, key: Any) -> Any:
+    args, kwargs = key
+    return ImageFont.FreeTypeFont.getmask2(f, text, *args, **dict(kwargs))
 
 
 @layer_cache(maxsize=8192)
-def _bbox(
-    f: ImageFont.FreeTypeFont,
-    text: str | bytes,
-    mode: str,
-    direction: str | None,
-    features: tuple[str, ...] | None,
-    language: str | None,
-    stroke_width: float,
-    anchor: str | None,
-) -> tuple[float, float, float, float]:
-    feats = list(features) if features is not None else None
-    return ImageFont.FreeTypeFont.getbbox(
-        f, text, mode, direction, feats, language, stroke_width, anchor
-    )
+def _bbox(f: ImageFont.FreeTypeFont, text: str | bytes, key: Any) -> Any:
+    args, kwargs = key
+    return ImageFont.FreeTypeFont.getbbox(f, text, *args, **dict(kwargs))
 
 
 @layer_cache(maxsize=8192)
-def _length(
-    f: ImageFont.FreeTypeFont,
-    text: str | bytes,
-    mode: str,
-    direction: str | None,
-    features: tuple[str, ...] | None,
-    language: str | None,
-) -> float:
-    feats = list(features) if features is not None else None
-    return ImageFont.FreeTypeFont.getlength(f, text, mode, direction, feats, language)
+def _length(f: ImageFont.FreeTypeFont, text: str | bytes, key: Any) -> Any:
+    args, kwargs = key
+    return ImageFont.FreeTypeFont.getlength(f, text, *args, **dict(kwargs))
 
 
 class CachedFont(ImageFont.FreeTypeFont):
@@ -209,67 +184,27 @@ class CachedFont(ImageFont.FreeTypeFont):
     asked for (bounded, least recently used dropped: 4,096 masks, about 11 MB): a label
     drawn again, at the same fraction of a pixel, is a lookup instead of a FreeType render.
     The masks are exactly FreeType's (the same call, made once), so pictures are unchanged
-    pixel for pixel.
-    Colour (``RGBA``) masks, which depend on the ink, are never kept."""
+    pixel for pixel. Colour (``RGBA``) masks, which depend on the ink, are never kept."""
 
-    def getmask2(  # type: ignore[override]
-        self,
-        text: str | bytes,
-        mode: str = "",
-        direction: str | None = None,
-        features: list[str] | None = None,
-        language: str | None = None,
-        stroke_width: float = 0,
-        anchor: str | None = None,
-        ink: int = 0,
-        start: tuple[float, float] | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
-        if mode == "RGBA" or args or set(kwargs) - {"stroke_filled"}:
-            return super().getmask2(
-                text,
-                mode,
-                direction,
-                features,
-                language,
-                stroke_width,
-                anchor,
-                ink,
-                start,
-                *args,
-                **kwargs,
-            )
-        feats = tuple(features) if features is not None else None
-        at = (start[0], start[1]) if start is not None else None
-        filled = bool(kwargs.get("stroke_filled", False))
-        return _mask(
-            self, text, mode, direction, feats, language, stroke_width, anchor, at, filled
-        )
+    def getmask2(self, text: str | bytes, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        mode = args[0] if args else kwargs.get("mode", "")
+        inkless = (*args[:_INK], 0, *args[_INK + 1 :]) if len(args) > _INK else args
+        key = _frozen(inkless, kwargs)
+        if mode == "RGBA" or "ink" in kwargs or key is None or not isinstance(text, str):
+            return super().getmask2(text, *args, **kwargs)
+        return _mask(self, text, key)
 
-    def getbbox(  # type: ignore[override]
-        self,
-        text: str | bytes,
-        mode: str = "",
-        direction: str | None = None,
-        features: list[str] | None = None,
-        language: str | None = None,
-        stroke_width: float = 0,
-        anchor: str | None = None,
-    ) -> tuple[float, float, float, float]:
-        feats = tuple(features) if features is not None else None
-        return _bbox(self, text, mode, direction, feats, language, stroke_width, anchor)
+    def getbbox(self, text: str | bytes, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        key = _frozen(args, kwargs)
+        if key is None or not isinstance(text, str):
+            return super().getbbox(text, *args, **kwargs)
+        return _bbox(self, text, key)
 
-    def getlength(  # type: ignore[override]
-        self,
-        text: str | bytes,
-        mode: str = "",
-        direction: str | None = None,
-        features: list[str] | None = None,
-        language: str | None = None,
-    ) -> float:
-        feats = tuple(features) if features is not None else None
-        return _length(self, text, mode, direction, feats, language)
+    def getlength(self, text: str | bytes, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        key = _frozen(args, kwargs)
+        if key is None or not isinstance(text, str):
+            return super().getlength(text, *args, **kwargs)
+        return _length(self, text, key)
 
 
 def draw_line(

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import io
-import random
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
 
-from core.contract import random_answer
 from host import registry
 from render import layers
+from tests.render.kit import spread_states
 
 GAMES = list(registry.GAME_MODULES)
 
@@ -27,23 +26,14 @@ def pixels(png: bytes | None) -> str | None:
 
 
 def sampled(game_id: str) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
-    """(public view, a seat's view, names) at a few points of seeded games, at the fewest
+    """(public view, a seat's view, names) at four points of seeded games, at the fewest
     and the most players."""
     game = registry.get(game_id)
     out = []
     for n, seed in ((game.min_players, 5), (game.max_players, 6)):
         names = [f"Player {i + 1}" for i in range(n)]
-        rng = random.Random(seed)
-        state = game.new(n, {o.id: o.default for o in game.options}, seed)
-        for step in range(200):
-            pending = game.pending(state)
-            if step in (0, 25, 120) or not pending:
-                seat = step % n
-                out.append((game.view(state, None), game.view(state, seat), names))
-            if not pending:
-                break
-            d = rng.choice(pending)
-            state, _ = game.apply(state, d.seat, random_answer(d, rng))
+        for k, state in enumerate(spread_states(game, n, seed, samples=4)):
+            out.append((game.view(state, None), game.view(state, k % n), names))
     return out
 
 

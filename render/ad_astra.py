@@ -600,7 +600,7 @@ def _draw_players(
         shown = [_at(xs, seat) for xs in (scores, pieces, hands, acts, arts, played, open_hands)]
         key = (lang, seat, y, hl, name, first == seat, repr(shown))
         box = (COL_X, y, COL_X + COL_W, y + ph)
-        draw = partial(_draw_panel, d, y, view, names, seat, hl, lang)
+        draw = partial(_draw_panel, d, y, shown, names, seat, hl, first == seat, lang)
         cached_region(_PANELS, img, box, key, draw)
         y += ph + 6
     return y
@@ -613,38 +613,34 @@ def _at(xs: list, seat: int) -> Any:
 def _draw_panel(
     d: ImageDraw.ImageDraw,
     y: float,
-    view: dict,
+    shown: list[Any],
     names: Sequence[str],
     seat: int,
     hl: bool,
+    first: bool,
     lang: str,
 ) -> None:
-    """One player's panel: name, score, pieces in play, counts, scoring cards played."""
-    scores = kit.list_at(view, "scores")
-    pieces = kit.list_at(view, "pieces")
-    hands = kit.list_at(view, "hand_count")
-    acts = kit.list_at(view, "action_cards")
-    arts = kit.list_at(view, "artifact_count")
-    played = kit.list_at(view, "scoring_played")
-    open_hands = kit.list_at(view, "open_hands")
-    first = view.get("first")
+    """One player's panel: name, score, pieces in play, counts, scoring cards played
+    (``shown``: the seat's score, pieces, hand, action cards, artifacts, scoring cards
+    played and open hand, from the view's lists)."""
+    score, piece, hand_n, act_n, art_n, sp_, open_hand = shown
     ph = PANEL_H
     box = (COL_X, y, COL_X + COL_W, y + ph)
     kit.seat_panel(d, box, seat, highlight=hl)
     seat_key(d, (COL_X + 30, y + 28), 15, seat)
-    sc = str(kit.int_of(scores[seat] if seat < len(scores) else 0))
+    sc = str(kit.int_of(score))
     fs = font(32)
     scw = fs.getlength(sc)
     text(d, (COL_X + COL_W - 14, y + 28), sc, fs, fill=GOLD, anchor="rm")
     xname = COL_X + 52
-    maxw = COL_X + COL_W - 24 - scw - xname - (40 if first == seat else 0)
+    maxw = COL_X + COL_W - 24 - scw - xname - (40 if first else 0)
     name, f = kit.fit_font(kit.player_name(names, seat, lang), maxw, (28, 26, 24, 22, 20))
     text(d, (xname, y + 28), name, f, fill=INK, anchor="lm")
-    if first == seat:
+    if first:
         xf = xname + f.getlength(name) + 10
         first_badge(d, xf, y + 15, y + 41)
     # pieces in play, out of four each
-    pc = pieces[seat] if seat < len(pieces) and isinstance(pieces[seat], dict) else {}
+    pc = piece if isinstance(piece, dict) else {}
     x = COL_X + 20
     cy = y + 64
     for kind in ("c", "f", "tf", "ship"):
@@ -659,23 +655,21 @@ def _draw_panel(
         x += 72
     # counts: resource cards, action cards, artifacts, scoring cards played
     x = COL_X + 20
-    hc = kit.int_of(hands[seat] if seat < len(hands) else 0)
-    ac = kit.int_of(acts[seat] if seat < len(acts) else 0)
-    ar = kit.int_of(arts[seat] if seat < len(arts) else 0)
-    trading = open_hands and seat < len(open_hands) and isinstance(open_hands[seat], dict)
+    hc, ac, ar = kit.int_of(hand_n), kit.int_of(act_n), kit.int_of(art_n)
+    trading = isinstance(open_hand, dict)
     if not trading:
         s, f = kit.fit_font(t("counts_res", lang, res=hc), COL_W - 34, (20, 19, 18))
         text(d, (x, y + 95), s, f, fill=MUTED, anchor="lm")
     s, f = kit.fit_font(t("counts", lang, act=ac, art=ar), COL_W - 34, (20, 19, 18))
     text(d, (x, y + 120), s, f, fill=MUTED, anchor="lm")
     # the scoring cards already played this cycle
-    sp = played[seat] if seat < len(played) and isinstance(played[seat], list) else []
+    sp = sp_ if isinstance(sp_, list) else []
     for j, sc_card in enumerate(("s1", "s2", "s3")):
         on = sc_card in sp
         xx = COL_X + COL_W - 62 + j * 22
         text(d, (xx, cy), "★", font(22), fill=GOLD if on else FAINT, anchor="mm")
     if trading:
-        hand = open_hands[seat]
+        hand = open_hand
         x = COL_X + 20
         cy3 = y + 95
         for r in RES:

@@ -14,7 +14,6 @@ from core import i18n
 from render import kit
 from render.galaxy_trucker.legend import (
     draw_legend,
-    draw_legend_cached,
     explain,
     legend_height,
     view_marks,
@@ -315,9 +314,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     ships = [kit.dict_of(x) for x in kit.list_of(view.get("ships"))[:n]]
     marks = view_marks(view, ships, [])
     marks.add("rocket")
-    card = flight.get("card")
-    if card is None and flight.get("asking") is not None:
-        card = flight.get("card_over")  # its losses are still being asked
+    card = _card_of(flight)
     if isinstance(card, dict) and (card.get("reward") or card.get("planets")):
         marks.add("goods")
     if kit.dict_of(view.get("result")):
@@ -366,7 +363,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     counts = (flight.get("cards_done"), bool(flight.get("card")), flight.get("cards_left"))
     result = repr(view.get("result"))
     band_key = (lang, top_h, over, repr(card), counts, result, *(names if over else ()))
-    draw = partial(_card_band, img, d, band, view, card, names, lang)
+    draw = partial(_card_band, d, band, view, names, lang)
     _mark(*cached_region(_BANDS, img, band, band_key, _apart_of(draw)))
     y = ty + top_h + 16
     if in_slot:
@@ -384,7 +381,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         cached_region(_LEGENDS, img, slot, (lang, slot, used, lg_cols), legend_slot)
         explain(marks)
     else:
-        y += draw_legend_cached(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
+        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT, keep=True) + 16
     asking = flight.get("asking")
     for i in range(n):
         r, c = divmod(i, per)
@@ -393,6 +390,13 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         box = (bx, by, bx + panel_w, by + panel_h)
         _ship_panel(img, d, box, view, i, names, lang, asking == i, below)
     return img
+
+
+def _card_of(flight: dict[str, Any]) -> Any:
+    """The card on the table: the one being played, or the one whose losses are still
+    being asked."""
+    card = flight.get("card")
+    return flight.get("card_over") if card is None and flight.get("asking") is not None else card
 
 
 def _apart_of(draw: Callable[[], None]) -> Callable[[], set[str]]:
@@ -407,11 +411,9 @@ def _apart_of(draw: Callable[[], None]) -> Callable[[], set[str]]:
 
 
 def _card_band(
-    img: Image.Image,
     d: ImageDraw.ImageDraw,
     band: tuple[float, float, float, float],
     view: dict[str, Any],
-    card: Any,
     names: Sequence[str],
     lang: str,
 ) -> None:
@@ -419,6 +421,7 @@ def _card_band(
     cx0, ty, _, bottom_y = band
     top_h = bottom_y - ty
     flight = kit.dict_of(view.get("flight"))
+    card = _card_of(flight)
     over = bool(kit.dict_of(view.get("result")))
     kit.rounded_box(d, band, radius=16, fill=kit.PANEL, outline=PANEL_EDGE)
     k = kit.int_of(flight.get("cards_done")) + (1 if flight.get("card") else 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -111,11 +112,20 @@ def draw_legend(
     lang: str,
     cols: int,
     size: int,
+    keep: bool = False,
 ) -> int:
     """The legend of ``marks`` in ``cols`` columns from (x0, y) to x1: an icon and its words
-    for each entry whose marks were drawn. Returns the height used."""
+    for each entry whose marks were drawn. Returns the height used. ``keep``: drawn once per
+    place, language and entries (on the picture's plain background), pasted afterwards."""
     x0, y, x1 = box
     entries = [(e, m) for e, m in LEGEND if m & marks]
+    if keep and entries:
+        h = legend_height(len(entries), cols, size)
+        key = (lang, box, tuple(e for e, _ in entries), cols, size)
+        draw = partial(draw_legend, img, d, box, marks, lang, cols, size)
+        cached_region(_LEGENDS, img, (x0, y, x1, y + h), key, draw)
+        explain(marks)
+        return h
     colw = (x1 - x0) / cols
     row_h = round(size * 1.7)
     icon = round(size * 1.45)
@@ -134,31 +144,3 @@ def explain(marks: set[str]) -> None:
     for _, covers in LEGEND:
         if covers & marks:
             _explained(covers)
-
-
-def draw_legend_cached(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    box: tuple[float, float, float],
-    marks: set[str],
-    lang: str,
-    cols: int,
-    size: int,
-) -> int:
-    """:func:`draw_legend` drawn once per place, language and entries (on the picture's
-    background), pasted afterwards."""
-    used = tuple(e for e, m in LEGEND if m & marks)
-    if not used:
-        return draw_legend(img, d, box, marks, lang, cols, size)
-    x0, y, x1 = box
-    h = legend_height(len(used), cols, size)
-    key = (lang, box, used, cols, size)
-    cached_region(
-        _LEGENDS,
-        img,
-        (x0, y, x1, y + h),
-        key,
-        lambda: draw_legend(img, d, box, marks, lang, cols, size),
-    )
-    explain(marks)
-    return h

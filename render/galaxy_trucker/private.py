@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from core import i18n
 from render import kit
 from render.galaxy_trucker.flight import _card_lines
-from render.galaxy_trucker.legend import draw_legend_cached, legend_height, view_marks
+from render.galaxy_trucker.legend import draw_legend, legend_height, view_marks
 from render.galaxy_trucker.marks import LEGEND, _picture
 from render.galaxy_trucker.ship import _frame, _header, draw_ship, ship_size
 from render.galaxy_trucker.style import PW, G, _cells, _lang, _png, _t
@@ -154,7 +154,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
     hf = kit.font(19, "book")
     exposed = _t("pic.exposed", lang, n=kit.int_of(ship.get("exposed")))
     kit.text(d, (24, h - 46 - lg_h), exposed, hf, fill=MUTED)
-    draw_legend_cached(img, d, (24, h - 16 - lg_h, PW - 16), marks, lang, lg_cols, lg_size)
+    draw_legend(img, d, (24, h - 16 - lg_h, PW - 16), marks, lang, lg_cols, lg_size, keep=True)
     return img
 
 

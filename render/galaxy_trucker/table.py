@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from core import i18n
 from render import kit
 from render.galaxy_trucker.flight import _draw_flight_table
-from render.galaxy_trucker.legend import draw_legend_cached, legend_height, view_marks
+from render.galaxy_trucker.legend import draw_legend, legend_height, view_marks
 from render.galaxy_trucker.marks import LEGEND, _picture
 from render.galaxy_trucker.ship import _header, _players
 from render.galaxy_trucker.style import MIN_FONT, G, W, _label, _lang, _png, _t
@@ -82,7 +82,7 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
             kit.font(MIN_FONT),
             fill=MUTED,
         )
-    draw_legend_cached(img, d, (px0, ly + 30, W - 20), marks, lang, lg_cols, MIN_FONT)
+    draw_legend(img, d, (px0, ly + 30, W - 20), marks, lang, lg_cols, MIN_FONT, keep=True)
     return img
 
 

@@ -1,6 +1,6 @@
 """Render time, encode time and PNG size over states sampled from random games.
 
-python -m bench.render [game ...] [--states N]
+python -m bench.render [game ...] [--states N] [--gt-flight]
 
 Per game and picture (the table, and one seat's private picture): the whole render, the
 encode the renderer uses (a fixed palette made once per game), a bare ``img.save(PNG)`` of
@@ -60,6 +60,28 @@ def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]
     return views[:count]
 
 
+def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
+    """Galaxy Trucker's flight tables with every ship built (the heuristic bot builds each
+    one, random play leaves them nearly empty), one after each move of the flight as players
+    see them: whole flights of 4, 3 and 2 players at levels II, III and I, in turn."""
+    from rules.galaxy_trucker import GAME
+
+    views: list[tuple[dict, dict, list[str]]] = []
+    k = 0
+    while len(views) < count:
+        players, level = 4 - k % 3, ("II", "III", "I")[k % 3]
+        s = GAME.new(players, {"rules": "2", "level": level}, 100 + k)
+        rng = random.Random(k)
+        names = [f"Player {i + 1}" for i in range(players)]
+        while GAME.pending(s) and len(views) < count:
+            if s["phase"] == "flight":
+                views.append((GAME.view(s, None), GAME.view(s, 0), names))
+            d = rng.choice(GAME.pending(s))
+            s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, rng))
+        k += 1
+    return views
+
+
 @contextmanager
 def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
     """Every image the renderers encode while inside, with the encode's time (ms) and the
@@ -100,9 +122,11 @@ def fastest(run: Callable[[], object], repeat: int) -> float:
     return best
 
 
-def bench(game_id: str, count: int, repeat: int = 1) -> dict[str, dict[str, float]]:
+def bench(
+    game_id: str, count: int, repeat: int = 1, gt_flight: bool = False
+) -> dict[str, dict[str, float]]:
     render = registry.renderer(game_id)
-    views = sample_views(game_id, count)
+    views = gt_flight_views(count) if gt_flight else sample_views(game_id, count)
     render.render_table(views[0][0], views[0][2], "en")  # warm-up: fonts, static layers
     render.render_private(views[0][1], views[0][2], "en")
     out: dict[str, dict[str, float]] = {}
@@ -152,6 +176,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*", default=list(registry.GAME_MODULES))
     ap.add_argument("--states", type=int, default=60)
+    ap.add_argument("--gt-flight", action="store_true", help="Galaxy Trucker's flight tables")
     ap.add_argument(
         "--repeat",
         type=int,
@@ -159,8 +184,10 @@ def main() -> None:
         help="render/encode from the fastest of N renders and N encodes of each state",
     )
     args = ap.parse_args()
+    if args.gt_flight:
+        args.games = ["galaxy_trucker"]
     for gid in args.games:
-        for kind, r in bench(gid, args.states, args.repeat).items():
+        for kind, r in bench(gid, args.states, args.repeat, args.gt_flight).items():
             print(
                 f"{gid} {kind} ({r['n']:.0f}): render median {r['median_ms']:.0f} ms, "
                 f"p99 {r['p99_ms']:.0f} ms, render/encode {r['render_ratio']:.2f}x; "

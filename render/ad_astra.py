@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -34,6 +35,7 @@ from core import i18n
 from render import kit
 from render.ad_astra_words import describe_private, describe_table  # noqa: F401
 from render.kit import BG, FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
+from render.regions import cached_region, region_store
 from rules.ad_astra.data import ARTIFACTS, END_VP, PIECES, RES, SCORING, SOL, STARS, card_pair
 
 __all__ = ["W", "render_private", "render_table", "seat_rgb", "seat_shape"]
@@ -573,7 +575,13 @@ def _turn_seat(view: dict) -> int | None:
 
 
 def _draw_players(
-    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], n: int, lang: str
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    y: float,
+    view: dict,
+    names: Sequence[str],
+    n: int,
+    lang: str,
 ) -> float:
     scores = kit.list_at(view, "scores")
     pieces = kit.list_at(view, "pieces")
@@ -588,64 +596,87 @@ def _draw_players(
     winners = set(kit.list_at(result, "winners"))
     ph = PANEL_H
     for seat in range(n):
-        box = (COL_X, y, COL_X + COL_W, y + ph)
         hl = (seat in winners) if view.get("over") else seat == turn
-        kit.seat_panel(d, box, seat, highlight=hl)
-        seat_key(d, (COL_X + 30, y + 28), 15, seat)
-        sc = str(kit.int_of(scores[seat] if seat < len(scores) else 0))
-        fs = font(32)
-        scw = fs.getlength(sc)
-        text(d, (COL_X + COL_W - 14, y + 28), sc, fs, fill=GOLD, anchor="rm")
-        xname = COL_X + 52
-        maxw = COL_X + COL_W - 24 - scw - xname - (40 if first == seat else 0)
-        name, f = kit.fit_font(kit.player_name(names, seat, lang), maxw, (28, 26, 24, 22, 20))
-        text(d, (xname, y + 28), name, f, fill=INK, anchor="lm")
-        if first == seat:
-            xf = xname + f.getlength(name) + 10
-            first_badge(d, xf, y + 15, y + 41)
-        # pieces in play, out of four each
-        pc = pieces[seat] if seat < len(pieces) and isinstance(pieces[seat], dict) else {}
-        x = COL_X + 20
-        cy = y + 64
-        for kind in ("c", "f", "tf", "ship"):
-            k = kit.int_of(pc.get(kind))
-            if kind == "ship":
-                ship_icon(d, (x + 12, cy + 1), 12, seat)
-            elif kind == "tf":
-                terra_icon(d, (x + 12, cy), 12, seat)
-            else:
-                colony_icon(d, (x + 12, cy), 12, seat, kind == "f")
-            text(d, (x + 27, cy), f"{k}/{PIECES}", font(21), fill=INK, anchor="lm")
-            x += 72
-        # counts: resource cards, action cards, artifacts, scoring cards played
-        x = COL_X + 20
-        hc = kit.int_of(hands[seat] if seat < len(hands) else 0)
-        ac = kit.int_of(acts[seat] if seat < len(acts) else 0)
-        ar = kit.int_of(arts[seat] if seat < len(arts) else 0)
-        trading = open_hands and seat < len(open_hands) and isinstance(open_hands[seat], dict)
-        if not trading:
-            s, f = kit.fit_font(t("counts_res", lang, res=hc), COL_W - 34, (20, 19, 18))
-            text(d, (x, y + 95), s, f, fill=MUTED, anchor="lm")
-        s, f = kit.fit_font(t("counts", lang, act=ac, art=ar), COL_W - 34, (20, 19, 18))
-        text(d, (x, y + 120), s, f, fill=MUTED, anchor="lm")
-        # the scoring cards already played this cycle
-        sp = played[seat] if seat < len(played) and isinstance(played[seat], list) else []
-        for j, sc_card in enumerate(("s1", "s2", "s3")):
-            on = sc_card in sp
-            xx = COL_X + COL_W - 62 + j * 22
-            text(d, (xx, cy), "★", font(22), fill=GOLD if on else FAINT, anchor="mm")
-        if trading:
-            hand = open_hands[seat]
-            x = COL_X + 20
-            cy3 = y + 95
-            for r in RES:
-                res_icon(d, (x + 15, cy3), 15, r)
-                text(
-                    d, (x + 34, cy3), str(kit.int_of(hand.get(r))), font(20), fill=INK, anchor="lm"
-                )
-                x += 60
+        name = kit.player_name(names, seat, lang)
+        shown = [_at(xs, seat) for xs in (scores, pieces, hands, acts, arts, played, open_hands)]
+        key = (lang, seat, y, hl, name, first == seat, repr(shown))
+        box = (COL_X, y, COL_X + COL_W, y + ph)
+        draw = partial(_draw_panel, d, y, shown, names, seat, hl, first == seat, lang)
+        cached_region(_PANELS, img, box, key, draw)
         y += ph + 6
     return y
+
+
+def _at(xs: list, seat: int) -> Any:
+    return xs[seat] if seat < len(xs) else None
+
+
+def _draw_panel(
+    d: ImageDraw.ImageDraw,
+    y: float,
+    shown: list[Any],
+    names: Sequence[str],
+    seat: int,
+    hl: bool,
+    first: bool,
+    lang: str,
+) -> None:
+    """One player's panel: name, score, pieces in play, counts, scoring cards played
+    (``shown``: the seat's score, pieces, hand, action cards, artifacts, scoring cards
+    played and open hand, from the view's lists)."""
+    score, piece, hand_n, act_n, art_n, sp_, open_hand = shown
+    ph = PANEL_H
+    box = (COL_X, y, COL_X + COL_W, y + ph)
+    kit.seat_panel(d, box, seat, highlight=hl)
+    seat_key(d, (COL_X + 30, y + 28), 15, seat)
+    sc = str(kit.int_of(score))
+    fs = font(32)
+    scw = fs.getlength(sc)
+    text(d, (COL_X + COL_W - 14, y + 28), sc, fs, fill=GOLD, anchor="rm")
+    xname = COL_X + 52
+    maxw = COL_X + COL_W - 24 - scw - xname - (40 if first else 0)
+    name, f = kit.fit_font(kit.player_name(names, seat, lang), maxw, (28, 26, 24, 22, 20))
+    text(d, (xname, y + 28), name, f, fill=INK, anchor="lm")
+    if first:
+        xf = xname + f.getlength(name) + 10
+        first_badge(d, xf, y + 15, y + 41)
+    # pieces in play, out of four each
+    pc = piece if isinstance(piece, dict) else {}
+    x = COL_X + 20
+    cy = y + 64
+    for kind in ("c", "f", "tf", "ship"):
+        k = kit.int_of(pc.get(kind))
+        if kind == "ship":
+            ship_icon(d, (x + 12, cy + 1), 12, seat)
+        elif kind == "tf":
+            terra_icon(d, (x + 12, cy), 12, seat)
+        else:
+            colony_icon(d, (x + 12, cy), 12, seat, kind == "f")
+        text(d, (x + 27, cy), f"{k}/{PIECES}", font(21), fill=INK, anchor="lm")
+        x += 72
+    # counts: resource cards, action cards, artifacts, scoring cards played
+    x = COL_X + 20
+    hc, ac, ar = kit.int_of(hand_n), kit.int_of(act_n), kit.int_of(art_n)
+    trading = isinstance(open_hand, dict)
+    if not trading:
+        s, f = kit.fit_font(t("counts_res", lang, res=hc), COL_W - 34, (20, 19, 18))
+        text(d, (x, y + 95), s, f, fill=MUTED, anchor="lm")
+    s, f = kit.fit_font(t("counts", lang, act=ac, art=ar), COL_W - 34, (20, 19, 18))
+    text(d, (x, y + 120), s, f, fill=MUTED, anchor="lm")
+    # the scoring cards already played this cycle
+    sp = sp_ if isinstance(sp_, list) else []
+    for j, sc_card in enumerate(("s1", "s2", "s3")):
+        on = sc_card in sp
+        xx = COL_X + COL_W - 62 + j * 22
+        text(d, (xx, cy), "★", font(22), fill=GOLD if on else FAINT, anchor="mm")
+    if trading:
+        hand = open_hand
+        x = COL_X + 20
+        cy3 = y + 95
+        for r in RES:
+            res_icon(d, (x + 15, cy3), 15, r)
+            text(d, (x + 34, cy3), str(kit.int_of(hand.get(r))), font(20), fill=INK, anchor="lm")
+            x += 60
 
 
 def _draw_bank(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:
@@ -673,19 +704,35 @@ def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     right = BOARD_Y + 34 + rows * (sh + 6) + 6 + n * (ph + 6)
     left = _legend_end(lang) + 42
     h = int(max(left, right) + 8)
-    img = Image.new("RGB", (W, h), BG)
-    img.paste(base.crop((0, 0, W, min(h, base.height))), (0, 0))
+    if h <= base.height:
+        img = base.crop((0, 0, W, h))
+    else:
+        img = Image.new("RGB", (W, h), BG)
+        img.paste(base, (0, 0))
     d = ImageDraw.Draw(img)
     _draw_header(d, view, lang)
     # the legend: drawn on each picture (not in the static layer) so a test sees it there
     explain(d, (MAP_X + 6, LEGEND_Y + 4), _legend_items(lang), font(18), MAP_W - 12)
-    _draw_systems(d, view, n)
+    # the galaxy, the planning board and each player's panel: drawn once per state (on the
+    # static layer of this language), pasted afterwards (render.regions)
+    where = (lang, n, repr(view.get("planets")), repr(kit.list_at(view, "ships")[:n]))
+    cached_region(_MAPS, img, _MAP_BOX, where, lambda: _draw_systems(d, view, n))
     _draw_deep(d, view, n, lang)
     _draw_track(d, view, n)
-    y = _draw_board(d, view, n, lang)
-    y = _draw_players(d, y, view, names, n, lang)
+    key = (lang, n, repr(slots), repr(view.get("factions")), view.get("current_slot"))
+    board = (COL_X - 4, BOARD_Y + 30, W - 6, BOARD_Y + 34 + rows * (sh + 6))
+    y = cached_region(_BOARDS, img, board, key, lambda: _draw_board(d, view, n, lang))
+    y = _draw_players(img, d, y, view, names, n, lang)
     _draw_bank(d, _legend_end(lang), view, lang)
     return img
+
+
+#: The galaxy's box (and the margin a stack of ships may reach past a system's frame).
+_MAP_BOX = (0, MAP_Y - 4, COL_X - 4, DEEP_Y - 3)
+#: Bounded for memory (about 17 MB in all).
+_MAPS = region_store(4)
+_BOARDS = region_store(8)
+_PANELS = region_store(16)
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:

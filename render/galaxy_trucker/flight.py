@@ -4,18 +4,35 @@ credits)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from core import i18n
 from render import kit
-from render.galaxy_trucker.legend import draw_legend, legend_height, view_marks
-from render.galaxy_trucker.marks import LEGEND, _mark
+from render.galaxy_trucker.legend import (
+    draw_legend,
+    explain,
+    legend_height,
+    view_marks,
+)
+from render.galaxy_trucker.marks import LEGEND, _apart, _mark
 from render.galaxy_trucker.ship import _frame, _header, _players, draw_ship, ship_size
 from render.galaxy_trucker.style import GOODS, MIN_FONT, STATS_BELOW, TILE_EDGE, G, W, _label, _t
 from render.kit import BG, BG2, FAINT, GOLD, INK, MUTED, PANEL_EDGE, RED, RGB
+from render.regions import cached_region, pixel_box, region_store
+
+#: The flight table's boxes drawn once per state and pasted afterwards (render.regions):
+#: the track without its rockets, the card band, each ship (inside its panel, whose words are
+#: drawn each time), a legend in a ship's place. Bounded for memory (about 25 MB in all).
+_TRACKS = region_store(4)
+_BANDS = region_store(6)
+_SHIPS = region_store(16)
+_HEADS = region_store(16)
+_STATS = region_store(16)
+_LEGENDS = region_store(6)
 
 # --------------------------------------------------------------------------- flight
 
@@ -92,16 +109,11 @@ def _hazards(items: list[Any], lang: str) -> str:
     return ", ".join(parts)
 
 
-def _track(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    box: tuple[float, float, float, float],
-    view: dict[str, Any],
-) -> None:
-    """The flight track: a loop of spaces (space 1 at the top, clockwise) with the rockets,
-    each labelled with its place in the race (1 = the leader)."""
+def _track_layout(
+    box: tuple[float, float, float, float], view: dict[str, Any]
+) -> tuple[int, float, list[tuple[float, float]]]:
+    """The track's spaces: how many, their radius and their centres."""
     x0, y0, x1, y1 = box
-    flight = kit.dict_of(view.get("flight"))
     n = max(4, kit.int_of(view.get("track"), 18))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     rs = min(24.0, max(16.0, math.pi * min(x1 - x0, y1 - y0) / 2 / n * 0.9 + 6))
@@ -110,11 +122,26 @@ def _track(
     for i in range(n):
         a = -math.pi / 2 + 2 * math.pi * i / n
         pts.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
+    return n, rs, pts
+
+
+def _track_spaces(
+    img: Image.Image, d: ImageDraw.ImageDraw, rs: float, pts: list[tuple[float, float]]
+) -> None:
+    """The track's empty spaces, numbered (space 1 at the top, clockwise)."""
     for i, (px, py) in enumerate(pts):
         d.ellipse(
             (px - rs, py - rs, px + rs, py + rs), fill=kit.PANEL, outline=PANEL_EDGE, width=2
         )
         _label(img, (px, py), str(i + 1), MIN_FONT, FAINT, "cond")
+
+
+def _track_rockets(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], rs: float, pts: list[tuple[float, float]]
+) -> None:
+    """The rockets on the track, each labelled with its place in the race (1 = the leader)."""
+    flight = kit.dict_of(view.get("flight"))
+    n = len(pts)
     spaces = kit.list_of(flight.get("spaces"))
     retired = kit.list_of(flight.get("retired"))
     order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
@@ -125,6 +152,19 @@ def _track(
         place = order.index(seat) + 1 if seat in order else None
         kit.seat_token(d, (px, py), rs * 1.05, seat, label=str(place) if place else None)
         _mark("rocket")
+
+
+def _track(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    view: dict[str, Any],
+) -> None:
+    """The flight track: a loop of spaces (space 1 at the top, clockwise) with the rockets,
+    each labelled with its place in the race (1 = the leader)."""
+    _, rs, pts = _track_layout(box, view)
+    _track_spaces(img, d, rs, pts)
+    _track_rockets(d, view, rs, pts)
 
 
 def _ship_panel(
@@ -144,7 +184,6 @@ def _ship_panel(
     ships = kit.list_of(view.get("ships"))
     ship = kit.dict_of(ships[seat]) if seat < len(ships) else {}
     kit.seat_panel(d, box, seat, highlight=highlight)
-    kit.seat_token(d, (x0 + 30, y0 + 26), 14, seat)
     flight = kit.dict_of(view.get("flight"))
     credits = kit.int_of(ship.get("credits"))
     result = kit.dict_of(view.get("result"))
@@ -154,22 +193,30 @@ def _ship_panel(
         if seat < len(scores) and seat < len(ranks):
             place = _t("pic.place", lang, place=ranks[seat])
             right = f"{place} · {_t('pic.credits', lang, n=scores[seat])}"
-    cf = kit.font(26)
-    kit.text(d, (x1 - 16, y0 + 26), right, cf, fill=GOLD, anchor="rm")
-    room = x1 - x0 - 70 - cf.getlength(right) - 20
     order = [x for x in kit.list_of(flight.get("order")) if kit.is_int(x)]
     tag = ""
     if seat in kit.list_of(flight.get("retired")):
         tag = _t("pic.retired", lang)
     elif seat in order and not result:
         tag = _t("pic.race_place", lang, place=order.index(seat) + 1)
-    rf = kit.font(MIN_FONT)
-    tag_w = rf.getlength(tag) + 28 if tag else 0
-    name, nf = kit.fit_font(kit.player_name(names, seat, lang), room - tag_w, (28, 24, 20))
-    kit.text(d, (x0 + 52, y0 + 26), name, nf, anchor="lm")
-    if tag:
-        colour = RED if seat in kit.list_of(flight.get("retired")) else MUTED
-        kit.pill(d, x0 + 62 + nf.getlength(name), y0 + 13, y0 + 39, tag, rf, colour, pad=10)
+    colour = RED if seat in kit.list_of(flight.get("retired")) else MUTED
+    who = kit.player_name(names, seat, lang)
+
+    def head() -> None:
+        """Token, name, place in the race and credits (on the panel's top edge)."""
+        kit.seat_token(d, (x0 + 30, y0 + 26), 14, seat)
+        cf = kit.font(26)
+        kit.text(d, (x1 - 16, y0 + 26), right, cf, fill=GOLD, anchor="rm")
+        room = x1 - x0 - 70 - cf.getlength(right) - 20
+        rf = kit.font(MIN_FONT)
+        tag_w = rf.getlength(tag) + 28 if tag else 0
+        name, nf = kit.fit_font(who, room - tag_w, (28, 24, 20))
+        kit.text(d, (x0 + 52, y0 + 26), name, nf, anchor="lm")
+        if tag:
+            kit.pill(d, x0 + 62 + nf.getlength(name), y0 + 13, y0 + 39, tag, rf, colour, pad=10)
+
+    key: tuple[Any, ...] = (box, seat, highlight, right, tag, colour, who)
+    cached_region(_HEADS, img, (x0, y0, x1, y0 + 44), key, head)
     crew = sum(kit.int_of(v) for v in kit.dict_of(ship.get("crew")).values())
     crew += sum(1 for v in kit.dict_of(ship.get("aliens")).values() if v)
     batt = sum(kit.int_of(v) for v in kit.dict_of(ship.get("batteries")).values())
@@ -189,19 +236,69 @@ def _ship_panel(
         s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
         sw, sh_ = ship_size(view, s, MIN_FONT)
         sx = x0 + (x1 - x0 - sw) / 2
-        draw_ship(img, d, sx, y0 + 50, s, view, ship, seat, label_min=MIN_FONT)
-        for i, line in enumerate(pairs):
-            kit.text(d, (x0 + 24, y0 + 56 + sh_ + i * (MIN_FONT + 8)), line, sf, fill=MUTED)
+        _ship_body(img, d, (sx, y0 + 50, s), box, highlight, view, ship, seat)
+        at = (x0 + 24, y0 + 56 + sh_)
+        lines = partial(_lines, d, at, pairs, MIN_FONT + 8, sf)
+        area = (*at, x1 - 6, at[1] + (MIN_FONT + 8) + MIN_FONT + 6)
+        key = (seat, area, *pairs, _edge(area, 0, box, highlight))
+        cached_region(_STATS, img, area, key, lines)
         return
     stat_w = max(sf.getlength(x) for x in stats) + 12
     avail_w, avail_h = x1 - x0 - 30 - stat_w, y1 - y0 - 56
     s = min((avail_w - lab) / cols, (avail_h - lab) / rows, 64)
     sw, sh_ = ship_size(view, s, MIN_FONT)
     sx = x0 + 14
-    draw_ship(img, d, sx, y0 + 50 + (avail_h - sh_) / 2, s, view, ship, seat, label_min=MIN_FONT)
-    ty = y0 + 50 + (avail_h - sh_) / 2 + lab
-    for i, line in enumerate(stats):
-        kit.text(d, (sx + sw + 12, ty + i * (MIN_FONT + 10)), line, sf, fill=MUTED)
+    _ship_body(img, d, (sx, y0 + 50 + (avail_h - sh_) / 2, s), box, highlight, view, ship, seat)
+    at = (sx + sw + 12, y0 + 50 + (avail_h - sh_) / 2 + lab)
+    area = (*at, x1 - 6, at[1] + 3 * (MIN_FONT + 10) + MIN_FONT + 6)
+    lines = partial(_lines, d, at, stats, MIN_FONT + 10, sf)
+    key = (seat, area, *stats, _edge(area, 0, box, highlight))
+    cached_region(_STATS, img, area, key, lines)
+
+
+def _edge(
+    area: tuple[float, float, float, float],
+    margin: int,
+    panel: tuple[float, float, float, float],
+    highlight: bool,
+) -> bool | None:
+    """What lies under ``area`` besides the panel's fill: the panel's outline (gold when
+    ``highlight``) where the area reaches it, else nothing (None)."""
+    pb, inner = pixel_box(area, margin), pixel_box(panel, -4)
+    inside = pb[0] >= inner[0] and pb[1] >= inner[1] and pb[2] <= inner[2] and pb[3] <= inner[3]
+    return None if inside else highlight
+
+
+def _lines(
+    d: ImageDraw.ImageDraw, at: tuple[float, float], lines: list[str], step: float, f: kit.Font
+) -> None:
+    """What a ship carries, one line under the other."""
+    for i, line in enumerate(lines):
+        kit.text(d, (at[0], at[1] + i * step), line, f, fill=MUTED)
+
+
+def _ship_body(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    at: tuple[float, float, float],
+    panel: tuple[float, float, float, float],
+    highlight: bool,
+    view: dict[str, Any],
+    ship: dict[str, Any],
+    seat: int,
+) -> None:
+    """A ship in flight (at x, y, tile size s) on its panel, drawn once per place, size and
+    what is aboard, pasted afterwards. Under it lies the panel's fill (the seat's colour),
+    and its outline (gold when ``highlight``) where the ship reaches the panel's edge."""
+    x, y, s = at
+    sw, sh_ = ship_size(view, s, MIN_FONT)
+    aboard = tuple(repr(ship.get(k)) for k in ("tiles", "crew", "batteries", "goods", "aliens"))
+    key: tuple[Any, ...] = (x, y, s, seat, repr(view.get("board")), aboard)
+    box = (x, y, x + sw, y + sh_)
+    margin = 2  # a barrel may reach 2 px past the ship
+    key += (_edge(box, margin, panel, highlight),)
+    draw = partial(draw_ship, img, d, x, y, s, view, ship, seat, label_min=MIN_FONT)
+    _mark(*cached_region(_SHIPS, img, box, key, _apart_of(draw), margin=margin))
 
 
 def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) -> Image.Image:
@@ -217,9 +314,7 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     ships = [kit.dict_of(x) for x in kit.list_of(view.get("ships"))[:n]]
     marks = view_marks(view, ships, [])
     marks.add("rocket")
-    card = flight.get("card")
-    if card is None and flight.get("asking") is not None:
-        card = flight.get("card_over")  # its losses are still being asked
+    card = _card_of(flight)
     if isinstance(card, dict) and (card.get("reward") or card.get("planets")):
         marks.add("goods")
     if kit.dict_of(view.get("result")):
@@ -240,22 +335,95 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
     h = int(fixed + nrows * (panel_h + 20) - 20)
     img = Image.new("RGB", (W, max(h, 400)), BG)
     d = ImageDraw.Draw(img)
-    _header(d, W, view, lang, i18n.t(f"{G}.name", lang))
+    _header(img, d, W, view, lang, i18n.t(f"{G}.name", lang))
     # track on the left, the card on the right
     ty = 84
     over = bool(kit.dict_of(view.get("result")))
     cx0 = 20 if over else 580  # the end: the final credits take the whole band
     if not over:
-        kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
-        kit.text(
-            d, (290, ty + top_h / 2), _t("pic.track", lang), kit.font(22), fill=FAINT, anchor="mm"
-        )
-        _track(img, d, (24, ty + 4, 556, ty + top_h - 4), view)
+        _, rs, pts = _track_layout((24, ty + 4, 556, ty + top_h - 4), view)
+
+        def track() -> None:
+            kit.rounded_box(d, (20, ty, 560, ty + top_h), radius=16, fill=BG2, outline=PANEL_EDGE)
+            kit.text(
+                d,
+                (290, ty + top_h / 2),
+                _t("pic.track", lang),
+                kit.font(22),
+                fill=FAINT,
+                anchor="mm",
+            )
+            _track_spaces(img, d, rs, pts)
+
+        cached_region(_TRACKS, img, (20, ty, 560, ty + top_h), (lang, top_h, len(pts)), track)
+        _track_rockets(d, view, rs, pts)
     else:
         marks.discard("rocket")
-    kit.rounded_box(
-        d, (cx0, ty, W - 20, ty + top_h), radius=16, fill=kit.PANEL, outline=PANEL_EDGE
-    )
+    band = (cx0, ty, W - 20, ty + top_h)
+    counts = (flight.get("cards_done"), bool(flight.get("card")), flight.get("cards_left"))
+    result = repr(view.get("result"))
+    band_key = (lang, top_h, over, repr(card), counts, result, *(names if over else ()))
+    draw = partial(_card_band, d, band, view, names, lang)
+    _mark(*cached_region(_BANDS, img, band, band_key, _apart_of(draw)))
+    y = ty + top_h + 16
+    if in_slot:
+        r, c = divmod(n, per)
+        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
+        slot = (bx, by, bx + panel_w, by + panel_h)
+
+        def legend_slot() -> None:
+            kit.rounded_box(d, slot, radius=14, fill=BG2, outline=PANEL_EDGE)
+            lh = legend_height(entries, lg_cols, MIN_FONT)
+            ly = by + max(12, (panel_h - lh) / 2)
+            draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
+
+        used = tuple(e for e, m in LEGEND if m & marks)
+        cached_region(_LEGENDS, img, slot, (lang, slot, used, lg_cols), legend_slot)
+        explain(marks)
+    else:
+        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT, keep=True) + 16
+    asking = flight.get("asking")
+    for i in range(n):
+        r, c = divmod(i, per)
+        bx = 20 + c * (panel_w + 20)
+        by = y + r * (panel_h + 20)
+        box = (bx, by, bx + panel_w, by + panel_h)
+        _ship_panel(img, d, box, view, i, names, lang, asking == i, below)
+    return img
+
+
+def _card_of(flight: dict[str, Any]) -> Any:
+    """The card on the table: the one being played, or the one whose losses are still
+    being asked."""
+    card = flight.get("card")
+    return flight.get("card_over") if card is None and flight.get("asking") is not None else card
+
+
+def _apart_of(draw: Callable[[], None]) -> Callable[[], set[str]]:
+    """``draw`` counting its marks apart: returns them (a cached box adds them again)."""
+
+    def run() -> set[str]:
+        with _apart() as out:
+            draw()
+        return out
+
+    return run
+
+
+def _card_band(
+    d: ImageDraw.ImageDraw,
+    band: tuple[float, float, float, float],
+    view: dict[str, Any],
+    names: Sequence[str],
+    lang: str,
+) -> None:
+    """The band right of the track: the card being played (or the final credits)."""
+    cx0, ty, _, bottom_y = band
+    top_h = bottom_y - ty
+    flight = kit.dict_of(view.get("flight"))
+    card = _card_of(flight)
+    over = bool(kit.dict_of(view.get("result")))
+    kit.rounded_box(d, band, radius=16, fill=kit.PANEL, outline=PANEL_EDGE)
     k = kit.int_of(flight.get("cards_done")) + (1 if flight.get("card") else 0)
     if not over:
         sub = _t("pic.card", lang, k=k, left=kit.int_of(flight.get("cards_left")))
@@ -310,27 +478,6 @@ def _draw_flight_table(view: dict[str, Any], names: Sequence[str], lang: str) ->
         _final_credits(d, (cx0 + 20, ty + 16, W - 40), view, names, lang)
     else:
         kit.text(d, (cx0 + 20, ty + 30), _t("pic.no_card", lang), kit.font(24), fill=MUTED)
-    y = ty + top_h + 16
-    if in_slot:
-        r, c = divmod(n, per)
-        bx, by = 20 + c * (panel_w + 20), y + r * (panel_h + 20)
-        kit.rounded_box(
-            d, (bx, by, bx + panel_w, by + panel_h), radius=14, fill=BG2, outline=PANEL_EDGE
-        )
-        lh = legend_height(entries, lg_cols, MIN_FONT)
-        ly = by + max(12, (panel_h - lh) / 2)
-        draw_legend(img, d, (bx + 16, ly, bx + panel_w - 10), marks, lang, lg_cols, MIN_FONT)
-    else:
-        y += draw_legend(img, d, (24, y, W - 20), marks, lang, lg_cols, MIN_FONT) + 16
-    asking = flight.get("asking")
-    for i in range(n):
-        r, c = divmod(i, per)
-        bx = 20 + c * (panel_w + 20)
-        by = y + r * (panel_h + 20)
-        _ship_panel(
-            img, d, (bx, by, bx + panel_w, by + panel_h), view, i, names, lang, asking == i, below
-        )
-    return img
 
 
 def _final_credits(

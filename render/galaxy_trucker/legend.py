@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -14,6 +15,11 @@ from render.galaxy_trucker.ship import _ship_extras
 from render.galaxy_trucker.style import KIND_FILL, SLOT, SLOT_EDGE, TILE_EDGE, _cellkey, _cells, _t
 from render.galaxy_trucker.tile import _tile_marks, _tubes, draw_tile
 from render.kit import GOLD, GREEN, INK, RED
+from render.layers import layer_cache
+from render.regions import cached_region, region_store
+
+#: Legends drawn once per place, language and entries, pasted afterwards (render.regions).
+_LEGENDS = region_store(12)
 
 # --------------------------------------------------------------------------- legend
 
@@ -25,6 +31,18 @@ def view_marks(
     draws, for its legend."""
     with _apart() as out:
         for ship in ships:
+            _mark(*_ship_marks(ship))
+        for t in tiles_:
+            if isinstance(t, dict):
+                _tile_marks(str(t.get("kind", "structural")), str(t.get("sides", "")), {})
+    return out
+
+
+def _ship_marks(ship: dict[str, Any]) -> frozenset[str]:
+    """The marks a ship draws (kept per ship: a flight table asks for every ship's)."""
+    held = _marks_kept(repr(ship))
+    if "marks" not in held:
+        with _apart() as out:
             extras = _ship_extras(ship)
             _mark("cell")
             for t in kit.list_of(ship.get("tiles")):
@@ -33,10 +51,13 @@ def view_marks(
                     key = _cellkey(*next(iter(cell))) if cell else ""
                     kind, sides = str(t.get("kind", "structural")), str(t.get("sides", ""))
                     _tile_marks(kind, sides, extras.get(key, {}))
-        for t in tiles_:
-            if isinstance(t, dict):
-                _tile_marks(str(t.get("kind", "structural")), str(t.get("sides", "")), {})
-    return out
+        held["marks"] = frozenset(out)
+    return frozenset(held["marks"])
+
+
+@layer_cache(maxsize=64)
+def _marks_kept(ship: str) -> dict[str, frozenset[str]]:
+    return {}
 
 
 def _legend_icon(
@@ -91,11 +112,20 @@ def draw_legend(
     lang: str,
     cols: int,
     size: int,
+    keep: bool = False,
 ) -> int:
     """The legend of ``marks`` in ``cols`` columns from (x0, y) to x1: an icon and its words
-    for each entry whose marks were drawn. Returns the height used."""
+    for each entry whose marks were drawn. Returns the height used. ``keep``: drawn once per
+    place, language and entries (on the picture's plain background), pasted afterwards."""
     x0, y, x1 = box
     entries = [(e, m) for e, m in LEGEND if m & marks]
+    if keep and entries:
+        h = legend_height(len(entries), cols, size)
+        key = (lang, box, tuple(e for e, _ in entries), cols, size)
+        draw = partial(draw_legend, img, d, box, marks, lang, cols, size)
+        cached_region(_LEGENDS, img, (x0, y, x1, y + h), key, draw)
+        explain(marks)
+        return h
     colw = (x1 - x0) / cols
     row_h = round(size * 1.7)
     icon = round(size * 1.45)
@@ -107,3 +137,10 @@ def draw_legend(
         kit.text(d, (ex + icon + 6, ey + row_h / 2), words, f, fill=INK, anchor="lm")
         _explained(covers)
     return legend_height(len(entries), cols, size)
+
+
+def explain(marks: set[str]) -> None:
+    """Note what a legend of ``marks`` explains (a legend pasted from the cache)."""
+    for _, covers in LEGEND:
+        if covers & marks:
+            _explained(covers)

@@ -62,7 +62,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
     img = Image.new("RGB", (PW, h), BG)
     d = ImageDraw.Draw(img)
     title = f"{_t('pic.your_ship', lang)} · {kit.player_name(names, seat, lang)}"
-    _header(d, PW, view, lang, title, level=False)
+    _header(img, d, PW, view, lang, title, level=False)
     x0 = (PW - sw) / 2
     kit.text(d, (x0 + sw / 2, 80), _t("pic.front", lang), kit.font(20), fill=MUTED, anchor="ma")
     free = _cells(priv.get("free")) if hand else set()
@@ -154,7 +154,7 @@ def _draw_private(view: dict[str, Any], names: Sequence[str], lang: str, seat: i
     hf = kit.font(19, "book")
     exposed = _t("pic.exposed", lang, n=kit.int_of(ship.get("exposed")))
     kit.text(d, (24, h - 46 - lg_h), exposed, hf, fill=MUTED)
-    draw_legend(img, d, (24, h - 16 - lg_h, PW - 16), marks, lang, lg_cols, lg_size)
+    draw_legend(img, d, (24, h - 16 - lg_h, PW - 16), marks, lang, lg_cols, lg_size, keep=True)
     return img
 
 

@@ -13,6 +13,7 @@ from render.galaxy_trucker.marks import _mark
 from render.galaxy_trucker.style import SLOT, SLOT_EDGE, G, _cellkey, _cells, _label, _t
 from render.galaxy_trucker.tile import draw_tile
 from render.kit import BG2, GOLD, GREEN, MUTED, PANEL_EDGE, RED
+from render.regions import cached_region, region_store
 
 # --------------------------------------------------------------------------- one ship
 
@@ -124,6 +125,7 @@ def _level_name(view: dict[str, Any], lang: str) -> str:
 
 
 def _header(
+    img: Image.Image,
     d: ImageDraw.ImageDraw,
     width: int,
     view: dict[str, Any],
@@ -132,21 +134,31 @@ def _header(
     level: bool = True,
 ) -> None:
     """Title on the left (with the flight's level, and which flight of the Trek), the phase
-    in a pill on the right."""
-    d.rectangle((0, 0, width, 64), fill=BG2)
-    d.line((0, 64, width, 64), fill=PANEL_EDGE, width=2)
-    trek = kit.dict_of(view.get("trek"))
-    phase_key = str(view.get("phase", f"{G}.phase.build"))
-    if trek and view.get("step") in ("build", "prelaunch", "flight", "over"):
-        phase_key = f"{G}.phase.{view['step']}"  # the title says which flight of the Trek
-    phase = i18n.t(phase_key, lang)
-    pf = kit.font(26)
-    pw = pf.getlength(phase) + 28
-    kit.pill(d, width - 20 - pw, 13, 51, phase, pf, GOLD)
-    if level:
-        title = f"{title} · {_level_name(view, lang)}"
-    if trek:
-        k, n = kit.int_of(trek.get("flight"), 1), kit.int_of(trek.get("flights"), 3)
-        title = f"{title} · {_t('pic.trek', lang, flight=k, flights=n)}"
-    s, f = kit.fit_font(title, width - pw - 70, (34, 30, 26, 22))
-    kit.text(d, (20, 32), s, f, anchor="lm")
+    in a pill on the right; drawn once per text (on the picture's plain top), pasted
+    afterwards."""
+
+    def draw() -> None:
+        d.rectangle((0, 0, width, 64), fill=BG2)
+        d.line((0, 64, width, 64), fill=PANEL_EDGE, width=2)
+        trek = kit.dict_of(view.get("trek"))
+        phase_key = str(view.get("phase", f"{G}.phase.build"))
+        if trek and view.get("step") in ("build", "prelaunch", "flight", "over"):
+            phase_key = f"{G}.phase.{view['step']}"  # the title says which flight of the Trek
+        phase = i18n.t(phase_key, lang)
+        pf = kit.font(26)
+        pw = pf.getlength(phase) + 28
+        kit.pill(d, width - 20 - pw, 13, 51, phase, pf, GOLD)
+        full = f"{title} · {_level_name(view, lang)}" if level else title
+        if trek:
+            k, n = kit.int_of(trek.get("flight"), 1), kit.int_of(trek.get("flights"), 3)
+            full = f"{full} · {_t('pic.trek', lang, flight=k, flights=n)}"
+        s, f = kit.fit_font(full, width - pw - 70, (34, 30, 26, 22))
+        kit.text(d, (20, 32), s, f, anchor="lm")
+
+    parts = (view.get(k) for k in ("trek", "phase", "step", "level"))
+    key = (width, lang, title, level, repr(tuple(parts)))
+    cached_region(_HEADERS, img, (0, 0, width, 65), key, draw)
+
+
+#: Headers drawn once per text (render.regions).
+_HEADERS = region_store(12)

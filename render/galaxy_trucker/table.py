@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -17,6 +18,7 @@ from render.galaxy_trucker.ship import _header, _players
 from render.galaxy_trucker.style import MIN_FONT, G, W, _label, _lang, _png, _t
 from render.galaxy_trucker.tile import draw_tile
 from render.kit import BG, GOLD, GREEN, INK, MUTED, PANEL_EDGE, RED, RGB
+from render.regions import cached_region, region_store
 
 # --------------------------------------------------------------------------- table
 
@@ -52,8 +54,46 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
     h = max(left_h, pool_h, 420)
     img = Image.new("RGB", (W, h), BG)
     d = ImageDraw.Draw(img)
-    _header(d, W, view, lang, i18n.t(f"{G}.name", lang))
-    # left: hourglass, face-down pile, builders
+    _header(img, d, W, view, lang, i18n.t(f"{G}.name", lang))
+    # left: hourglass, face-down pile, builders (drawn once per state, pasted afterwards)
+    statuses = [_status(view, seat, lang) for seat in range(n)]
+    who = [kit.player_name(names, seat, lang) for seat in range(n)]
+    hg = kit.dict_of(view.get("hourglass"))
+    key = (lang, repr(hg), view.get("facedown"), repr(statuses), repr(who))
+    box = (20, 84, 400, 84 + 150 + 34 + n * 80)
+    cached_region(_LEFT, img, box, key, partial(_build_left, d, view, names, lang, n))
+    # right: the open pool
+    px0, py = 430, 84
+    kit.text(d, (px0, py), _t("pic.pool", lang, n=len(pool)), kit.font(28))
+    py += 44
+    if not pool:
+        kit.text(d, (px0, py + 20), _t("pic.pool_empty", lang), kit.font(20, "book"), fill=MUTED)
+    for i, t in enumerate(shown):
+        r, c = divmod(i, per_row)
+        tx, ty = px0 + c * (ts + 8), py + r * (ts + gap)
+        draw_tile(d, tx, ty, ts, t)
+        _label(img, (tx + ts / 2, ty + ts + 13), f"#{kit.int_of(t.get('id'))}", MIN_FONT, INK)
+    ly = py + rows * (ts + gap)
+    if len(pool) > len(shown):
+        kit.text(
+            d,
+            (px0, ly),
+            _t("pic.pool_more", lang, n=len(pool) - len(shown)),
+            kit.font(MIN_FONT),
+            fill=MUTED,
+        )
+    draw_legend(img, d, (px0, ly + 30, W - 20), marks, lang, lg_cols, MIN_FONT, keep=True)
+    return img
+
+
+#: The building table's left column, drawn once per state (render.regions).
+_LEFT = region_store(6)
+
+
+def _build_left(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], lang: str, n: int
+) -> None:
+    """The building table's left column: hourglass, face-down pile, who is building."""
     x0, y = 20, 84
     kit.rounded_box(d, (x0, y, x0 + 380, y + 130), radius=14, fill=kit.PANEL, outline=PANEL_EDGE)
     hg = kit.dict_of(view.get("hourglass"))
@@ -85,29 +125,6 @@ def _draw_build_table(view: dict[str, Any], names: Sequence[str], lang: str) -> 
         lf = kit.font(22)
         kit.text(d, (x0 + 62, y + 52), kit.ellipsize(label, lf, 300), lf, fill=col, anchor="lm")
         y += 80
-    # right: the open pool
-    px0, py = 430, 84
-    kit.text(d, (px0, py), _t("pic.pool", lang, n=len(pool)), kit.font(28))
-    py += 44
-    if not pool:
-        kit.text(d, (px0, py + 20), _t("pic.pool_empty", lang), kit.font(20, "book"), fill=MUTED)
-    lf = kit.font(17)
-    for i, t in enumerate(shown):
-        r, c = divmod(i, per_row)
-        tx, ty = px0 + c * (ts + 8), py + r * (ts + gap)
-        draw_tile(d, tx, ty, ts, t)
-        _label(img, (tx + ts / 2, ty + ts + 13), f"#{kit.int_of(t.get('id'))}", MIN_FONT, INK)
-    ly = py + rows * (ts + gap)
-    if len(pool) > len(shown):
-        kit.text(
-            d,
-            (px0, ly),
-            _t("pic.pool_more", lang, n=len(pool) - len(shown)),
-            kit.font(MIN_FONT),
-            fill=MUTED,
-        )
-    draw_legend(img, d, (px0, ly + 30, W - 20), marks, lang, lg_cols, MIN_FONT)
-    return img
 
 
 def _hourglass_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, out: bool):
@@ -133,7 +150,7 @@ def _draw_prelaunch_table(view: dict[str, Any], names: Sequence[str], lang: str)
     h = 64 + 40 + n * 72 + 30
     img = Image.new("RGB", (W, h), BG)
     d = ImageDraw.Draw(img)
-    _header(d, W, view, lang, i18n.t(f"{G}.name", lang))
+    _header(img, d, W, view, lang, i18n.t(f"{G}.name", lang))
     y = 104
     for seat in range(n):
         label, col = _status(view, seat, lang)

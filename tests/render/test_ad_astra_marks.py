@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import render.ad_astra as ad
+from render import regions
 from rules.ad_astra import GAME
 from tests.render.kit import SHORT_NAMES as NAMES
 from tests.render.kit import spread_states
@@ -54,6 +55,7 @@ KINDS: dict[str, Callable[..., str]] = {
 
 @pytest.fixture
 def marks(monkeypatch: pytest.MonkeyPatch) -> Marks:
+    monkeypatch.setattr(regions, "ENABLED", False)  # every box drawn afresh, watched
     m = Marks()
     for name, kind_of in KINDS.items():
         real = getattr(ad, name)

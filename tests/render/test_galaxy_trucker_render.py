@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from render import galaxy_trucker as R
-from render import kit
+from render import kit, layers
 from rules.galaxy_trucker import GAME
 from tests.kit import png_ok, random_pick
 from tests.render.marks import patch_everywhere
@@ -266,7 +266,9 @@ def test_rockets_are_labelled_by_race_order(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def _drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """From now on, every text the renderer draws (through ``kit.text``)."""
+    """From now on, every text the renderer draws (through ``kit.text``): drawn afresh, not
+    pasted from a box drawn before (render.regions)."""
+    layers.clear_all()
     texts: list[str] = []
     real = kit.text
 

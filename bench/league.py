@@ -66,7 +66,9 @@ OPTIONS: dict[str, dict[str, str]] = {
     "mlem": {},
     "kosmonavts": {},
     "red_planet": {},
-    "galaxy_trucker": {},
+    # the rulings every new lobby stores (R26b: a ship a card hurt is asked whether it flies
+    # on); level I, the lobby's
+    "galaxy_trucker": {"rules": "2"},
     "ad_astra": {},
 }
 

@@ -22,7 +22,12 @@ retire — is searched by play-outs to the end of the flight.
   defend, load the automatic way, never retire).
 * :func:`prune`: the heuristic's answer alone outside the flight; in flight every option
   (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business; a broken
-  ship: one cell per part).
+  ship: one cell per part), except when giving up locks the win (:func:`locked_win`):
+  every other ship is already out of the flight and the seat, leaving now, keeps more
+  credits than any of them can end with. Then ``retire`` alone: flying on could only
+  lose the win (a meteor swarm that takes the ship apart, slavers that take the last
+  humans), and play-outs that never retire (the heuristic, R28) miss it often enough to
+  tie games at 0 credits.
 """
 
 from __future__ import annotations
@@ -36,24 +41,23 @@ from rules.kit import clone
 from rules.search import Budget
 
 from . import bot
+from . import flight as fl
 from . import ship as sh
-from .tiles import cards, level
+from .tiles import cards, data, level
 
 #: Budgets per level. Easy: the heuristic with one answer in five at random (also while
 #: building: it makes real mistakes). Normal: the heuristic, a few play-outs on flight
-#: questions, one answer in twenty at random. Hard: play-outs to the end of the flight on
+#: questions, one answer in fifty at random. Hard: play-outs to the end of the flight on
 #: every flight question, no slips. A flight play-out costs ~5-20 ms (2-4 ships, level I-III):
 #: 128 play-outs took 2.2 s a decision with 4 ships at level III, 48 about 1 s.
-#: League, 2 players, seats rotated (bench/league.py, 2026-11-26), level II: hard beats
-#: random in 93.8 % [90.9, 95.7] (400 games; the heuristic alone 85.8 % of 60), normal in
-#: 78.0 % [72.5, 82.8] (246 games); normal beats easy in 75.5 % [71.1, 79.5] (400 games).
-#: Level I (the lobby's): hard beats random in 94.8 % [92.1, 96.5] (400 games). Nearly every
-#: game not won is a tie at 0 credits (random play ends at 0). Slowest decision: 0.5 s with
-#: 2 ships, 0.8 s with 4 at level II (CPU time); 4 hard bots finish 72 % of level II flights
-#: (30 games; the heuristic 75 %: the search also retires to keep its credits).
+#: A slip is a uniformly random answer, and most of a game's answers are building moves:
+#: one in twenty (normal until 2026-11-27) ended ships early ("done") or put tiles where
+#: they fit badly, and normal won only 82 % of level I games against random play (100
+#: games); without slips 93 %, but then hard beat it in only 52.5 %. One in fifty keeps the
+#: levels apart. League figures: README, "The bots' league".
 LEVELS = {
     "easy": Budget(playouts=0, noise=0.2),
-    "normal": Budget(playouts=8, noise=0.05),
+    "normal": Budget(playouts=8, noise=0.02),
     "hard": Budget(playouts=48),
 }
 
@@ -149,10 +153,42 @@ def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     return answer
 
 
+#: Beside a question (the card not yet resolved: it may still cost tiles or goods), giving
+#: up locks the win only with at least this many credits more than the best other ship;
+#: between two cards (``next``) one more is enough.
+LOCK_MARGIN = 3
+
+
+def retired_value(s: dict[str, Any], seat: int) -> int:
+    """The credits ``seat`` ends the flight with if it leaves now (R27: credits won on
+    cards, goods at half price, lost tiles paid; never below 0)."""
+    p = s["players"][seat]
+    goods = {sh.unkey(k): v for k, v in p.get("goods", {}).items()}
+    lost = len(p["lost"]) * int(data()["lost_tile_penalty"])
+    return max(0, int(p.get("won", 0)) + fl.goods_value(goods, retired=True) - lost)
+
+
+def locked_win(s: dict[str, Any], seat: int) -> bool:
+    """Does giving up now win the flight for sure? Every other ship is already out (its
+    credits are settled) and ``seat`` leaving now keeps more than any of them. Single
+    flights only (in the Trek the next flights still count)."""
+    f = s.get("flight")
+    if s.get("trek") is not None or f is None or f["pos"][seat] is None:
+        return False
+    others = [k for k in range(len(s["players"])) if k != seat]
+    if any(f["pos"][k] is not None for k in others):
+        return False
+    margin = 1 if (f.get("ask") or {}).get("kind") == "next" else LOCK_MARGIN
+    best = max((retired_value(s, k) for k in others), default=0)
+    return retired_value(s, seat) >= best + margin
+
+
 def prune(s: dict[str, Any], decision: Decision) -> list[str]:
     ids = [o.id for o in decision.options]
     if s["phase"] != "flight":
         return [rollout(s, decision.seat, random.Random(0))]
+    if "retire" in ids and locked_win(s, decision.seat):
+        return ["retire"]
     f = s["flight"]
     kind = (f.get("ask") or {}).get("kind")
     if kind == "hazard":

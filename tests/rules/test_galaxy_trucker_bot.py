@@ -274,3 +274,37 @@ def test_a_searching_bot_flies_the_whole_trek() -> None:
         s, _ = GAME.apply(s, seat, bots[seat](s, seat, rngs[seat]))
     assert flights == {1, 2, 3} and len(s["trek"]["flights"]) == 3
     assert GAME.result(s) is not None
+
+
+def test_the_search_retires_when_that_locks_the_win() -> None:
+    s, seat = at_retire_question(0)
+    other = 1 - seat
+    d = next(d for d in GAME.pending(s) if d.seat == seat)
+    assert "retire" in [o.id for o in d.options]
+    w = clone(s)
+    w["flight"]["pos"][other] = None  # the other ship is out of the flight ...
+    w["flight"]["retired"].append(other)
+    for k in (seat, other):
+        w["players"][k].update(lost=[], goods={})
+    w["players"][other]["won"] = 2
+    w["players"][seat]["won"] = 5  # ... and leaving now keeps 5, at least 2 + 3
+    assert gt_search.retired_value(w, seat) == 5
+    assert gt_search.locked_win(w, seat)
+    assert gt_search.prune(w, d) == ["retire"]
+    assert bot_for(GAME, "hard")(w, seat, random.Random(0)) == "retire"
+    assert bot.choose(w, seat, random.Random(0)) != "retire"  # the heuristic never (R28)
+    # Not locked: a margin too small beside a question, another ship still flying, the Trek.
+    close = clone(w)
+    close["players"][other]["won"] = 3
+    assert not gt_search.locked_win(close, seat)
+    flying = clone(w)
+    flying["flight"]["pos"][other] = s["flight"]["pos"][other]
+    assert not gt_search.locked_win(flying, seat)
+    assert "retire" in gt_search.prune(flying, d) and len(gt_search.prune(flying, d)) > 1
+    trek = clone(w)
+    trek["trek"] = {"flight": 1}
+    assert not gt_search.locked_win(trek, seat)
+    # Between two cards (the card resolved) one credit more is enough.
+    window = clone(close)
+    window["flight"]["ask"] = {"seat": seat, "kind": "next"}
+    assert gt_search.locked_win(window, seat)

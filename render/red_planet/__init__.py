@@ -38,7 +38,14 @@ from PIL import Image, ImageDraw
 from core import i18n
 from render import kit, layers
 from render.kit import FAINT, GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
-from render.red_planet_words import describe_private, describe_table  # noqa: F401
+from render.red_planet.private import (
+    PRIVATE_BODY_FONT,
+    PRIVATE_MIN_FONT,
+    _draw_private,
+    _has_private,
+)
+from render.red_planet.seats import MIN_FONT, _lang, _zone_name, seat_rgb, seat_shape, t, token
+from render.red_planet.words import describe_private, describe_table  # noqa: F401
 from rules.red_planet.data import (
     ADJ,
     CHAR_NUMS,
@@ -50,7 +57,14 @@ from rules.red_planet.data import (
     ZONES,
 )
 
-__all__ = ["render_private", "render_table", "seat_rgb", "seat_shape"]
+__all__ = [
+    "PRIVATE_BODY_FONT",
+    "PRIVATE_MIN_FONT",
+    "render_private",
+    "render_table",
+    "seat_rgb",
+    "seat_shape",
+]
 
 _LOCK = threading.Lock()
 
@@ -59,8 +73,6 @@ HEADER_H = 72
 MAP_W = 800  # the left part: Mars, Phobos, the Memorial, the round track, the legend
 COL_X = MAP_W + 14  # the right column: launchpad (ships in flight in their docks), players
 COL_W = W - COL_X - 10
-#: The smallest type on the table: 6 px when Discord shows it 400 px wide on a phone.
-MIN_FONT = 21
 
 MARS_C = (400.0, HEADER_H + 405.0)
 RING_RX, RING_RY = 298.0, 322.0
@@ -83,10 +95,6 @@ NOW_RGB: RGB = (200, 84, 56)
 CREAM: RGB = (226, 216, 190)
 
 
-_lang = kit.lang_or_default
-t = kit.texts("red_planet.render")
-
-
 # --------------------------------------------------------------------------- marks
 
 #: The marks (shapes and badges that stand for something) drawn on the last picture, and
@@ -105,29 +113,6 @@ def marks() -> tuple[set[str], set[str]]:
 
 
 # --------------------------------------------------------------------------- seats
-
-
-def seat_shape(c: int) -> str:
-    """The shape of colour ``c``'s tokens (the kit's six)."""
-    return str(kit.PALETTE[c].shape)
-
-
-def seat_rgb(c: int) -> RGB:
-    """The RGB of colour ``c`` (seats, and the neutral's colour index with two players)."""
-    return kit.PALETTE[c].rgb
-
-
-def token(
-    d: ImageDraw.ImageDraw, center: tuple[float, float], r: float, c: int, label: str = ""
-) -> None:
-    """Colour ``c``'s token (the kit's shape and colour) with a number on it, never smaller
-    than the table's smallest type."""
-    kit.seat_token(d, center, r, c, None)
-    if label:
-        pc = kit.PALETTE[c % len(kit.PALETTE)]
-        dy = r * 0.2 if pc.shape == "triangle" else r * 0.08 if pc.shape == "star" else 0
-        f = font(max(MIN_FONT, round(r * 0.95)), "cond" if len(label) > 1 else "bold")
-        text(d, (center[0], center[1] + dy), label, f, fill=kit.DARK, anchor="mm")
 
 
 def _name(names: Sequence[str], c: int, view: dict, lang: str) -> str:
@@ -162,10 +147,6 @@ def _zone_box(z: str) -> tuple[float, float, float, float]:
 MEMORIAL_BOX = (MAP_W - 166.0, HEADER_H + 14.0, MAP_W - 10.0, HEADER_H + 156.0)
 TRACK_Y = HEADER_H + 818.0
 LEGEND_Y = TRACK_Y + 104.0
-
-
-def _zone_name(z: str, lang: str) -> str:
-    return i18n.t(f"red_planet.render.zone.{z}", lang)
 
 
 # --------------------------------------------------------------------------- static layer
@@ -932,28 +913,6 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     )
 
 
-# ----------------------------------------------------------------------------- private
-
-
-#: The smallest type on the private picture (1100 px wide): 6 px seen 400 px wide.
-PRIVATE_MIN_FONT = 17
-#: The private picture's running text: a little above the floor, for thin card text.
-PRIVATE_BODY_FONT = 19
-
-
-def _has_private(priv: Any) -> bool:
-    if not isinstance(priv, dict):
-        return False
-    return bool(
-        priv.get("hand")
-        or priv.get("missions")
-        or priv.get("dealt")
-        or priv.get("actions")
-        or priv.get("discoveries")
-        or priv.get("chosen")
-    )
-
-
 def render_private(
     view: dict, names: list[str], lang: str, seat: int | None = None
 ) -> bytes | None:
@@ -971,129 +930,3 @@ def render_private(
     return kit.picture_png(
         _draw_private, _TABLE_PALETTE, view, priv, names, _lang(lang), seat, lock=_LOCK
     )
-
-
-def _card(
-    d: ImageDraw.ImageDraw,
-    box: tuple[float, float, float, float],
-    title: str,
-    body: str,
-    *,
-    edge: RGB = PANEL_EDGE,
-    fill: RGB = PANEL,
-    badge: str = "",
-    badge_rgb: RGB = GOLD,
-) -> None:
-    x0, y0, x1, _y1 = box
-    kit.rounded_box(d, box, radius=12, fill=fill, outline=edge, width=3)
-    tt, tf = kit.fit_font(title, x1 - x0 - 24 - (60 if badge else 0), (24, 22, 20))
-    text(d, (x0 + 12, y0 + 22), tt, tf, fill=INK, anchor="lm")
-    if badge:
-        text(d, (x1 - 12, y0 + 22), badge, font(24), fill=badge_rgb, anchor="rm")
-    f = font(PRIVATE_BODY_FONT, "cond")
-    for i, line in enumerate(kit.wrap(body, f, x1 - x0 - 24, max_lines=4)):
-        text(d, (x0 + 12, y0 + 46 + i * 24), line, f, fill=MUTED)
-
-
-def _draw_private(
-    view: dict, priv: dict, names: Sequence[str], lang: str, seat: int | None
-) -> Image.Image:
-    hand = [int(h) for h in priv.get("hand") or [] if isinstance(h, int)]
-    chosen = int(priv["chosen"]) if isinstance(priv.get("chosen"), int) else None
-    revealed = {
-        (int(x[0]), int(x[1]))
-        for x in view.get("revealed") or []
-        if isinstance(x, list) and len(x) == 2
-    }
-    if seat is not None and chosen is not None and (seat, chosen) in revealed:
-        chosen = None  # already face up on the table: no secret any more
-    missions = [m for m in priv.get("missions") or [] if isinstance(m, dict)]
-    dealt = [str(m) for m in priv.get("dealt") or []]
-    acts = [str(a) for a in priv.get("actions") or []]
-    discs = kit.dict_at(priv, "discoveries")
-
-    pw = 1100
-    card_w, card_h = (pw - 48 - 2 * 14) / 3, 148
-    Item = tuple[str, str, str, RGB]
-
-    def card(cid: str, note: str = "", col: RGB = PANEL_EDGE, zone: str | None = None) -> Item:
-        """A card's name, its text (after the zone it was found in), a note, its colour."""
-        desc = i18n.t(f"red_planet.card.{cid}.desc", lang)
-        desc = desc if zone is None else f"{_zone_name(zone, lang)} · {desc}"
-        return i18n.t(f"red_planet.card.{cid}", lang), desc, note, col
-
-    sections: list[tuple[str, list[Item]]] = []
-    if dealt:
-        sections.append((t("private.choose_mission", lang), [card(m) for m in dealt]))
-    if missions:
-        items = []
-        for m in missions:
-            pts = int(m.get("points") or 0)
-            note = t("now_points", lang, n=pts)
-            items.append(card(str(m.get("id")), note, kit.GREEN if pts > 0 else GOLD))
-        sections.append((t("private.missions", lang), items))
-    if acts:
-        sections.append((t("private.actions", lang), [card(a) for a in acts]))
-    if discs:
-        found = sorted(discs.items(), key=lambda kv: ZONES.index(kv[0]) if kv[0] in ZONES else 99)
-        items = [card(cid, col=(120, 150, 220), zone=z) for z, cid in found]
-        sections.append((t("private.discoveries", lang), items))
-
-    ph = 72 + (170 if hand or chosen else 0)
-    for _, items in sections:
-        ph += 36 + math.ceil(len(items) / 3) * (card_h + 12) + 8
-    img = kit.star_field((pw, int(ph)), seed=9)
-    d = ImageDraw.Draw(img)
-    who = kit.player_name(names, seat, lang) if seat is not None else ""
-    title = t("private.title", lang, name=who) if who else t("private.anon", lang)
-    mark = (lambda cy: token(d, (34, cy), 15, seat, "")) if seat is not None else None
-    kit.title_bar(d, pw, 58, title, room=pw - 120, text_x=24 if mark is None else 58, token=mark)
-    y = 72.0
-    if hand or chosen:
-        text(d, (24, y + 12), t("private.hand", lang), font(24), fill=GOLD, anchor="lm")
-        y += 30
-        cards = sorted({*hand, *([chosen] if chosen else [])}, reverse=True)
-        cw = min(112.0, (pw - 48 - 8 * 8) / 9)
-        for i, num in enumerate(cards):
-            x = 24 + i * (cw + 8)
-            is_chosen = num == chosen
-            fill = (226, 216, 190) if not is_chosen else GOLD
-            d.rounded_rectangle(
-                (x, y, x + cw, y + 124),
-                radius=10,
-                fill=fill,
-                outline=(200, 84, 56) if is_chosen else kit.DARK,
-                width=4 if is_chosen else 2,
-            )
-            text(d, (x + cw / 2, y + 32), str(num), font(40), fill=kit.DARK, anchor="mm")
-            name = i18n.t(f"red_planet.char.{num}", lang).split(" ", 1)[-1]
-            for size in range(PRIVATE_BODY_FONT, PRIVATE_MIN_FONT - 1, -1):
-                f = font(size, "cond")
-                lines = kit.wrap(name, f, cw - 8, max_lines=2)
-                if "…" not in "".join(lines):
-                    break
-            for k, line in enumerate(lines):
-                ly = y + (70 if len(lines) == 1 else 62) + k * 21
-                text(d, (x + cw / 2, ly), line, f, fill=kit.DARK, anchor="mm")
-            if is_chosen:
-                s, f = kit.fit_font(t("private.chosen", lang), cw - 8, (PRIVATE_MIN_FONT,), "cond")
-                text(d, (x + cw / 2, y + 108), s, f, fill=(140, 40, 20), anchor="mm")
-        y += 140
-    for heading, items in sections:
-        text(d, (24, y + 14), heading, font(24), fill=GOLD, anchor="lm")
-        y += 36
-        for i, (title_s, body, badge, edge) in enumerate(items):
-            col, row = i % 3, i // 3
-            x = 24 + col * (card_w + 14)
-            yy = y + row * (card_h + 12)
-            _card(
-                d,
-                (x, yy, x + card_w, yy + card_h),
-                title_s,
-                body,
-                edge=edge,
-                badge=badge,
-                badge_rgb=edge,
-            )
-        y += math.ceil(len(items) / 3) * (card_h + 12) + 8
-    return img

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,10 +47,18 @@ class History(Play):
 
     # -- undo and rollback --------------------------------------------------------------
 
-    def _replay(self, snap: Snapshot, actions: list[Any]) -> Any:
+    @staticmethod
+    def _states(snap: Snapshot, actions: Iterable[Any]) -> Iterator[Any]:
+        """The game's state at its start, then after each of ``actions`` in turn: the seeded
+        engine replaying the stored log (every replay below walks it this way)."""
         state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
+        yield state
         for a in actions:
             state, _ = snap.game.apply(state, a.seat, a.choice)
+            yield state
+
+    def _replay(self, snap: Snapshot, actions: list[Any]) -> Any:
+        *_, state = self._states(snap, actions)
         return state
 
     async def undoable(self, snap: Snapshot) -> tuple[int, int] | None:
@@ -113,11 +122,7 @@ class History(Play):
         async with self.locks[game_id]:
             snap = await self._active(game_id)
             actions = await self.store.actions(game_id)
-            state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
-            rounds = [snap.game.view(state, None).get("round")]
-            for a in actions:
-                state, _ = snap.game.apply(state, a.seat, a.choice)
-                rounds.append(snap.game.view(state, None).get("round"))
+            rounds = [snap.game.view(s, None).get("round") for s in self._states(snap, actions)]
             # the start of the current round: where its last unbroken run began (a round
             # number may come back, e.g. each flight of a Galaxy Trucker Trek counts cards
             # from 1 again)
@@ -159,14 +164,12 @@ class History(Play):
         """Public views sampled along the game (first and last included), for a recap."""
         snap = await self.by_id(game_id)
         actions = await self.store.actions(game_id)
-        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
-        marks = {round(i * len(actions) / max(frames - 1, 1)) for i in range(frames)}
-        views = [snap.game.view(state, None)]
-        for i, a in enumerate(actions, start=1):
-            state, _ = snap.game.apply(state, a.seat, a.choice)
-            if i in marks:
-                views.append(snap.game.view(state, None))
-        return views
+        marks = {round(i * len(actions) / max(frames - 1, 1)) for i in range(frames)} | {0}
+        return [
+            snap.game.view(state, None)
+            for i, state in enumerate(self._states(snap, actions))
+            if i in marks
+        ]
 
     # -- the replay viewer ---------------------------------------------------------------
 
@@ -189,11 +192,10 @@ class History(Play):
         over = snap.row.status != "active"
 
         def build() -> Replay:  # off the event loop: a long game takes a while
-            state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
-            views = [snap.game.view(state, None)]
+            states = self._states(snap, actions)
+            views = [snap.game.view(next(states), None)]
             steps: list[ActionRow | None] = [None]
-            for i, a in enumerate(actions, start=1):
-                state, _ = snap.game.apply(state, a.seat, a.choice)
+            for i, (a, state) in enumerate(zip(actions, states, strict=True), start=1):
                 if public_move(a.events) or (over and i == len(actions)):
                     views.append(snap.game.view(state, None))
                     steps.append(a)
@@ -212,7 +214,4 @@ class History(Play):
     async def replay(self, game_id: int) -> dict[str, Any]:
         """Replay the action log from the seed; the dump must equal the stored state."""
         snap = await self.by_id(game_id)
-        state = snap.game.new(len(snap.seats), snap.row.options, snap.row.seed)
-        for a in await self.store.actions(game_id):
-            state, _ = snap.game.apply(state, a.seat, a.choice)
-        return snap.game.dump(state)
+        return snap.game.dump(self._replay(snap, await self.store.actions(game_id)))

@@ -816,11 +816,19 @@ def describe(game_id: str, kind: str, view: dict[str, Any], names: list[str], la
 
 
 async def table_file(snap: Snapshot, lang: str) -> discord.File:
-    view = snap.view(None)
-    data = await renderpool.render(_render_table, "table", snap.row.game, view, snap.names, lang)
+    return await table_file_of(snap, snap.view(None), lang)
+
+
+async def table_file_of(
+    snap: Snapshot, view: dict[str, Any], lang: str, filename: str = "table.png"
+) -> discord.File:
+    """The table drawn from a public ``view`` of the game (now, or a step of its replay),
+    with its description."""
+    game_id, names = snap.row.game, snap.names
+    data = await renderpool.render(_render_table, "table", game_id, view, names, lang)
     assert data is not None  # every game draws a table
-    text = describe(snap.row.game, "table", view, snap.names, lang)
-    return discord.File(io.BytesIO(data), filename="table.png", description=text or None)
+    text = describe(game_id, "table", view, names, lang)
+    return discord.File(io.BytesIO(data), filename=filename, description=text or None)
 
 
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:

@@ -17,7 +17,6 @@ menu to jump to a round (or to a stretch of moves, for a game without rounds).
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -25,7 +24,6 @@ import discord
 from cogs import present, ui
 from cogs.common import CogBase, guarded
 from core.i18n import t
-from host import renderpool
 from host.history import Replay
 from host.sessions import HostError, Snapshot
 
@@ -134,13 +132,7 @@ class ReplayMixin(CogBase):
         if step > replay.last:
             raise HostError("host.replay.stale")
         embed, view = replay_page(snap, replay, step, lang)
-        view_ = replay.views[step]
-        data = await renderpool.render(
-            present._render_table, "table", snap.row.game, view_, snap.names, lang
-        )
-        assert data is not None  # every game draws a table
-        alt = present.describe(snap.row.game, "table", view_, snap.names, lang)
-        file = discord.File(io.BytesIO(data), filename="replay.png", description=alt or None)
+        file = await present.table_file_of(snap, replay.views[step], lang, "replay.png")
         if new:
             await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
         else:

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
-from core.contract import random_answer
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import latest_table, play_turn
 from tests.e2e.kit import open_game
 from tests.harness import Harness
+from tests.render.kit import random_states
 
 #: Sizes and bytes as production deflates them (the tests draw at zlib level 1).
 pytestmark = pytest.mark.usefixtures("production_png")
@@ -39,13 +39,7 @@ def jobs(seed: int = 5, moves: int = 12) -> Iterator[Job]:
     for game_id in registry.GAME_MODULES:
         game = registry.get(game_id)
         players = min(game.max_players, 3)
-        state = game.new(players, {}, seed)
-        for _ in range(moves):
-            pending = game.pending(state)
-            if not pending:
-                break
-            d = rng.choice(pending)
-            state, _events = game.apply(state, d.seat, random_answer(d, rng))
+        state = random_states(game, players, seed, limit=moves)[-1]
         names = [f"P{i}" for i in range(players)]
         lang = rng.choice(["en", "es"])
         yield "table", game_id, game.view(state, None), names, lang

@@ -7,7 +7,6 @@ it is "Discord's memory": messages posted by an old bot can be clicked in the ne
 
 from __future__ import annotations
 
-import copy
 import email.parser
 import email.policy
 import json
@@ -37,6 +36,7 @@ from .models import (
     StoredMessage,
     UploadedFile,
     _walk_components,
+    data_copy,
     snowflake_time,
 )
 
@@ -650,9 +650,9 @@ class FakeDiscord:
                 continue
             if ch["type"] in THREAD_TYPES:
                 if not ch["thread_metadata"]["archived"]:
-                    threads.append(copy.deepcopy(ch))
+                    threads.append(data_copy(ch))
             else:
-                item = copy.deepcopy(ch)
+                item = data_copy(ch)
                 item.pop("guild_id", None)
                 channels.append(item)
         data.update(
@@ -730,10 +730,10 @@ class FakeDiscord:
 
     def emit(self, event: str, data: dict[str, Any]) -> None:
         if self.gateway_sink is not None:
-            self.gateway_sink(event, copy.deepcopy(data))
+            self.gateway_sink(event, data_copy(data))
 
     def _gateway_message(self, stored: StoredMessage) -> dict[str, Any]:
-        data = copy.deepcopy(stored.payload)
+        data = data_copy(stored.payload)
         if stored.guild_id is not None:
             data["guild_id"] = str(stored.guild_id)
             author = self.users.get(int(data["author"]["id"]))
@@ -815,7 +815,7 @@ class FakeDiscord:
         by_name = {a.name: a for a in atts}
         out = []
         for embed in embeds:
-            embed = copy.deepcopy(embed)
+            embed = data_copy(embed)
             embed.setdefault("type", "rich")
             for key, sub in (("image", "url"), ("thumbnail", "url"), ("footer", "icon_url")):
                 part = embed.get(key)
@@ -882,10 +882,10 @@ class FakeDiscord:
             "pinned": False,
             "type": msg_type,
             "flags": flags,
-            "components": copy.deepcopy(body.get("components") or []),
+            "components": data_copy(body.get("components") or []),
         }
         if body.get("poll"):
-            payload["poll"] = copy.deepcopy(body["poll"])
+            payload["poll"] = data_copy(body["poll"])
         ref = body.get("message_reference")
         if ref and ref.get("message_id"):
             target = self.stored_messages.get(int(ref["message_id"]))
@@ -897,7 +897,7 @@ class FakeDiscord:
                 "channel_id": str(ref.get("channel_id") or channel_id),
             }
             if target is not None:
-                payload["referenced_message"] = copy.deepcopy(target.payload)
+                payload["referenced_message"] = data_copy(target.payload)
             if msg_type == 0:
                 payload["type"] = 19
         if interaction is not None:
@@ -912,7 +912,7 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
             interaction_user_id=interaction.user.id if interaction else None,
         )
-        stored.versions.append((copy.deepcopy(payload), list(attachments)))
+        stored.versions.append((data_copy(payload), list(attachments)))
         self.stored_messages[mid] = stored
         if ephemeral:
             self.ephemeral_ids.append(mid)
@@ -932,12 +932,12 @@ class FakeDiscord:
         if stored.deleted:
             raise _unknown("Message", 10008)
         validate_message(body, files, creating=False)
-        payload = copy.deepcopy(stored.payload)
+        payload = data_copy(stored.payload)
         if "content" in body:
             payload["content"] = body["content"] or ""
             payload["mentions"] = self._mentions(payload["content"])
         if "components" in body:
-            payload["components"] = copy.deepcopy(body["components"] or [])
+            payload["components"] = data_copy(body["components"] or [])
         attachments = stored.attachments
         if "attachments" in body or files:
             attachments = self._build_attachments(stored.channel_id, body, files, attachments)
@@ -960,7 +960,7 @@ class FakeDiscord:
         payload["edited_timestamp"] = _iso(self.snowflake())
         stored.payload = payload
         stored.attachments = attachments
-        stored.versions.append((copy.deepcopy(payload), list(attachments)))
+        stored.versions.append((data_copy(payload), list(attachments)))
         if not stored.ephemeral:
             self.emit("MESSAGE_UPDATE", self._gateway_message(stored))
         return stored
@@ -1063,7 +1063,7 @@ class FakeDiscord:
             payload["user"] = user.payload()
         payload["channel"] = channel
         if message is not None:
-            payload["message"] = copy.deepcopy(message.payload)
+            payload["message"] = data_copy(message.payload)
         rec = InteractionRecord(
             id=iid,
             token=token,
@@ -1094,7 +1094,7 @@ class FakeDiscord:
             inner["response_message_id"] = str(stored.id)
             inner["response_message_loading"] = t == 5
             inner["response_message_ephemeral"] = stored.ephemeral
-            out["resource"] = {"type": t, "message": copy.deepcopy(stored.payload)}
+            out["resource"] = {"type": t, "message": data_copy(stored.payload)}
         return out
 
     def interaction_callback(
@@ -1142,7 +1142,7 @@ class FakeDiscord:
         elif t == 8 and rec.type == 4:
             rec.choices = list(data.get("choices") or [])
         elif t == 9 and rec.type in (2, 3):
-            rec.modal = copy.deepcopy(data)
+            rec.modal = data_copy(data)
         else:
             raise _form_error(
                 [("type", "INTERACTION_RESPONSE_TYPE_INVALID", f"Invalid response type {t}")]
@@ -1196,7 +1196,7 @@ class FakeDiscord:
     def sync_commands(self, guild_id: int | None, payload: list[dict[str, Any]]) -> list[dict]:
         out = []
         for cmd in payload:
-            cmd = copy.deepcopy(cmd)
+            cmd = data_copy(cmd)
             ctype = int(cmd.get("type", 1))
             cmd["id"] = str(self.command_id(cmd["name"], ctype, guild_id))
             cmd["application_id"] = str(self.app_id)
@@ -1208,7 +1208,7 @@ class FakeDiscord:
                 cmd["guild_id"] = str(guild_id)
             out.append(cmd)
         self.synced_commands[guild_id] = out
-        return copy.deepcopy(out)
+        return data_copy(out)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -1273,7 +1273,7 @@ class FakeDiscord:
         if lost is not None and int(lost[1]) in self.lost_channels:
             err = self.lost_channels[int(lost[1])]
             req.status, req.response = err.status, err.body
-            return err.status, copy.deepcopy(err.body), {}, req
+            return err.status, data_copy(err.body), {}, req
         if handler is None:
             self.unexpected.append(req)
             req.status = 404
@@ -1343,7 +1343,7 @@ class FakeDiscord:
 
     def r_commands_get(self, req: Request, app: str, guild: str | None = None) -> Any:
         self._check_app(app)
-        return copy.deepcopy(self.synced_commands.get(int(guild) if guild else None, []))
+        return data_copy(self.synced_commands.get(int(guild) if guild else None, []))
 
     def r_command_post(self, req: Request, app: str, guild: str | None = None) -> Any:
         self._check_app(app)
@@ -1378,7 +1378,7 @@ class FakeDiscord:
         if "parent_id" in body:
             ch["parent_id"] = str(body["parent_id"]) if body["parent_id"] else None
         if "permission_overwrites" in body:
-            ch["permission_overwrites"] = copy.deepcopy(body["permission_overwrites"])
+            ch["permission_overwrites"] = data_copy(body["permission_overwrites"])
         meta = ch.get("thread_metadata")
         if meta is not None:
             for key in ("archived", "locked", "auto_archive_duration", "invitable"):
@@ -1419,7 +1419,7 @@ class FakeDiscord:
             meta["archived"] = False  # sending to an archived thread unarchives it
         stored = self.create_message(cid, req.json or {}, req.files)
         req.message_id = stored.id
-        return copy.deepcopy(stored.payload)
+        return data_copy(stored.payload)
 
     def r_history(self, req: Request, channel: str) -> Any:
         cid = int(channel)
@@ -1432,12 +1432,12 @@ class FakeDiscord:
             ids = [m for m in ids if m > int(req.params["after"])]
             ids = ids[:limit]
         ids = sorted(ids, reverse=True)[:limit]
-        return [copy.deepcopy(self.stored_messages[m].payload) for m in ids]
+        return [data_copy(self.stored_messages[m].payload) for m in ids]
 
     def r_message_get(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
         self.channel_payload(int(channel))
-        return copy.deepcopy(self.public_message(int(channel), int(message)).payload)
+        return data_copy(self.public_message(int(channel), int(message)).payload)
 
     def r_message_patch(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
@@ -1447,7 +1447,7 @@ class FakeDiscord:
             if set(body) - {"flags"}:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         self.edit_message(stored, req.json or {}, req.files)
-        return copy.deepcopy(stored.payload)
+        return data_copy(stored.payload)
 
     def r_message_delete(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
@@ -1491,7 +1491,7 @@ class FakeDiscord:
         self.created_channel_names.append(thread["name"])
         if message is not None:
             stored = self.stored_messages[int(message)]
-            stored.payload["thread"] = copy.deepcopy(thread)
+            stored.payload["thread"] = data_copy(thread)
         data = self.channel_payload(int(thread["id"]))
         self.emit("THREAD_CREATE", {**data, "newly_created": True})
         return data
@@ -1518,7 +1518,7 @@ class FakeDiscord:
         self._check_guild(guild)
         body = req.json or {}
         extra = {
-            k: copy.deepcopy(body[k])
+            k: data_copy(body[k])
             for k in ("topic", "nsfw", "rate_limit_per_user", "permission_overwrites")
             if k in body
         }
@@ -1582,13 +1582,13 @@ class FakeDiscord:
         req.message_id = stored.id
         if req.params.get("wait") in ("0", "false", "False"):
             return 204, None
-        return copy.deepcopy(stored.payload)
+        return data_copy(stored.payload)
 
     def r_webhook_get(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)
         rec.requests.append(req)
         req.interaction_id = rec.id
-        return copy.deepcopy(self.webhook_message(rec, message).payload)
+        return data_copy(self.webhook_message(rec, message).payload)
 
     def r_webhook_edit(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)
@@ -1599,7 +1599,7 @@ class FakeDiscord:
         if stored.id == rec.original_message_id:
             rec.original_filled = True
             rec.original_edited = True
-        return copy.deepcopy(stored.payload)
+        return data_copy(stored.payload)
 
     def r_webhook_delete(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)

@@ -4,7 +4,6 @@ gateway events through discord.py's own parsers and waits until it is idle."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import enum
 import inspect
 import mimetypes
@@ -31,6 +30,7 @@ from .models import (
     Request,
     StoredMessage,
     _walk_components,
+    data_copy,
     payload_text,
 )
 from .session import FakeSession
@@ -282,7 +282,7 @@ class Harness:
         parser = bot._connection.parsers.get(event)
         if parser is None:
             raise HarnessError(f"discord.py has no parser for {event!r}")
-        parser(copy.deepcopy(data))
+        parser(data_copy(data))
 
     def _wants(self, bot: AnyBot, event: str, data: dict[str, Any]) -> bool:
         intents = bot.intents
@@ -694,7 +694,7 @@ class Harness:
             stored = self._stored(target)
             cid = stored.channel_id if channel is None else channel
             target_id = str(stored.id)
-            resolved["messages"] = {target_id: copy.deepcopy(stored.payload)}
+            resolved["messages"] = {target_id: data_copy(stored.payload)}
         menu = bot.tree.get_command(name, guild=guild_obj, type=ctype)
         is_guild = menu is not None
         if menu is None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import datetime
+import marshal
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .backend import FakeDiscord
@@ -22,6 +24,7 @@ __all__ = [
     "StoredMessage",
     "UploadedFile",
     "component_text",
+    "data_copy",
     "embed_text",
     "flatten_buttons",
     "flatten_selects",
@@ -33,6 +36,22 @@ DISCORD_EPOCH = 1420070400000
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 5, 6, 7, 8
 SELECT_TYPES = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
+
+
+T = TypeVar("T")
+
+
+def data_copy(data: T) -> T:
+    """A deep copy of JSON-like ``data`` (dicts, lists, tuples, strings, numbers, bytes,
+    None: what Discord's payloads are made of), about ten times cheaper than
+    :func:`copy.deepcopy` by a round trip through :mod:`marshal`; anything else (an object
+    marshal does not know, a subclass of a builtin) is copied by :func:`copy.deepcopy`."""
+    try:
+        copied: T = marshal.loads(marshal.dumps(data))  # type: ignore[arg-type]
+    except ValueError:
+        return copy.deepcopy(data)
+    return copied
+
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

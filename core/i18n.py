@@ -28,7 +28,7 @@ import json
 import logging
 import string
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +128,42 @@ class _Formatter(string.Formatter):
 
 _FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
 
+#: A template's pieces as ``string.Formatter.parse`` gives them: (literal text, field name,
+#: format spec, conversion) tuples.
+Pieces = tuple[tuple[str, str | None, str | None, str | None], ...]
+
+
+@lru_cache(maxsize=8192)
+def _pieces(text: str) -> Pieces | None:
+    """``text`` parsed once: its pieces when every field is a plain name (``{seat}``,
+    ``{n:#|cube|cubes}``) with a spec holding no field of its own; None for any other
+    template (an index, an attribute, a nested field, a malformed one), which
+    ``string.Formatter`` reads every time as before."""
+    try:
+        pieces = tuple(_FORMATTERS[DEFAULT].parse(text))
+    except ValueError:
+        return None
+    for _, name, spec, _ in pieces:
+        if name is not None and (not name.isidentifier() or "{" in (spec or "")):
+            return None
+    return pieces
+
+
+def _format(formatter: _Formatter, text: str, args: Mapping[str, Any]) -> str:
+    """``formatter.vformat(text, (), args)``, the same string and the same errors, with the
+    template parsed once (:func:`_pieces`) instead of on every call."""
+    pieces = _pieces(text)
+    if pieces is None:
+        return formatter.vformat(text, (), args)
+    out = []
+    for literal, name, spec, conversion in pieces:
+        if literal:
+            out.append(literal)
+        if name is not None:
+            value = formatter.convert_field(args[name], conversion)
+            out.append(formatter.format_field(value, spec or ""))
+    return "".join(out)
+
 
 def localized(value: Any, lang: str = DEFAULT) -> Any:
     """A ``{"en": ..., "es": ...}`` argument in ``lang``; any other value as it is."""
@@ -139,7 +175,7 @@ def localized(value: Any, lang: str = DEFAULT) -> Any:
 def fmt(text: str, lang: str = DEFAULT, **args: Any) -> str:
     """``text`` formatted with ``args`` for ``lang`` (plurals and numbers as above)."""
     args = {k: localized(v, lang) for k, v in args.items()}
-    return _FORMATTERS.get(lang, _FORMATTERS[DEFAULT]).vformat(text, (), args)
+    return _format(_FORMATTERS.get(lang, _FORMATTERS[DEFAULT]), text, args)
 
 
 #: The suffix of a string's earlier form (see :func:`t`): when a game changed an event's

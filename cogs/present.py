@@ -47,6 +47,50 @@ def event_line(
     return t(event_key(game_id, event["code"]), lang, names, **args)
 
 
+#: Event lines already written (:func:`logged_line`): the log is written again on every
+#: publish (its recent lines, the trail), mostly with the same events. Emptied when full.
+_LINES: dict[Any, str] = {}
+LINES_KEPT = 20_000
+
+
+def _frozen(value: Any) -> Any:
+    """An event's data as a key: hashable, and telling apart values that read differently
+    although equal (``1``, ``1.0``, ``True``)."""
+    if isinstance(value, Mapping):
+        return ("M", tuple((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return ("L", tuple(_frozen(v) for v in value))
+    return (type(value), value)
+
+
+def logged_line(
+    game_id: str, seat: int, event: Mapping[str, Any], lang: str, names: Sequence[str]
+) -> str:
+    """:func:`event_line`, written once per event, language, names and text: a line whose
+    writing logged a warning (a missing string, bad arguments) is written again each time,
+    so that it warns each time too."""
+    try:
+        memo = (
+            game_id,
+            seat,
+            _frozen(event),
+            lang,
+            tuple(names),
+            i18n.text_of(event_key(game_id, event["code"]), lang),
+        )
+        line = _LINES.get(memo)
+    except (TypeError, KeyError):  # unhashable data, no code: as event_line does
+        return event_line(game_id, seat, event, lang, names)
+    if line is None:
+        warned = i18n.warnings_logged()
+        line = event_line(game_id, seat, event, lang, names)
+        if i18n.warnings_logged() == warned:
+            if len(_LINES) >= LINES_KEPT:
+                _LINES.clear()
+            _LINES[memo] = line
+    return line
+
+
 def mention(snap: Snapshot, seat: int) -> str:
     s = snap.seats[seat]
     if s.is_bot or s.user_id is None:
@@ -661,7 +705,7 @@ def log_lines(
         for e in a.events:
             if e.get("private_to") not in (None, seat):
                 continue
-            line = event_line(snap.row.game, a.seat, e, lang, snap.names)
+            line = logged_line(snap.row.game, a.seat, e, lang, snap.names)
             if a.undone:
                 line = f"~~{line}~~ ({t(f'host.log.{a.undone}', lang)})"
             lines.append(line)

@@ -34,6 +34,9 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+#: How many warnings :func:`t` has logged so far (see :func:`warnings_logged`).
+_warned = 0
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 LANGS = ("en", "es")
 DEFAULT = "en"
@@ -62,6 +65,19 @@ def pick(*locales: str | None) -> str:
         if base in LANGS:
             return base
     return DEFAULT
+
+
+def warnings_logged() -> int:
+    """How many warnings (a missing string, bad arguments) :func:`t` has logged so far: a
+    caller that keeps what it formatted keeps only what was formatted without one."""
+    return _warned
+
+
+def text_of(key: str, lang: str = DEFAULT) -> str | None:
+    """The unformatted text of ``key`` in ``lang`` (English if missing), None if none."""
+    cat = catalog()
+    text = cat.get(lang, {}).get(key)
+    return cat[DEFAULT].get(key) if text is None else text
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:
@@ -185,11 +201,13 @@ LEGACY = "@1"
 
 def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
     """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
+    global _warned
     cat = catalog()
     text = cat.get(lang, {}).get(key)
     if text is None:
         text = cat[DEFAULT].get(key)
     if text is None:
+        _warned += 1
         log.warning("missing string %s", key)
         return key
     try:
@@ -205,5 +223,6 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
         if not key.endswith(LEGACY) and legacy in cat.get(lang, cat[DEFAULT]):
             return t(legacy, lang, names, **args)
         # Argument names only: values can be a player's secrets.
+        _warned += 1
         log.warning("bad arguments for string %s: %s", key, sorted(args))
         return text

@@ -103,6 +103,13 @@ def quick_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Host, "__init__", quick_init)
 
 
+@pytest.fixture(autouse=True)
+def fresh_log_lines() -> None:
+    """Each test starts without the event lines earlier tests wrote (``present._LINES``):
+    some register toy games or strings of their own."""
+    present._LINES.clear()
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgTestServer]:
     """One PostgreSQL server for the whole run. No server: the tests that need one fail

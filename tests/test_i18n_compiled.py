@@ -59,3 +59,34 @@ def test_odd_templates_format_as_string_formatter_does(text: str) -> None:
     args = {"a": "v", "x": 4.5, "w": "5"}
     fast = outcome(i18n._format, formatter, text, args)
     assert fast == outcome(formatter.vformat, text, (), args)
+
+
+def test_a_log_line_is_written_once_and_reads_the_same() -> None:
+    from cogs import present
+
+    event = {"code": "recon_recover", "seat": 1, "args": {"pool": 3}}
+    names = ["Ana", "Bea"]
+    first = present.logged_line("mlem", 0, event, "es", names)
+    assert first == present.event_line("mlem", 0, event, "es", names)
+    assert present.logged_line("mlem", 0, event, "es", names) == first
+    assert present.logged_line("mlem", 0, event, "en", names) == present.event_line(
+        "mlem", 0, event, "en", names
+    )
+    # 1, 1.0 and True are equal keys for a dict, not for the cache
+    for value in (1, 1.5, 1.0, True, "1"):
+        other = {"code": "ufo_tile", "args": {"points": value}}
+        assert present.logged_line("mlem", 0, other, "es", names) == present.event_line(
+            "mlem", 0, other, "es", names
+        )
+
+
+def test_a_line_that_warns_is_not_kept_and_warns_each_time(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from cogs import present
+
+    event = {"code": "no.such.string", "seat": 0}
+    for _ in range(2):
+        caplog.clear()
+        assert present.logged_line("mlem", 0, event, "en", ["Ana"]) == "no.such.string"
+        assert "missing string" in caplog.text

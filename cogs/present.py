@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import logging
+import marshal
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -53,16 +54,6 @@ _LINES: dict[Any, str] = {}
 LINES_KEPT = 20_000
 
 
-def _frozen(value: Any) -> Any:
-    """An event's data as a key: hashable, and telling apart values that read differently
-    although equal (``1``, ``1.0``, ``True``)."""
-    if isinstance(value, Mapping):
-        return ("M", tuple((k, _frozen(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return ("L", tuple(_frozen(v) for v in value))
-    return (type(value), value)
-
-
 def logged_line(
     game_id: str, seat: int, event: Mapping[str, Any], lang: str, names: Sequence[str]
 ) -> str:
@@ -73,13 +64,15 @@ def logged_line(
         memo = (
             game_id,
             seat,
-            _frozen(event),
+            # marshal (version 2: no back-references) tells apart values that are equal
+            # but read differently (1, 1.0, True; a tuple, a list)
+            marshal.dumps(event, 2),  # type: ignore[arg-type]
             lang,
             tuple(names),
             i18n.text_of(event_key(game_id, event["code"]), lang),
         )
         line = _LINES.get(memo)
-    except (TypeError, KeyError):  # unhashable data, no code: as event_line does
+    except (ValueError, KeyError, TypeError):  # data marshal cannot write, no code
         return event_line(game_id, seat, event, lang, names)
     if line is None:
         warned = i18n.warnings_logged()

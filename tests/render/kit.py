@@ -8,11 +8,12 @@ test_<game>_render.py keeps what only that game draws.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -193,6 +194,28 @@ def check_pictures_in_time(
                 assert private(png_ok(png)), seat
     assert statistics.median(spent) < 0.1, statistics.median(spent)
     assert statistics.median(spent_private) < 0.1, statistics.median(spent_private)
+
+
+def same_pixels(a: bytes | None, b: bytes | None, mode: str = "RGBA") -> bool:
+    """Whether two PNGs (or two None) show the same picture: the same bytes, or else, decoded
+    in ``mode``, the same size and the same pixels (decoding only when the bytes differ)."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    ia, ib = (Image.open(io.BytesIO(png)).convert(mode) for png in (a, b))
+    return ia.size == ib.size and ia.tobytes() == ib.tobytes()
+
+
+def assert_same_pictures(
+    got: Sequence[bytes | None], want: Sequence[bytes | None], mode: str = "RGBA"
+) -> None:
+    """``got`` and ``want`` are the same pictures, one for one (:func:`same_pixels`)."""
+    assert len(got) == len(want), (len(got), len(want))
+    differ = [
+        i for i, (a, b) in enumerate(zip(got, want, strict=True)) if not same_pixels(a, b, mode)
+    ]
+    assert not differ, f"pictures {differ} of {len(want)} differ"
 
 
 def renderer_source(game_id: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from render import kit, mlem
@@ -131,3 +132,23 @@ def test_seat_six_has_its_own_colour_name() -> None:
     for lang in i18n.LANGS:
         names = {i18n.t(kit.color_key(s), lang) for s in range(6)}
         assert len(names) == 6 and not any(n.startswith("render.") for n in names)
+
+
+def test_pictures_compare_by_their_pixels_not_their_bytes() -> None:
+    from tests.render.kit import assert_same_pictures, same_pixels
+
+    def png(img: Image.Image, level: int) -> bytes:
+        out = io.BytesIO()
+        img.save(out, format="PNG", compress_level=level)
+        return out.getvalue()
+
+    img = Image.new("RGB", (40, 30), (10, 20, 30))
+    fast, small = png(img, 1), png(img, 9)
+    assert fast != small and same_pixels(fast, small) and same_pixels(None, None)
+    assert not same_pixels(fast, None) and not same_pixels(None, small)
+    img.putpixel((3, 4), (11, 20, 30))
+    assert not same_pixels(fast, png(img, 1))
+    assert not same_pixels(fast, png(Image.new("RGB", (30, 40), (10, 20, 30)), 1))
+    assert_same_pictures([fast, None], [small, None])
+    with pytest.raises(AssertionError, match=r"\[1\]"):
+        assert_same_pictures([fast, fast], [small, png(img, 1)])

@@ -6,29 +6,23 @@ from bot-built ships (random builders leave them nearly empty)."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import random
+from functools import cache
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from core.contract import random_answer
 from host import registry
 from render import layers, regions
 from rules.galaxy_trucker import GAME as GT
+from tests.render.kit import assert_same_pictures
 
 
-def pixels(png: bytes | None) -> str | None:
-    if png is None:
-        return None
-    img = Image.open(io.BytesIO(png)).convert("RGB")
-    return hashlib.sha256(img.tobytes() + repr(img.size).encode()).hexdigest()
-
-
+@cache
 def gt_flight(players: int, level: str, seed: int) -> list[tuple[dict, dict, list[str]]]:
-    """Every other table of a bot-built flight (and the pre-launch before it)."""
+    """Every other table of a bot-built flight (and the pre-launch before it). Cached: a
+    flight is built once per run (the pictures never change the views)."""
     s = GT.new(players, {"rules": "2", "level": level}, seed)
     rng = random.Random(seed)
     names = [f"Player {i + 1}" for i in range(players)]
@@ -61,14 +55,18 @@ def played(game_id: str, players: int, seed: int, every: int) -> list[tuple[dict
     return out
 
 
-def run(game_id: str, views: list[tuple[dict, dict, list[str]]], lang: str, cold: bool) -> list:
+def run(
+    game_id: str, views: list[tuple[dict, dict, list[str]]], lang: str, cold: bool
+) -> list[bytes | None]:
+    """The PNGs of ``views`` (table, private, table, ...), compared by
+    :func:`tests.render.kit.assert_same_pictures` (their pixels, in RGB)."""
     render = registry.renderer(game_id)
-    out: list[Any] = []
+    out: list[bytes | None] = []
     for pub, me, names in views:
         if cold:
             layers.clear_all()
-        out.append(pixels(render.render_table(pub, names, lang)))
-        out.append(pixels(render.render_private(me, names, lang)))
+        out.append(render.render_table(pub, names, lang))
+        out.append(render.render_private(me, names, lang))
     return out
 
 
@@ -94,8 +92,8 @@ def test_warm_run_is_the_cold_run(
         layers.clear_all()
         warm = run(game_id, sample, lang, cold=False)
         again = run(game_id, sample, lang, cold=False)  # every box pasted
-        assert warm == cold
-        assert again == cold
+        assert_same_pictures(warm, cold, "RGB")
+        assert_same_pictures(again, cold, "RGB")
 
 
 def test_boxes_are_pasted_when_their_state_comes_again() -> None:

@@ -20,7 +20,16 @@ from discord.ext import commands
 
 from cogs import present, ui
 from cogs.bots import BotsMixin
-from cogs.common import CogBase, game_choices, guarded, options, param, slash, topic_choices
+from cogs.common import (
+    CogBase,
+    acked,
+    game_choices,
+    guarded,
+    options,
+    param,
+    slash,
+    topic_choices,
+)
 from cogs.history import HistoryMixin
 from cogs.lobby import LobbyMixin
 from cogs.pacing import PacingMixin, jump, ts
@@ -80,6 +89,10 @@ class GameCog(
         self.host: Host = bot.host
         # Dropped when the game is at rest; on PostgreSQL they hold across processes too.
         self.publish_locks = KeyedLocks(across=bot.host.store.lock_publish)
+        #: Each seat's private picture as last sent, and a lock per seat's panels (see
+        #: PublishMixin.edit_private): a panel edited with the same view keeps its picture.
+        self.private_shown: dict[tuple[int, int], tuple[bytes, int, bool]] = {}
+        self.panel_locks = KeyedLocks()
         #: The task making each game's owed bot moves, and the games asked for again
         #: while it ran (see :meth:`spawn_bots`).
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -368,10 +381,12 @@ class GameCog(
             return
         await interaction.response.edit_message(**present.lobby_message(snap))
 
-    @guarded
+    @acked
     async def on_move(
         self, interaction: discord.Interaction, gid: int, seat: int, tok: str, opt: str
     ) -> None:
+        """A choice clicked: acknowledged at once (:func:`cogs.common.acked`), then checked
+        (a refusal is an ephemeral follow-up and changes nothing), played and shown."""
         try:
             snap = await self.host.by_id(gid)
         except HostError:
@@ -392,7 +407,6 @@ class GameCog(
             raise
         locale = i18n.pick(str(interaction.locale))
         await self.host.remember_locale(snap, interaction.user.id, locale)
-        await interaction.response.defer()
         if snap.row.paused is not None and interaction.channel_id == snap.row.channel_id:
             await self.host.resume(gid)  # a click in the channel: it is reachable again
         try:

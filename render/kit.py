@@ -740,11 +740,15 @@ def keep_exact(palette: Image.Image, colours: Sequence[RGB]) -> Image.Image:
     return out
 
 
-#: How hard the games' pictures are deflated (zlib level): 6 makes a table's PNG about a
-#: sixth smaller than 1 for twice the encode. The tests draw at 1 (tests/conftest.py): the
-#: pixels are the same, only the deflate's effort differs; the tests that promise sizes or
-#: compare bytes with a worker process's pin this level.
-PNG_LEVEL = 6
+#: How hard the games' pictures are deflated (zlib level). 3, zlib's strongest fast level,
+#: encodes a table in about half the CPU of 6 (MLEM 8.8 against 16.5 ms, Kosmonavts 8.9
+#: against 17.2, Mission: Red Planet 7.7 against 15.0; 4 already takes 10–11 ms, zlib's slow
+#: deflate) for PNGs 15–26 % bigger (MLEM 132 against 115 KB, Kosmonavts 103 against 82),
+#: far below Discord's limits: the encode is most of a move's CPU, the bytes are not (issue
+#: 23, README). The tests draw at 1 (tests/conftest.py): the pixels are the same, only the
+#: deflate's effort differs; the tests that promise sizes or compare bytes with a worker
+#: process's pin this level.
+PNG_LEVEL = 3
 
 
 def to_png_palette(

@@ -24,8 +24,8 @@ from rules.search import LEVELS, Budget
 from tests.harness.fixtures import make_harness, no_network  # noqa: F401
 from tests.host.pgserver import PgTestServer
 
-#: The tests deflate pictures at zlib level 1 (production: render.kit.PNG_LEVEL, 6): the same
-#: pixels for about half the encode, which is most of a picture's time now that the static
+#: The tests deflate pictures at zlib level 1 (production: render.kit.PNG_LEVEL, 3): the same
+#: pixels for a slightly cheaper encode, which is most of a picture's time now that the static
 #: layers are drawn once. Tests that promise sizes or compare bytes with a render worker (which
 #: draws at the production level) use the ``production_png`` fixture.
 PRODUCTION_PNG_LEVEL = render_kit.PNG_LEVEL

@@ -114,3 +114,44 @@ async def test_a_seat_whose_panel_changes_gets_one_picture_the_newest(
     assert views[renders.index(("private", 0))] == {**newest.view(0), "seat": 0}
     panel = await dm_panel(snap.id, 0)
     assert panel is not None and panel[0] == present.panel_mark(newest, 0)
+
+
+async def test_a_panel_edited_with_the_same_view_keeps_its_picture(
+    harness: Harness, renders: list[tuple[str, int | None]]
+) -> None:
+    """A seat's private picture is drawn and sent again only when the view it is drawn from
+    changed (issue 23): a panel edited with the same view keeps the picture it shows (its
+    text and buttons still change); after a restart (nothing remembered) it is drawn once
+    more."""
+    h = harness
+    ana, _ben = await two_players(h, "galaxy_trucker")
+    host, cog = host_of(h), cog_of(h)
+    snap = await snapshot(h)
+    panel = await host.store.dm_panel(snap.id, 0)
+    assert panel is not None and panel[1] is not None and panel[2] is not None
+    stored = h.backend.stored_messages[panel[2]]
+    picture = list(stored.attachments)
+    assert [a.name for a in picture] == ["private.png"]
+
+    def image_url() -> str:
+        return str(stored.payload["embeds"][0]["image"]["url"])
+
+    url = image_url()
+    renders.clear()
+    assert await cog.edit_panel(snap, 0, panel[1], panel[2])
+    assert renders == []  # the same view: not drawn again
+    assert stored.attachments == picture and image_url() == url  # the picture kept
+    assert len(stored.versions) >= 2  # (the panel was edited all the same)
+
+    d = next(d for d in snap.decisions if d.seat == 0)
+    await host.play(snap.id, ana.id, 0, snap.token(d), d.options[0].id, bots=False)
+    moved = await snapshot(h)
+    assert moved.view(0) != snap.view(0)
+    assert await cog.edit_panel(moved, 0, panel[1], panel[2])
+    assert renders == [("private", 0)]  # the view changed: drawn and sent
+    assert stored.attachments != picture
+    assert await cog.edit_panel(moved, 0, panel[1], panel[2])
+    assert renders == [("private", 0)]
+    cog.private_shown.clear()  # a restart: nothing remembered
+    assert await cog.edit_panel(moved, 0, panel[1], panel[2])
+    assert renders == [("private", 0)] * 2

@@ -7,10 +7,11 @@ sit clockwise in seat order; seat ``i`` plays the faction ``state["fac"][i]``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import marshal
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.contract import Event, Result
+from core.contract import Event, Option, Result
 from rules.kit import (
     Events,
     Options,
@@ -62,7 +63,22 @@ MENU = 25
 ARMED = ("responsum", "sigillum")
 
 _ev = Events(GAME_ID)
-_opt = Options(GAME_ID)
+_kit_opt = Options(GAME_ID)
+_OPTS: dict[tuple[Any, ...], Option] = {}
+
+
+def _opt(option_id: str, label: str, style: str = "secondary", **args: Any) -> Option:
+    """``Options(GAME_ID)``'s option (the same shared object), found first in a cache keyed
+    by the arguments in the order given (no sort: ``pending`` builds thousands a game)."""
+    key = (option_id, label, style, *args.items())
+    try:
+        return _OPTS[key]
+    except KeyError:
+        opt = _OPTS[key] = _kit_opt(option_id, label, style, **args)
+        return opt
+    except TypeError:  # an unhashable argument: not shared
+        return _kit_opt(option_id, label, style, **args)
+
 
 S = dict[str, Any]
 
@@ -315,6 +331,68 @@ def result_of(s: S) -> Result | None:
 
 def public_scores(s: S) -> list[int]:
     return shown_scores(s, result_of, vp_total)
+
+
+# --------------------------------------------------------------------------- copy
+
+
+def _rows(v: list[Any]) -> list[Any]:
+    return [x if x is None else x[:] for x in v]
+
+
+def _maps(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [x.copy() for x in v]
+
+
+def _planets(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for p in v:
+        q = p.copy()
+        if q["b"] is not None:
+            q["b"] = q["b"][:]
+        out.append(q)
+    return out
+
+
+def _deep(v: Any) -> Any:
+    return marshal.loads(marshal.dumps(v))
+
+
+#: How each key of a state is copied: its known shape (rows of scalars, flat maps, the
+#: planets), much cheaper than a generic deep copy; keys not named here and holding a
+#: container get a generic one (:func:`_deep`), scalars are shared.
+_COPY: dict[str, Callable[[Any], Any]] = {
+    "fac": list.copy,
+    "slots": _rows,
+    "hand": _rows,
+    "used_sc": _rows,
+    "res": _maps,
+    "bank": dict.copy,
+    "planets": _planets,
+    "ships": _rows,
+    "known": _rows,
+    "arts": _rows,
+    "adeck": list.copy,
+    "vp": _maps,
+    "need": list.copy,
+    "armed": _rows,
+}
+_SCALARS = (int, str, bool, float, type(None))
+
+
+def copy_state(s: S) -> S:
+    """A deep copy of a state (what ``rules.kit.clone`` gives, equal and sharing no
+    container with ``s``), made key by key: ``apply`` copies its input with it."""
+    out: S = {}
+    for k, v in s.items():
+        f = _COPY.get(k)
+        if f is not None:
+            out[k] = f(v)
+        elif type(v) in _SCALARS:
+            out[k] = v
+        else:
+            out[k] = _deep(v)
+    return out
 
 
 # --------------------------------------------------------------------------- persistence

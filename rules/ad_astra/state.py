@@ -191,10 +191,24 @@ def pieces(s: S, seat: int) -> dict[str, int]:
     """Pieces of ``seat`` in play: colonies, factories, terraformers, ships."""
     out = {"c": 0, "f": 0, "tf": 0, "ship": len(s["ships"][seat])}
     for p in s["planets"]:
-        if p["b"] is not None and p["b"][0] == seat:
-            out[p["b"][1]] += 1
+        b = p["b"]
+        if b is not None and b[0] == seat:
+            out[b[1]] += 1
         if p["tf"] == seat:
             out["tf"] += 1
+    return out
+
+
+def all_pieces(s: S) -> list[dict[str, int]]:
+    """``pieces`` of every seat, in one pass over the planets."""
+    out = [{"c": 0, "f": 0, "tf": 0, "ship": len(s["ships"][i])} for i in range(s["n"])]
+    for p in s["planets"]:
+        b = p["b"]
+        if b is not None:
+            out[b[0]][b[1]] += 1
+        tf = p["tf"]
+        if tf is not None:
+            out[tf]["tf"] += 1
     return out
 
 

@@ -7,19 +7,21 @@ sit clockwise in seat order; seat ``i`` plays the faction ``state["fac"][i]``.
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.contract import Event, Option, Result
+from core.contract import Event, Result
 from rules.kit import (
     Events,
     Options,
     check,
     clone,
+    copy_by_shape,
     load_or_refuse,
+    maps,
     result_of_parts,
     rng,
+    rows,
     shown_scores,
 )
 
@@ -63,21 +65,7 @@ MENU = 25
 ARMED = ("responsum", "sigillum")
 
 _ev = Events(GAME_ID)
-_kit_opt = Options(GAME_ID)
-_OPTS: dict[tuple[Any, ...], Option] = {}
-
-
-def _opt(option_id: str, label: str, style: str = "secondary", **args: Any) -> Option:
-    """``Options(GAME_ID)``'s option (the same shared object), found first in a cache keyed
-    by the arguments in the order given (no sort: ``pending`` builds thousands a game)."""
-    key = (option_id, label, style, *args.items())
-    try:
-        return _OPTS[key]
-    except KeyError:
-        opt = _OPTS[key] = _kit_opt(option_id, label, style, **args)
-        return opt
-    except TypeError:  # an unhashable argument: not shared
-        return _kit_opt(option_id, label, style, **args)
+_opt = Options(GAME_ID)
 
 
 S = dict[str, Any]
@@ -350,14 +338,6 @@ def public_scores(s: S) -> list[int]:
 # --------------------------------------------------------------------------- copy
 
 
-def _rows(v: list[Any]) -> list[Any]:
-    return [x if x is None else x[:] for x in v]
-
-
-def _maps(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [x.copy() for x in v]
-
-
 def _planets(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for p in v:
@@ -368,45 +348,30 @@ def _planets(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _deep(v: Any) -> Any:
-    return marshal.loads(marshal.dumps(v))
-
-
-#: How each key of a state is copied: its known shape (rows of scalars, flat maps, the
-#: planets), much cheaper than a generic deep copy; keys not named here and holding a
-#: container get a generic one (:func:`_deep`), scalars are shared.
+#: How each key of a state is copied (its known shape: rows of scalars, flat maps, the
+#: planets); see ``rules.kit.copy_by_shape``.
 _COPY: dict[str, Callable[[Any], Any]] = {
     "fac": list.copy,
-    "slots": _rows,
-    "hand": _rows,
-    "used_sc": _rows,
-    "res": _maps,
+    "slots": rows,
+    "hand": rows,
+    "used_sc": rows,
+    "res": maps,
     "bank": dict.copy,
     "planets": _planets,
-    "ships": _rows,
-    "known": _rows,
-    "arts": _rows,
+    "ships": rows,
+    "known": rows,
+    "arts": rows,
     "adeck": list.copy,
-    "vp": _maps,
+    "vp": maps,
     "need": list.copy,
-    "armed": _rows,
+    "armed": rows,
 }
-_SCALARS = (int, str, bool, float, type(None))
 
 
 def copy_state(s: S) -> S:
-    """A deep copy of a state (what ``rules.kit.clone`` gives, equal and sharing no
-    container with ``s``), made key by key: ``apply`` copies its input with it."""
-    out: S = {}
-    for k, v in s.items():
-        f = _COPY.get(k)
-        if f is not None:
-            out[k] = f(v)
-        elif type(v) in _SCALARS:
-            out[k] = v
-        else:
-            out[k] = _deep(v)
-    return out
+    """A deep copy of a state (what ``rules.kit.clone`` gives), key by key by the shapes
+    above: ``apply`` copies its input with it."""
+    return copy_by_shape(s, _COPY)
 
 
 # --------------------------------------------------------------------------- persistence

@@ -39,6 +39,35 @@ def clone(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def rows(v: list[Any]) -> list[Any]:
+    """A copy of a list of flat lists (or None): for :func:`copy_by_shape`."""
+    return [x if x is None else x[:] for x in v]
+
+
+def maps(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of a list of flat dicts: for :func:`copy_by_shape`."""
+    return [x.copy() for x in v]
+
+
+_SCALARS = (int, str, bool, float, type(None))
+
+
+def copy_by_shape(s: dict[str, Any], shapes: Mapping[str, Callable[[Any], Any]]) -> dict[str, Any]:
+    """What :func:`clone` gives (equal, sharing no container with ``s``), made key by key:
+    ``shapes[key]`` copies a value of a known shape (much cheaper than a generic deep copy);
+    other keys holding a container get :func:`clone`'s copy, scalars are shared."""
+    out: dict[str, Any] = {}
+    for k, v in s.items():
+        f = shapes.get(k)
+        if f is not None:
+            out[k] = f(v)
+        elif type(v) in _SCALARS:
+            out[k] = v
+        else:
+            out[k] = marshal.loads(marshal.dumps(v))
+    return out
+
+
 def rng(
     s: dict[str, Any],
     game: str,
@@ -93,18 +122,29 @@ class Options:
     def __init__(self, game: str) -> None:
         self.prefix = f"{game}."
         self._cache: dict[tuple[Any, ...], Option] = {}
+        #: The same options keyed by the arguments in the order given (no sort): the
+        #: first look-up, as a call site always names its arguments in one order.
+        self._given: dict[tuple[Any, ...], Option] = {}
 
     def __call__(
         self, option_id: str, label: str, style: str = "secondary", **args: Any
     ) -> Option:
+        given = (option_id, label, style, *args.items())
+        try:
+            return self._given[given]
+        except KeyError:
+            opt = self._given[given] = self._shared(option_id, label, style, args)
+            return opt
+        except TypeError:  # an unhashable argument: not shared
+            return Option(option_id, self.prefix + label, args, style)
+
+    def _shared(self, option_id: str, label: str, style: str, args: dict[str, Any]) -> Option:
         key = (option_id, label, style, *sorted(args.items()))
         try:
             return self._cache[key]
         except KeyError:
             opt = self._cache[key] = Option(option_id, self.prefix + label, args, style)
             return opt
-        except TypeError:  # an unhashable argument: not shared
-            return Option(option_id, self.prefix + label, args, style)
 
 
 def data_path(game: str, name: str) -> Path:

@@ -5,6 +5,7 @@ movement, build, Commercium Alienum, scoring, the trade window and the discards.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from core.contract import Decision, Option, Timer
@@ -106,8 +107,13 @@ def _plan_decision(s: S) -> Decision:
 
 def _plan_option(s: S, seat: int, card: str) -> Option:
     """A card to plan, named with what it shows (resources or systems) for this faction."""
+    return _faction_card(s["fac"][seat], card)
+
+
+@cache
+def _faction_card(fac: str, card: str) -> Option:
     if card[0] in ("p", "m"):
-        a, b = card_pair(s["fac"][seat], card)
+        a, b = card_pair(fac, card)
         return _opt(f"c.{card}", f"opt.plan.{card}", "primary", a=a, b=b)
     return _opt(f"c.{card}", f"card.{card}", "primary")
 

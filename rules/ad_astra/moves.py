@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from core.contract import Decision, Event, IllegalMove
-from rules.kit import clone
 
 from .data import ALIEN, COSTS, RES, VP_ALIEN_COLONY, VP_ALIEN_FACTORY, VP_TERRAFORM
 from .decisions import _build_options, _move_equivalent, _move_targets, _swap_gives, pending_of
@@ -19,6 +18,7 @@ from .state import (
     _pay,
     _take,
     _use_art,
+    copy_state,
     face_down_left,
     fmt_cards,
     order_from,
@@ -37,7 +37,7 @@ def apply_move(s0: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     if not mine:
         raise IllegalMove(P + "error.not_your_turn")
     decision = mine[0] if _move_equivalent(s0, seat, choice) else _match(mine, choice)
-    s = clone(s0)
+    s = copy_state(s0)
     ev: list[Event] = []
     step = s["step"]
     if step == "plan":

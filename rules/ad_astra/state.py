@@ -7,7 +7,7 @@ sit clockwise in seat order; seat ``i`` plays the faction ``state["fac"][i]``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.contract import Event, Result
@@ -16,9 +16,12 @@ from rules.kit import (
     Options,
     check,
     clone,
+    copy_by_shape,
     load_or_refuse,
+    maps,
     result_of_parts,
     rng,
+    rows,
     shown_scores,
 )
 
@@ -63,6 +66,7 @@ ARMED = ("responsum", "sigillum")
 
 _ev = Events(GAME_ID)
 _opt = Options(GAME_ID)
+
 
 S = dict[str, Any]
 
@@ -175,10 +179,24 @@ def pieces(s: S, seat: int) -> dict[str, int]:
     """Pieces of ``seat`` in play: colonies, factories, terraformers, ships."""
     out = {"c": 0, "f": 0, "tf": 0, "ship": len(s["ships"][seat])}
     for p in s["planets"]:
-        if p["b"] is not None and p["b"][0] == seat:
-            out[p["b"][1]] += 1
+        b = p["b"]
+        if b is not None and b[0] == seat:
+            out[b[1]] += 1
         if p["tf"] == seat:
             out["tf"] += 1
+    return out
+
+
+def all_pieces(s: S) -> list[dict[str, int]]:
+    """``pieces`` of every seat, in one pass over the planets."""
+    out = [{"c": 0, "f": 0, "tf": 0, "ship": len(s["ships"][i])} for i in range(s["n"])]
+    for p in s["planets"]:
+        b = p["b"]
+        if b is not None:
+            out[b[0]][b[1]] += 1
+        tf = p["tf"]
+        if tf is not None:
+            out[tf]["tf"] += 1
     return out
 
 
@@ -315,6 +333,45 @@ def result_of(s: S) -> Result | None:
 
 def public_scores(s: S) -> list[int]:
     return shown_scores(s, result_of, vp_total)
+
+
+# --------------------------------------------------------------------------- copy
+
+
+def _planets(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for p in v:
+        q = p.copy()
+        if q["b"] is not None:
+            q["b"] = q["b"][:]
+        out.append(q)
+    return out
+
+
+#: How each key of a state is copied (its known shape: rows of scalars, flat maps, the
+#: planets); see ``rules.kit.copy_by_shape``.
+_COPY: dict[str, Callable[[Any], Any]] = {
+    "fac": list.copy,
+    "slots": rows,
+    "hand": rows,
+    "used_sc": rows,
+    "res": maps,
+    "bank": dict.copy,
+    "planets": _planets,
+    "ships": rows,
+    "known": rows,
+    "arts": rows,
+    "adeck": list.copy,
+    "vp": maps,
+    "need": list.copy,
+    "armed": rows,
+}
+
+
+def copy_state(s: S) -> S:
+    """A deep copy of a state (what ``rules.kit.clone`` gives), key by key by the shapes
+    above: ``apply`` copies its input with it."""
+    return copy_by_shape(s, _COPY)
 
 
 # --------------------------------------------------------------------------- persistence

@@ -7,7 +7,7 @@ from typing import Any
 from rules.kit import result_view, view_head
 
 from .data import ALIEN, RES
-from .state import PHASE_KEYS, fmt_cards, hand_total, pieces, public_scores, result_of
+from .state import PHASE_KEYS, all_pieces, fmt_cards, hand_total, public_scores, result_of
 
 
 def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -15,6 +15,22 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     over = s["step"] == "over"
     task = s["task"]
     trading = task is not None and task["k"] == "trade"
+    planets = []
+    face_down = 0
+    for pid, p in enumerate(s["planets"]):
+        up = p["up"]
+        b = p["b"]
+        if not up:
+            face_down += 1
+        planets.append(
+            {
+                "id": pid,
+                "sys": p["sys"],
+                "type": p["t"] if up else None,
+                "building": list(b) if b is not None else None,
+                "terraformed_by": p["tf"],
+            }
+        )
     v: dict[str, Any] = {
         **view_head(s, PHASE_KEYS, public_scores(s)),
         "factions": list(s["fac"]),
@@ -26,18 +42,9 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
             for x in s["slots"]
         ],
         "current_slot": s["cur"] + 1 if s["step"] == "act" else None,
-        "planets": [
-            {
-                "id": pid,
-                "sys": p["sys"],
-                "type": p["t"] if p["up"] else None,
-                "building": list(p["b"]) if p["b"] is not None else None,
-                "terraformed_by": p["tf"],
-            }
-            for pid, p in enumerate(s["planets"])
-        ],
+        "planets": planets,
         "ships": [list(x) for x in s["ships"]],
-        "pieces": [pieces(s, i) for i in range(n)],
+        "pieces": all_pieces(s),
         "bank": dict(s["bank"]),
         "hand_count": [hand_total(s, i) for i in range(n)],
         # Hands are shown open while a Trade action is resolving (rulebook).
@@ -46,7 +53,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "scoring_played": [list(x) for x in s["used_sc"]],
         "artifact_count": [len(a) for a in s["arts"]],
         "artifact_deck": len(s["adeck"]),
-        "face_down": sum(1 for p in s["planets"] if not p["up"]),
+        "face_down": face_down,
         "ending": s["ending"],
         "task": _task_view(s),
         "discarding": [i for i in range(n) if s["need"][i] > 0] if s["step"] == "discard" else [],

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove
-from rules.kit import check, clone, load_or_refuse, rng
+from rules.kit import check, clone, copy_by_shape, load_or_refuse, maps, rng, rows
 
 from .common import (
     COMMITTABLE,
@@ -265,6 +265,39 @@ def pending_of(s: S) -> list[Decision]:
 # --------------------------------------------------------------------------- apply
 
 
+def _ships(v: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
+    return [None if sh is None else {**sh, "crew": sh["crew"][:]} for sh in v]
+
+
+def _lists_by_zone(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    return {z: x[:] for z, x in v.items()}
+
+
+def _maps_by_zone(v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {z: x.copy() for z, x in v.items()}
+
+
+#: How ``apply`` copies each key of a state (its known shape; see
+#: ``rules.kit.copy_by_shape``): much cheaper than a generic deep copy.
+_COPY: dict[str, Any] = {
+    "docks": _ships,
+    "launched": _ships,
+    "astros": _lists_by_zone,
+    "res": _lists_by_zone,
+    "pile": _maps_by_zone,
+    "tokens": maps,
+    "dtok": dict.copy,
+    **dict.fromkeys(
+        ("hand", "played", "dealt", "missions", "actions", "ask", "commit", "order", "done"),
+        rows,
+    ),
+    **dict.fromkeys(
+        ("deck", "discard", "supply", "memorial", "chosen", "nevents", "edeck", "ediscard"),
+        list.copy,
+    ),
+}
+
+
 def apply_move(state: S, seat: int, choice: str) -> tuple[S, list[Event]]:
     step = state["step"]
     if step == "over":
@@ -274,7 +307,7 @@ def apply_move(state: S, seat: int, choice: str) -> tuple[S, list[Event]]:
         raise IllegalMove("red_planet.error.not_your_turn")
     if decisions[0].option(choice) is None:
         raise IllegalMove("red_planet.error.not_offered", choice=choice)
-    s = clone(state)
+    s = copy_by_shape(state, _COPY)
     ev: list[Event] = []
     if step == "missions":
         mid = choice.split(".", 1)[1]

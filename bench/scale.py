@@ -16,8 +16,9 @@ Reported: the tick's time (the first one, which pauses the lost channels; one wi
 due; ones a minute apart with the usual share due); click→acknowledgement and click→image
 (the table's PNG reaching Discord) p50/p99 for a lone game clicked while a tick runs;
 accepting a move (``Host.play``, no render) p50/p99; moves per second with 20 games clicked
-at once, with their click→acknowledgement and click→image (each game's new table) p50/p99
-over every round; and the memory: the bot's process and each render worker's RSS.
+at once, with their click→acknowledgement (from the round's start, and from each click's own
+arrival) and click→image (each game's new table) p50/p99 over every round; and the memory:
+the bot's process and each render worker's RSS.
 
 ``--workers N`` draws the pictures in N worker processes (host/renderpool.py; the default,
 0, draws them in a thread of the bot's process, as the offline tests do); ``--hard-bot``

@@ -6,11 +6,7 @@ panel (an ephemeral private panel) is shown here too."""
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
 import logging
-import pickle
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,27 +24,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Seats whose last private picture :class:`PublishMixin` remembers (the oldest forgotten
-#: first; a forgotten seat's next panel edit draws its picture once more).
-PRIVATE_SHOWN = 50_000
-
-
-def private_digest(snap: Snapshot, seat: int, lang: str) -> bytes:
-    """What a seat's private picture is drawn from (its view, the names, the language), as
-    a digest: the same digest, the same picture."""
-    what = (snap.row.game, snap.view(seat), seat, snap.names, lang)
-    return hashlib.blake2b(pickle.dumps(what, protocol=5), digest_size=16).digest()
-
 
 class PublishMixin(CogBase):
     """Part of :class:`cogs.game.GameCog`."""
 
     if TYPE_CHECKING:
         publish_locks: KeyedLocks
-        #: (game, seat) -> (digest of what its private picture was drawn from, the message
-        #: showing it, whether it has one): see :meth:`edit_private`.
-        private_shown: dict[tuple[int, int], tuple[bytes, int, bool]]
-        panel_locks: KeyedLocks
 
         def spawn_bots(self, gid: int) -> None: ...
 
@@ -314,7 +295,6 @@ class PublishMixin(CogBase):
                 if file is not None:
                     kwargs["file"] = file
                 msg = await dm.send(**kwargs)
-                self.remember_private(snap, seat, lang, msg.id, file is not None)
                 await self.host.store.set_dm_panel(snap.id, seat, token, dm.id, msg.id)
             except (TimeoutError, discord.HTTPException, OSError) as err:
                 if isinstance(err, discord.HTTPException) and refused_for_good(err):
@@ -341,10 +321,14 @@ class PublishMixin(CogBase):
             return False
         lang = i18n.pick(snap.seats[seat].locale)
         embed, view = present.private_panel(snap, seat, lang)
-        message = self.channel(channel_id).get_partial_message(message_id)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
         try:
-            await self.edit_private(
-                snap, seat, lang, embed, message_id, functools.partial(message.edit, view=view)
+            await (
+                self.channel(channel_id)
+                .get_partial_message(message_id)
+                .edit(embed=embed, view=view, attachments=[file] if file else [])
             )
         except discord.HTTPException:
             log.warning("game %s: could not edit the panel of seat %s", snap.id, seat)
@@ -403,9 +387,7 @@ class PublishMixin(CogBase):
             kwargs["view"] = view
         if file is not None:
             kwargs["file"] = file
-        sent = await interaction.followup.send(**kwargs)
-        if sent is not None:
-            self.remember_private(snap, seat, lang, sent.id, file is not None)
+        await interaction.followup.send(**kwargs)
         # The player has this panel now: no DM for the same decision. Not when their DMs
         # are open: a DM panel still owed (Discord failed to take it) goes out all the same,
         # since this reply is gone once they reload.
@@ -426,59 +408,19 @@ class PublishMixin(CogBase):
         snap = await self.host.by_id(gid)
         lang = self.lang(interaction)
         embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
+        file = await present.private_file(snap, seat, lang)
+        if file is None:
+            embed.set_image(url=None)
+        await interaction.edit_original_response(
+            embed=embed, view=view, attachments=[file] if file else []
+        )
         message = interaction.message
-        edit = functools.partial(interaction.edit_original_response, view=view)
-        await self.edit_private(snap, seat, lang, embed, message.id if message else None, edit)
         if interaction.guild_id is None and message is not None:
             where: tuple[int | None, int | None] = (message.channel.id, message.id)
         else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
             panel = await self.host.store.dm_panel(gid, seat)
             where = (panel[1], panel[2]) if panel else (None, None)
         await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
-
-    async def edit_private(
-        self,
-        snap: Snapshot,
-        seat: int,
-        lang: str,
-        embed: discord.Embed,
-        message_id: int | None,
-        edit: Callable[..., Awaitable[Any]],
-    ) -> None:
-        """Edit the private panel ``message_id`` of ``seat`` with ``embed`` (``edit``: the
-        message's edit, given ``embed`` and the attachments). Its picture is drawn and sent
-        only when what it is drawn from changed since the picture that message shows (issue
-        23): otherwise the message keeps its picture and only its text and buttons change.
-        A seat's panels are edited one at a time, so the picture remembered is the one
-        shown."""
-        key = (snap.id, seat)
-        async with self.panel_locks[key]:
-            digest = private_digest(snap, seat, lang)
-            shown = self.private_shown.get(key)
-            if shown is not None and message_id is not None and shown[:2] == (digest, message_id):
-                if not shown[2]:
-                    embed.set_image(url=None)
-                await edit(embed=embed)  # the attachments kept as they are
-                return
-            self.private_shown.pop(key, None)  # unknown until the edit is through
-            file = await present.private_file(snap, seat, lang)
-            if file is None:
-                embed.set_image(url=None)
-            await edit(embed=embed, attachments=[file] if file else [])
-            if message_id is not None:
-                self.remember_private(snap, seat, lang, message_id, file is not None)
-
-    def remember_private(
-        self, snap: Snapshot, seat: int, lang: str, message_id: int, picture: bool
-    ) -> None:
-        """``message_id`` now shows ``seat``'s private picture as the game stands in
-        ``snap`` (``picture``: whether there is one); see :meth:`edit_private`."""
-        key = (snap.id, seat)
-        shown = self.private_shown
-        shown.pop(key, None)
-        while len(shown) >= PRIVATE_SHOWN:
-            del shown[next(iter(shown))]
-        shown[key] = (private_digest(snap, seat, lang), message_id, picture)
 
 
 def refused_for_good(err: discord.HTTPException) -> bool:

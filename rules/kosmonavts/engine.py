@@ -70,7 +70,7 @@ from .common import (
     tank,
     zone_key,
 )
-from .decisions import _order_refusal, _response_options, pending, seat_options
+from .decisions import _order_refusal, _response_options, has_options, pending, seat_options
 from .persist import dump, load
 from .scoring import _game_over, mission_results, result, running_scores, tiebreak_key
 
@@ -98,6 +98,7 @@ __all__ = [
     "compose",
     "dump",
     "flight_hazard",
+    "has_options",
     "load",
     "marker_choices",
     "marker_top_values",

@@ -110,8 +110,9 @@ def _check_views(s: dict[str, Any], seats: range | tuple[int, ...]) -> None:
         mine = GAME.view(s, seat)
         assert mine["private"]["seat"] == seat
         assert mine == GAME.view(_scrub(s, seat), seat)
-    data = json.loads(json.dumps(GAME.dump(s)))
-    assert GAME.dump(GAME.load(data)) == GAME.dump(s)
+    dumped = GAME.dump(s)
+    data = json.loads(json.dumps(dumped))
+    assert GAME.dump(GAME.load(data)) == dumped
 
 
 def _play(g: int, keys: set[str]) -> None:

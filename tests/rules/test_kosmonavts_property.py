@@ -35,6 +35,11 @@ GAMES = 1000
 CHUNKS = 20
 STRINGS = json.loads((DATA / "strings.json").read_text(encoding="utf-8"))["en"]
 TIMES: list[float] = []
+#: every body's full stack of markers, sorted, by rule set
+FULL_STACKS = {
+    "basic": {b: sorted(MARKERS_BASIC) for b in NON_EARTH},
+    "advanced": {b: sorted(MARKERS_ADVANCED[b]) for b in NON_EARTH},
+}
 
 
 def _config(g: int) -> tuple[int, dict[str, str], float]:
@@ -84,14 +89,10 @@ def _check_state(s: dict[str, Any]) -> None:
                 assert p == body_pos(s, ship["landed"])
                 # empty rose, except solar-wind cubes waiting in phases 1-2 (R4)
                 assert r == [0] * 6 or s["phase"] in ("event", "orders")
+    full = FULL_STACKS[s["rules"]]
     for b in NON_EARTH:  # markers conserved
         held = [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]]
-        full = (
-            []
-            if b in s["removed"]
-            else (MARKERS_ADVANCED[b] if s["rules"] == "advanced" else MARKERS_BASIC)
-        )
-        assert sorted(held + s["stacks"].get(b, [])) == sorted(full)
+        assert sorted(held + s["stacks"].get(b, [])) == ([] if b in s["removed"] else full[b])
     assert len(s["earth_stack"]) + sum(1 for sh in s["ships"] if sh["earth"]) == 4
     assert len(s["deck"]) + len(s["face_up"]) + len(s["discard"]) + bool(s["active"]) == 30
     assert n == len(s["ships"]) == len(s["missions"])

@@ -141,12 +141,17 @@ def _confirm(landed: bool, cubes: int) -> Option:
         return opt
 
 
-def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+def _order_options(
+    s: Mapping[str, Any], seat: int, c: Mapping[str, Any] | None = None
+) -> list[Option]:
+    """The options of ``seat``'s order being composed (``c``: its :func:`compose`, when the
+    caller has it already)."""
     o = s["orders"][seat]
     if o["done"]:
         return []
     ship = s["ships"][seat]
-    c = compose(ship, o["steps"])
+    if c is None:
+        c = compose(ship, o["steps"])
     landed = ship["landed"] is not None
     more = o["picks"] < STEP_CAP
     opts: list[Option] = []
@@ -265,7 +270,9 @@ def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     ]
 
 
-def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
+def _prompt(
+    s: Mapping[str, Any], seat: int, c: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, Any], bool]:
     ph = s["phase"]
     if s["touchdown"] is not None:
         return P + "prompt.marker." + s["touchdown"]["queue"][0][1], {}, False
@@ -282,7 +289,8 @@ def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]
         return P + "prompt.respond." + CARDS[s["active"]]["kind"], {}, False
     if ph == "orders":
         ship = s["ships"][seat]
-        c = compose(ship, s["orders"][seat]["steps"])
+        if c is None:
+            c = compose(ship, s["orders"][seat]["steps"])
         args = {
             "cubes": c["cubes"],
             "limit": s["limits"][seat],
@@ -302,6 +310,15 @@ def pending(s: Mapping[str, Any]) -> list[Decision]:
     if s["over"]:
         return []
     out = []
+    if s["phase"] == "orders" and s["touchdown"] is None:
+        # the orders being composed: each composed once for its options and its prompt
+        for seat, o in enumerate(s["orders"]):
+            if not o["done"]:
+                c = compose(s["ships"][seat], o["steps"])
+                opts = _order_options(s, seat, c)
+                prompt, args, private = _prompt(s, seat, c)
+                out.append(Decision(seat, prompt, tuple(opts), args, private))
+        return out
     for seat in range(s["n"]):
         opts = seat_options(s, seat)
         if opts:

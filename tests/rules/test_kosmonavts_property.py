@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from core.contract import check_option_id
-from rules.kit import clone
 from rules.kosmonavts import GAME, engine
 from rules.kosmonavts.board import (
     DATA,
@@ -54,8 +53,15 @@ def _config(g: int) -> tuple[int, dict[str, str], float]:
 
 def _scrub(s: dict[str, Any], keep: int | None) -> dict[str, Any]:
     """The same public situation with every other seat's secrets changed: unconfirmed order
-    contents erased, missions replaced."""
-    t = clone(s)
+    contents erased, missions replaced. (Only the parts it changes are copied: states are
+    immutable values, and everything changed is replaced, never changed in place.)"""
+    t = dict(s)
+    t["missions"] = list(s["missions"])
+    if s["orders"] is not None:
+        t["orders"] = [dict(o) for o in s["orders"]]
+    if s["dealt"] is not None:
+        t["dealt"] = list(s["dealt"])
+        t["choice"] = [dict(c) for c in s["choice"]]
     for seat in range(t["n"]):
         if seat == keep:
             continue

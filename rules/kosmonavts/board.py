@@ -92,10 +92,15 @@ def zone(h: Hex) -> str:
     return "none"
 
 
+(_Q0, _R0), (_Q1, _R1), (_Q2, _R2), (_Q3, _R3), (_Q4, _R4), (_Q5, _R5) = DIRS
+
+
 def velocity(rose: list[int]) -> Hex:
+    """The sum of the rose's thrust units as one vector (written out: it is called often)."""
+    u0, u1, u2, u3, u4, u5 = rose
     return (
-        sum(rose[i] * DIRS[i][0] for i in range(6)),
-        sum(rose[i] * DIRS[i][1] for i in range(6)),
+        u0 * _Q0 + u1 * _Q1 + u2 * _Q2 + u3 * _Q3 + u4 * _Q4 + u5 * _Q5,
+        u0 * _R0 + u1 * _R1 + u2 * _R2 + u3 * _R3 + u4 * _R4 + u5 * _R5,
     )
 
 

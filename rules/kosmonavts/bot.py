@@ -18,7 +18,7 @@ import itertools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .board import (
@@ -115,6 +115,13 @@ def _realise(delta: Hex, fuel: int, hyper: int, limit: int) -> tuple[str, ...] |
     return None
 
 
+@cache
+def _units(steps: tuple[str, ...]) -> tuple[int, int]:
+    """(thrust units, red cubes) of an order's steps (each ``addh`` is a red cube worth 2)."""
+    red = sum(st.startswith("addh") for st in steps)
+    return len(steps) + red, red
+
+
 def _straight_through_sun(pos: Hex, v: Hex) -> bool:
     for d in DIRS:
         # v = k * d for some k > 0?
@@ -169,12 +176,12 @@ def plan_order(
         z = zone(p1)
         if z in ("sun", "off_board") or _straight_through_sun(pos, v1):
             return
-        used = sum(2 if st.startswith("addh") else 1 for st in steps)
+        used, red = _units(steps)
         if m > 0 and residual > 0 and -(-residual // m) > units_left_base - used:
             cost += 3  # probably not enough fuel for the corrections
         if z == "danger_sector":
             cost += {0: 50, 1: 4}.get(shields, danger)
-        key = (cost, residual, len(steps), sum(st.startswith("addh") for st in steps))
+        key = (cost, residual, len(steps), red)
         if best is None or key < best:
             best, best_steps = key, steps
 

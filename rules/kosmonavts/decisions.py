@@ -122,12 +122,36 @@ _ADD = [_OPT(f"add.{d}", f"opt.add.{d}", arrow=ARROWS[i]) for i, d in enumerate(
 _ADDH = [_OPT(f"addh.{d}", f"opt.addh.{d}", arrow=HYPER_ARROWS[i]) for i, d in enumerate(DIR_IDS)]
 
 
-def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
+_CONVERT = _OPT("convert", "opt.convert")
+_UNDO = _OPT("undo", "opt.undo", "danger")
+_STAY = _OPT("stay", "opt.stay", "success")
+_STAY_PULLED = _OPT("stay", "opt.stay_pulled", "success")
+_STAYFULL = _OPT("stayfull", "opt.stayfull", "success")
+_EVAC = _OPT("evac", "opt.evac", "danger")
+#: The closing option of an order, by (landed, cubes placed).
+_CONFIRM: dict[tuple[bool, int], Option] = {}
+
+
+def _confirm(landed: bool, cubes: int) -> Option:
+    try:
+        return _CONFIRM[landed, cubes]
+    except KeyError:
+        label = "opt.takeoff" if landed else "opt.confirm"
+        opt = _CONFIRM[landed, cubes] = _OPT("confirm", label, "success", cubes=cubes)
+        return opt
+
+
+def _order_options(
+    s: Mapping[str, Any], seat: int, c: Mapping[str, Any] | None = None
+) -> list[Option]:
+    """The options of ``seat``'s order being composed (``c``: its :func:`compose`, when the
+    caller has it already)."""
     o = s["orders"][seat]
     if o["done"]:
         return []
     ship = s["ships"][seat]
-    c = compose(ship, o["steps"])
+    if c is None:
+        c = compose(ship, o["steps"])
     landed = ship["landed"] is not None
     more = o["picks"] < STEP_CAP
     opts: list[Option] = []
@@ -137,19 +161,18 @@ def _order_options(s: Mapping[str, Any], seat: int) -> list[Option]:
         if c["hyper"] > 0:
             opts += _ADDH
     if more and not c["converted"] and c["shields"] > 0:
-        opts.append(_OPT("convert", "opt.convert"))
+        opts.append(_CONVERT)
     if more and o["steps"]:
-        opts.append(_OPT("undo", "opt.undo", "danger"))
+        opts.append(_UNDO)
     if landed and c["cubes"] == 0:
         pulled = s["pulled"][seat]  # landed by Gravity this round: stays, no refuel (R15)
-        opts.append(_OPT("stay", "opt.stay_pulled" if pulled else "opt.stay", "success"))
+        opts.append(_STAY_PULLED if pulled else _STAY)
         if s["rules"] == "advanced" and c["shields"] > 0 and not pulled:
-            opts.append(_OPT("stayfull", "opt.stayfull", "success"))
+            opts.append(_STAYFULL)
     else:
-        label = "opt.takeoff" if landed else "opt.confirm"
-        opts.append(_OPT("confirm", label, "success", cubes=c["cubes"]))
+        opts.append(_confirm(landed, c["cubes"]))
     if not landed and c["cubes"] == 0:
-        opts.append(_OPT("evac", "opt.evac", "danger"))
+        opts.append(_EVAC)
     return opts
 
 
@@ -228,6 +251,14 @@ def seat_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     return []
 
 
+def has_options(s: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``seat`` has a decision open (``bool(seat_options(s, seat))``, quicker while
+    orders are composed: an order not yet given always offers at least its closing option)."""
+    if s["phase"] == "orders" and s["touchdown"] is None and not s["over"]:
+        return not s["orders"][seat]["done"]
+    return bool(seat_options(s, seat))
+
+
 def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     head, body = s["touchdown"]["queue"][0]
     if seat != head:
@@ -239,7 +270,9 @@ def _marker_options(s: Mapping[str, Any], seat: int) -> list[Option]:
     ]
 
 
-def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]:
+def _prompt(
+    s: Mapping[str, Any], seat: int, c: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, Any], bool]:
     ph = s["phase"]
     if s["touchdown"] is not None:
         return P + "prompt.marker." + s["touchdown"]["queue"][0][1], {}, False
@@ -256,7 +289,8 @@ def _prompt(s: Mapping[str, Any], seat: int) -> tuple[str, dict[str, Any], bool]
         return P + "prompt.respond." + CARDS[s["active"]]["kind"], {}, False
     if ph == "orders":
         ship = s["ships"][seat]
-        c = compose(ship, s["orders"][seat]["steps"])
+        if c is None:
+            c = compose(ship, s["orders"][seat]["steps"])
         args = {
             "cubes": c["cubes"],
             "limit": s["limits"][seat],
@@ -276,6 +310,15 @@ def pending(s: Mapping[str, Any]) -> list[Decision]:
     if s["over"]:
         return []
     out = []
+    if s["phase"] == "orders" and s["touchdown"] is None:
+        # the orders being composed: each composed once for its options and its prompt
+        for seat, o in enumerate(s["orders"]):
+            if not o["done"]:
+                c = compose(s["ships"][seat], o["steps"])
+                opts = _order_options(s, seat, c)
+                prompt, args, private = _prompt(s, seat, c)
+                out.append(Decision(seat, prompt, tuple(opts), args, private))
+        return out
     for seat in range(s["n"]):
         opts = seat_options(s, seat)
         if opts:

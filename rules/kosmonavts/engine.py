@@ -4,10 +4,11 @@ it does: ``common`` (constants and board helpers), ``decisions`` (what each seat
 other code imports from here are re-exported (``__all__``).
 
 The state is plain JSON data (dicts, lists, ints, strings, bools, None). ``apply`` never
-changes its input: it works on a deep copy, except for order-composition clicks, where only the
-seat's order is copied and the rest is shared with the input. States are therefore immutable
-values; ``dump`` returns an independent copy. See the package docstring for the view schema
-and the rulings.
+changes its input: it works on a deep copy, except for order-composition clicks, where only
+the seat's order is copied, and for an answer to an event or a landing question while another
+seat's is still awaited, where only the answers are copied; the rest is shared with the
+input. States are therefore immutable values; ``dump`` returns an independent copy. See the
+package docstring for the view schema and the rulings.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ from .common import (
     tank,
     zone_key,
 )
-from .decisions import _order_refusal, _response_options, pending, seat_options
+from .decisions import _order_refusal, _response_options, has_options, pending, seat_options
 from .persist import dump, load
 from .scoring import _game_over, mission_results, result, running_scores, tiebreak_key
 
@@ -98,6 +99,7 @@ __all__ = [
     "compose",
     "dump",
     "flight_hazard",
+    "has_options",
     "load",
     "marker_choices",
     "marker_top_values",
@@ -670,6 +672,25 @@ def _after_planets(s: dict[str, Any], events: list[Event]) -> None:
 _AFTER_LANDING = {"event": _after_event, "flight": _after_flight, "planets": _after_planets}
 
 
+def _one_of_several_answers(s: Mapping[str, Any], seat: int) -> str | None:
+    """``"respond"`` or ``"landing"`` when ``seat`` answers an event or a landing question
+    while another seat's answer is still awaited (nothing but the answers changes then)."""
+    if s["touchdown"] is not None:
+        return None
+    ph = s["phase"]
+    if ph == "event" and s["active"] is not None:
+        r = s["respond"]
+        waits = zip(r["asked"], r["answers"], strict=True)
+        if any(q and a is None for k, (q, a) in enumerate(waits) if k != seat):
+            return "respond"
+    elif ph in ("flight", "planets") and s["landing"] is not None:
+        ld = s["landing"]
+        waits = zip(ld["body"], ld["answers"], strict=True)
+        if any(b is not None and a is None for k, (b, a) in enumerate(waits) if k != seat):
+            return "landing"
+    return None
+
+
 def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any], list[Event]]:
     if s["over"]:
         raise IllegalMove(P + "error.game_over")
@@ -693,6 +714,17 @@ def apply(s: Mapping[str, Any], seat: int, choice: str) -> tuple[dict[str, Any],
         o = s2["orders"][seat] = dict(s["orders"][seat])
         o["steps"] = list(o["steps"])
         _apply_order(s2, seat, choice, events)
+        return s2, events
+    answer = _one_of_several_answers(s, seat)
+    if answer is not None:
+        # one answer among others still awaited: only the answers are copied
+        s2 = dict(s)
+        asked = s2[answer] = dict(s[answer])
+        asked["answers"] = list(asked["answers"])
+        if answer == "respond":
+            _apply_response(s2, seat, choice, events)
+        else:
+            _apply_landing(s2, seat, choice, events)
         return s2, events
     s2 = clone(dict(s))
     ph = s2["phase"]

@@ -18,10 +18,10 @@ from .engine import (
     body_pos,
     compose,
     flight_hazard,
+    has_options,
     marker_choices,
     mission_results,
     running_scores,
-    seat_options,
 )
 
 PHASE_KEYS = {
@@ -90,7 +90,7 @@ def public_view(s: Mapping[str, Any]) -> dict[str, Any]:
                 "cube_limit": s["limits"][seat],
             }
         )
-    waiting = [k for k in range(n) if seat_options(s, k)]
+    waiting = [k for k in range(n) if has_options(s, k)]
     v: dict[str, Any] = {
         "game": "kosmonavts",
         "rules": s["rules"],
@@ -226,9 +226,10 @@ def preview(s: Mapping[str, Any], seat: int) -> dict[str, Any]:
 
 def private_part(s: Mapping[str, Any], seat: int) -> dict[str, Any]:
     mids = s["missions"][seat]
+    met = dict(mission_results(s, seat))
     priv: dict[str, Any] = {
         "seat": seat,
-        "missions": [_mission(s, seat, m) for m in mids],
+        "missions": [_mission(s, seat, m, met) for m in mids],
         "dealt": None,
         "kept": None,
         "order": None,
@@ -238,10 +239,10 @@ def private_part(s: Mapping[str, Any], seat: int) -> dict[str, Any]:
         "preview": None,
     }
     if s["phase"] == "missions":
-        priv["dealt"] = [_mission(s, seat, m) for m in s["dealt"][seat]]
+        priv["dealt"] = [_mission(s, seat, m, met) for m in s["dealt"][seat]]
         priv["kept"] = list(s["choice"][seat]["keep"])
     elif s["phase"] == "setup" and s["dealt"] is not None:
-        priv["dealt"] = [_mission(s, seat, m) for m in s["dealt"][seat]]
+        priv["dealt"] = [_mission(s, seat, m, met) for m in s["dealt"][seat]]
     if s["phase"] == "orders":
         o = s["orders"][seat]
         priv["order"] = [
@@ -256,12 +257,11 @@ def private_part(s: Mapping[str, Any], seat: int) -> dict[str, Any]:
     return priv
 
 
-def _mission(s: Mapping[str, Any], seat: int, mid: str) -> dict[str, Any]:
+def _mission(s: Mapping[str, Any], seat: int, mid: str, met: Mapping[str, int]) -> dict[str, Any]:
+    """A mission card as the seat sees it; ``met``: ``dict(mission_results(s, seat))``."""
     kind, body = mid.split(".")
-    done = None
-    for m, pts in mission_results(s, seat) if mid in s["missions"][seat] else []:
-        if m == mid:
-            done = bool(pts)
+    pts = met.get(mid)
+    done = None if pts is None else bool(pts)
     return {
         "id": mid,
         "kind": kind,

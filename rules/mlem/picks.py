@@ -55,16 +55,47 @@ def _usable_roll(s: dict[str, Any]) -> tuple[frozenset[Any], int, dict[Any, int]
 
 def _explore_specs(s: dict[str, Any]) -> dict[str, Spec]:
     """Every legal movement of the current roll: option id -> (steps, faces, owners of the
-    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket."""
-    ok, ab, counts = _usable_roll(s)
-    groups = [f for f in GROUP_ORDER if f in counts]
-    owners = _booster_owners(s)
-    booster_sets = [c for r in range(len(owners) + 1) for c in combinations(owners, r)]
+    boosters used, extra tile used, keep tile used). Empty when nothing can move the rocket.
+
+    Shared between calls (read-only): it depends only on the space, the usable dice, the
+    boosters aboard and the tile's extra dice or keep, and is computed once per such mix."""
+    ok, _ab, counts = _usable_roll(s)
     ability = _tile_ability(s)
-    extra: list[int] = []
+    extra: tuple[int, ...] = ()
     if ability == "extra":
-        extra = [d for d in EXPEDITION[s["exp"]["tile"]]["extra"] if d in ok]
-    keep = ability == "keep"
+        extra = tuple(d for d in EXPEDITION[s["exp"]["tile"]]["extra"] if d in ok)
+    key = (
+        s["space"],
+        tuple((f, counts[f]) for f in GROUP_ORDER if f in counts),
+        tuple(_booster_owners(s)),
+        extra,
+        ability == "keep",
+    )
+    try:
+        return _SPECS[key]
+    except KeyError:
+        if len(_SPECS) >= _SPECS_MAX:
+            _SPECS.clear()
+        out = _SPECS[key] = _specs_of(*key)
+        return out
+
+
+#: :func:`_explore_specs`' results by their inputs (cleared when it grows past the limit).
+_SPECS: dict[tuple[Any, ...], dict[str, Spec]] = {}
+_SPECS_MAX = 20_000
+
+
+def _specs_of(
+    space: int,
+    usable: tuple[tuple[Any, int], ...],
+    owners: tuple[int, ...],
+    extra: tuple[int, ...],
+    keep: bool,
+) -> dict[str, Spec]:
+    ab = AFTERBURNER[space] or 0
+    counts = dict(usable)
+    groups = [f for f, _ in usable]
+    booster_sets = [c for r in range(len(owners) + 1) for c in combinations(owners, r)]
     extra_steps = sum(extra)
     out: dict[str, Spec] = {}
     for r in range(len(groups) + 1):

@@ -1,5 +1,7 @@
 """MLEM — the turn: the open decisions (``pending_of``) and applying an answer
-(``apply_move``, on a copy of the state).
+(``apply_move``, on a copy of the state: a deep copy, except for an astronaut boarding the
+rocket before the last, where only the boarding seat's astronauts and the crew list are
+copied and the rest is shared with the input; states are immutable values either way).
 """
 
 from __future__ import annotations
@@ -169,6 +171,8 @@ def apply_move(
         raise IllegalMove("mlem.error.game_over")
     if not isinstance(choice, str):
         raise IllegalMove("mlem.error.not_offered", choice=str(choice))
+    if phase == "launch" and len(state["crew"]) + 1 < state["n"]:
+        return _board_astronaut(state, seat, choice)
     s = clone(state)
     ev: list[Event] = []
     if phase == "missions":
@@ -229,3 +233,21 @@ def apply_move(
         raise IllegalMove("mlem.error.not_your_turn")
     _do_land(s, ev, seat, choice)
     return s, ev
+
+
+def _board_astronaut(
+    state: dict[str, Any], seat: int, choice: str
+) -> tuple[dict[str, Any], list[Event]]:
+    """An astronaut boards the rocket while others are still to board: the launch phase's
+    own step of :func:`apply_move` without a deep copy (the most frequent move)."""
+    if seat != _launch_seat(state):
+        raise IllegalMove("mlem.error.not_your_turn")
+    ability = choice[6:] if choice.startswith("board.") else None
+    if ability not in state["board"][seat]:
+        raise IllegalMove("mlem.error.not_offered", choice=choice)
+    s = dict(state)
+    board = s["board"] = list(state["board"])
+    board[seat] = list(board[seat])
+    board[seat].remove(ability)
+    s["crew"] = [*state["crew"], [seat, ability, 0]]
+    return s, [EV(f"board.{ability}", seat)]

@@ -2,7 +2,8 @@
 
 2,000 complete games (random variants, 2-5 players), each move picked uniformly among all
 options of all pending decisions (so simultaneous private decisions interleave freely).
-Deterministic: game ``g`` uses seed ``g``. The expensive checks (round-trips, replays,
+Deterministic: game ``g`` uses seed ``g``; the games are shared out in ten chunks (tests), so
+that the full run spreads them over the cores. The expensive checks (round-trips, replays,
 secret-hiding) run on a fixed subset of steps and games so the whole file stays well under
 a minute on the 2-core build machine.
 """
@@ -22,6 +23,8 @@ from rules.mlem.board import DICE, DISASTERS, MISSIONS, OBJECTIVES
 from tests.kit import assert_hides, play_out, replay
 
 GAMES = 2000
+#: the games are played in this many tests of GAMES / CHUNKS games each
+CHUNKS = 10
 PUBLIC_MISSION_KEYS = {"kept", "choosing"}
 OPTION_ID = re.compile(r"[A-Za-z0-9_.+-]{1,40}")  # core.contract.check_option_id, compiled
 
@@ -31,9 +34,17 @@ def _variants(rng: random.Random) -> dict[str, str]:
 
 
 def _scramble_secrets(s: dict[str, Any], keep_seat: int | None) -> dict[str, Any]:
-    """Same public situation, different secrets for every seat except ``keep_seat``."""
-    t = engine.clone(s)
+    """Same public situation, different secrets for every seat except ``keep_seat``. (Only
+    the parts it changes are copied: states are immutable values, and everything changed is
+    replaced, never changed in place.)"""
+    t = dict(s)
     n = t["n"]
+    if s["missions"] is not None:
+        ms = s["missions"]
+        t["missions"] = {**ms, "dealt": list(ms["dealt"]), "kept": list(ms["kept"])}
+    for key in ("ufo", "recon"):
+        if s[key] is not None:
+            t[key] = {**s[key], "taken": list(s[key]["taken"])}
     if t["missions"] is not None:
         others = [m for m in MISSIONS if all(m not in d for d in t["missions"]["dealt"])]
         for seat in range(n):
@@ -151,10 +162,14 @@ def _check_end(s: dict[str, Any]) -> None:
     assert GAME.view(s, None)["scores"] == list(r.scores)
 
 
-def test_random_games_keep_every_invariant():
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_every_invariant(chunk: int) -> None:
+    """Games ``chunk * GAMES / CHUNKS`` onwards (the chunks share the games out over the
+    cores); every chunk sees all player counts and both endings."""
     ends = {"disasters": 0, "placed": 0}
     players = set()
-    for g in range(GAMES):
+    per = GAMES // CHUNKS
+    for g in range(chunk * per, (chunk + 1) * per):
         deep_game = g % 40 == 0
         s, moves, info = _play(g, 1 if deep_game else 0)
         _check_end(s)

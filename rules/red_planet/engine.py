@@ -11,9 +11,10 @@ which is never a seat.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove
+from core.contract import Decision, Event, IllegalMove, Option
 from rules.kit import check, clone, copy_by_shape, load_or_refuse, maps, rng, rows
 
 from .common import (
@@ -222,10 +223,7 @@ def pending_of(s: S) -> list[Decision]:
                     Decision(
                         seat,
                         PREFIX + "prompt.choose",
-                        tuple(
-                            _opt(f"c{num}", f"char.{num}", "primary")
-                            for num in sorted(s["hand"][seat], reverse=True)
-                        ),
+                        _character_options(tuple(sorted(s["hand"][seat], reverse=True))),
                         args={"round": s["round"]},
                         private=True,
                         key=f"choose.{s['round']}",
@@ -260,6 +258,12 @@ def pending_of(s: S) -> list[Decision]:
         prompt, args, opts, private = got
         return [Decision(c, PREFIX + "prompt." + prompt, tuple(opts), args, private)]
     return []
+
+
+@cache
+def _character_options(hand: tuple[int, ...]) -> tuple[Option, ...]:
+    """The options of a secret choice of character from ``hand`` (highest first)."""
+    return tuple(_opt(f"c{num}", f"char.{num}", "primary") for num in hand)
 
 
 # --------------------------------------------------------------------------- apply

@@ -606,10 +606,14 @@ def _validate(s: S) -> None:
 
 def astronaut_totals(s: Mapping[str, Any]) -> list[int]:
     """Astronauts of each colour in supply, on ships, on Mars and in the Memorial."""
-    tot = [s["supply"][c] + s["memorial"][c] for c in range(s["nc"])]
-    for z in ZONES:
-        for c in range(s["nc"]):
-            tot[c] += s["astros"][z][c]
+    nc = s["nc"]
+    astros = s["astros"]
+    tot = [
+        sum(col)
+        for col in zip(
+            s["supply"][:nc], s["memorial"][:nc], *(astros[z][:nc] for z in ZONES), strict=True
+        )
+    ]
     for sh in [*s["docks"], *s["launched"]]:
         if sh is not None:
             for c in sh["crew"]:

@@ -108,8 +108,7 @@ PER_CHUNK = 1000 // CHUNKS
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_thousand_random_games_finish(chunk: int) -> None:
-    """A thousand seeded random games to the end, a quarter per chunk (about 30 ms a game on
-    an idle build machine)."""
+    """A thousand seeded random games to the end, a quarter per chunk."""
     finished = 0
     for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
         s = play(3 + seed % 3, seed)

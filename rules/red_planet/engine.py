@@ -281,6 +281,14 @@ def _maps_by_zone(v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {z: x.copy() for z, x in v.items()}
 
 
+def _task(t: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if t is None else {**t, "steps": rows(t["steps"])}
+
+
+def _discoveries(v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {z: {**d, "known": d["known"][:]} for z, d in v.items()}
+
+
 #: How ``apply`` copies each key of a state (its known shape; see
 #: ``rules.kit.copy_by_shape``): much cheaper than a generic deep copy.
 _COPY: dict[str, Any] = {
@@ -291,6 +299,8 @@ _COPY: dict[str, Any] = {
     "pile": _maps_by_zone,
     "tokens": maps,
     "dtok": dict.copy,
+    "task": _task,
+    "disc": _discoveries,
     **dict.fromkeys(
         ("hand", "played", "dealt", "missions", "actions", "ask", "commit", "order", "done"),
         rows,

@@ -614,17 +614,12 @@ def _compose_decision(s: S, seat: int, comp: Mapping[str, Any]) -> Decision:
     t = s["task"]
     to = comp["to"]
     cap = _unit_caps(s, seat, to)
+    mine, theirs = s["res"][seat], s["res"][to]
     opts = [
-        _opt(f"g.{r}.{i}", f"opt.give_unit.{r}", res=r, nth=i)
-        for r in RES
-        for i in range(1, min(s["res"][seat][r], cap) + 1)
+        *_unit_options("g", "give", tuple(min(mine[r], cap) for r in RES)),
+        *_unit_options("w", "want", tuple(min(theirs[r], cap) for r in RES)),
+        _opt("x", "opt.cancel", "danger"),
     ]
-    opts += [
-        _opt(f"w.{r}.{i}", f"opt.want_unit.{r}", res=r, nth=i)
-        for r in RES
-        for i in range(1, min(s["res"][to][r], cap) + 1)
-    ]
-    opts.append(_opt("x", "opt.cancel", "danger"))
     key = f"trade.{t['tid']}.c{seat}.{comp['n']}"
     return Decision(
         seat,
@@ -635,6 +630,16 @@ def _compose_decision(s: S, seat: int, comp: Mapping[str, Any]) -> Decision:
         min_picks=1,
         max_picks=len(opts),
         timer=Timer(key, s["trade_secs"], "x"),
+    )
+
+
+@cache
+def _unit_options(verb: str, word: str, counts: tuple[int, ...]) -> tuple[Option, ...]:
+    """A compose's cards to give (``g``) or want (``w``): ``counts[i]`` of type ``RES[i]``."""
+    return tuple(
+        _opt(f"{verb}.{r}.{i}", f"opt.{word}_unit.{r}", res=r, nth=i)
+        for r, k in zip(RES, counts, strict=True)
+        for i in range(1, k + 1)
     )
 
 

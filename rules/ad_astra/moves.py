@@ -22,6 +22,7 @@ from .state import (
     face_down_left,
     fmt_cards,
     order_from,
+    own_planet,
     pieces,
     systems_of,
     yield_of,
@@ -214,7 +215,7 @@ def _land(s: S, seat: int, pid: int, ev: list[Event]) -> None:
     t = s["task"]
     land = t["land"]
     t["land"] = None
-    p = s["planets"][pid]
+    p = own_planet(s, pid)
     s["ships"][seat][land["ship"]] = pid
     if not p["up"]:
         p["up"] = True
@@ -286,7 +287,7 @@ def _apply_build(s: S, seat: int, choice: str, ev: list[Event]) -> None:
     _pay(s, seat, pay)
     if free:
         t["free"] = None
-    p = s["planets"][pid] if pid is not None else None
+    p = own_planet(s, pid) if pid is not None else None
     vp = 0
     if kind == "ship":
         s["ships"][seat].append(-1)

@@ -338,18 +338,9 @@ def public_scores(s: S) -> list[int]:
 # --------------------------------------------------------------------------- copy
 
 
-def _planets(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for p in v:
-        q = p.copy()
-        if q["b"] is not None:
-            q["b"] = q["b"][:]
-        out.append(q)
-    return out
-
-
-#: How each key of a state is copied (its known shape: rows of scalars, flat maps, the
-#: planets); see ``rules.kit.copy_by_shape``.
+#: How each key of a state is copied (its known shape: rows of scalars, flat maps); see
+#: ``rules.kit.copy_by_shape``. The planets' list is new but its dicts are shared: see
+#: :func:`copy_state`.
 _COPY: dict[str, Callable[[Any], Any]] = {
     "fac": list.copy,
     "slots": rows,
@@ -357,7 +348,7 @@ _COPY: dict[str, Callable[[Any], Any]] = {
     "used_sc": rows,
     "res": maps,
     "bank": dict.copy,
-    "planets": _planets,
+    "planets": list.copy,
     "ships": rows,
     "known": rows,
     "arts": rows,
@@ -369,9 +360,19 @@ _COPY: dict[str, Callable[[Any], Any]] = {
 
 
 def copy_state(s: S) -> S:
-    """A deep copy of a state (what ``rules.kit.clone`` gives), key by key by the shapes
-    above: ``apply`` copies its input with it."""
+    """The copy ``apply`` works on: equal to ``s``, sharing no container with it but the
+    planets' dicts (43 of them, which few moves change). Those are copied on write: the
+    engine changes a planet only through :func:`own_planet`."""
     return copy_by_shape(s, _COPY)
+
+
+def own_planet(s: S, pid: int) -> dict[str, Any]:
+    """Planet ``pid`` of ``s`` made ``s``'s own (a copy that ``apply``'s input does not
+    share), to be changed."""
+    p = s["planets"][pid] = s["planets"][pid].copy()
+    if p["b"] is not None:
+        p["b"] = p["b"][:]
+    return p
 
 
 # --------------------------------------------------------------------------- persistence

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from core.contract import Event, Option
@@ -50,14 +51,18 @@ def dest_of(ship: Mapping[str, Any]) -> str | None:
 
 def _dock_opt(s: S, i: int, label: str = "opt.dock") -> Option:
     ship = s["docks"][i]
-    dest = dest_of(ship)
+    return _dock_option(i, label, dest_of(ship), len(ship["crew"]), ship["cap"])
+
+
+@cache
+def _dock_option(i: int, label: str, dest: str | None, crew: int, cap: int) -> Option:
     return _opt(
         f"d{i}",
         label,
         dock=i + 1,
         zone=ZONE_NAMES[dest] if dest else "?",
-        crew=len(ship["crew"]),
-        cap=ship["cap"],
+        crew=crew,
+        cap=cap,
     )
 
 

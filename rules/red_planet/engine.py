@@ -11,9 +11,10 @@ which is never a seat.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from core.contract import Decision, Event, IllegalMove
+from core.contract import Decision, Event, IllegalMove, Option
 from rules.kit import check, clone, copy_by_shape, load_or_refuse, maps, rng, rows
 
 from .common import (
@@ -222,10 +223,7 @@ def pending_of(s: S) -> list[Decision]:
                     Decision(
                         seat,
                         PREFIX + "prompt.choose",
-                        tuple(
-                            _opt(f"c{num}", f"char.{num}", "primary")
-                            for num in sorted(s["hand"][seat], reverse=True)
-                        ),
+                        _character_options(tuple(sorted(s["hand"][seat], reverse=True))),
                         args={"round": s["round"]},
                         private=True,
                         key=f"choose.{s['round']}",
@@ -262,6 +260,12 @@ def pending_of(s: S) -> list[Decision]:
     return []
 
 
+@cache
+def _character_options(hand: tuple[int, ...]) -> tuple[Option, ...]:
+    """The options of a secret choice of character from ``hand`` (highest first)."""
+    return tuple(_opt(f"c{num}", f"char.{num}", "primary") for num in hand)
+
+
 # --------------------------------------------------------------------------- apply
 
 
@@ -277,6 +281,14 @@ def _maps_by_zone(v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {z: x.copy() for z, x in v.items()}
 
 
+def _task(t: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if t is None else {**t, "steps": rows(t["steps"])}
+
+
+def _discoveries(v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {z: {**d, "known": d["known"][:]} for z, d in v.items()}
+
+
 #: How ``apply`` copies each key of a state (its known shape; see
 #: ``rules.kit.copy_by_shape``): much cheaper than a generic deep copy.
 _COPY: dict[str, Any] = {
@@ -287,6 +299,8 @@ _COPY: dict[str, Any] = {
     "pile": _maps_by_zone,
     "tokens": maps,
     "dtok": dict.copy,
+    "task": _task,
+    "disc": _discoveries,
     **dict.fromkeys(
         ("hand", "played", "dealt", "missions", "actions", "ask", "commit", "order", "done"),
         rows,
@@ -602,10 +616,14 @@ def _validate(s: S) -> None:
 
 def astronaut_totals(s: Mapping[str, Any]) -> list[int]:
     """Astronauts of each colour in supply, on ships, on Mars and in the Memorial."""
-    tot = [s["supply"][c] + s["memorial"][c] for c in range(s["nc"])]
-    for z in ZONES:
-        for c in range(s["nc"]):
-            tot[c] += s["astros"][z][c]
+    nc = s["nc"]
+    astros = s["astros"]
+    tot = [
+        sum(col)
+        for col in zip(
+            s["supply"][:nc], s["memorial"][:nc], *(astros[z][:nc] for z in ZONES), strict=True
+        )
+    ]
     for sh in [*s["docks"], *s["launched"]]:
         if sh is not None:
             for c in sh["crew"]:

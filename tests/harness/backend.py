@@ -728,9 +728,11 @@ class FakeDiscord:
 
     # -- gateway -------------------------------------------------------------------------
 
-    def emit(self, event: str, data: dict[str, Any]) -> None:
+    def emit(self, event: str, data: dict[str, Any], *, fresh: bool = False) -> None:
+        """Send a gateway event: a copy of ``data``, or ``data`` itself when it is ``fresh``
+        (built for this event alone, e.g. by :meth:`_gateway_message`)."""
         if self.gateway_sink is not None:
-            self.gateway_sink(event, data_copy(data))
+            self.gateway_sink(event, data if fresh else data_copy(data))
 
     def _gateway_message(self, stored: StoredMessage) -> dict[str, Any]:
         data = data_copy(stored.payload)
@@ -919,7 +921,7 @@ class FakeDiscord:
         else:
             self.channel_order[channel_id].append(mid)
             self.channels[channel_id]["last_message_id"] = str(mid)
-            self.emit("MESSAGE_CREATE", self._gateway_message(stored))
+            self.emit("MESSAGE_CREATE", self._gateway_message(stored), fresh=True)
         return stored
 
     def edit_message(
@@ -962,7 +964,7 @@ class FakeDiscord:
         stored.attachments = attachments
         stored.versions.append((data_copy(payload), list(attachments)))
         if not stored.ephemeral:
-            self.emit("MESSAGE_UPDATE", self._gateway_message(stored))
+            self.emit("MESSAGE_UPDATE", self._gateway_message(stored), fresh=True)
         return stored
 
     def delete_message(self, stored: StoredMessage) -> None:

@@ -133,6 +133,12 @@ def render_keys(game_id: str) -> set[str]:
 SHORT_NAMES = ["Ana", "Bea", "Cal", "Dan", "Eva", "Fil"]
 
 
+#: The last play-outs of :func:`random_states` (the same one is asked for by consecutive
+#: tests: one per language), newest last.
+_PLAYED: dict[Any, tuple[Any, ...]] = {}
+PLAYED_KEPT = 8
+
+
 def random_states(
     game: Game,
     players: int,
@@ -141,7 +147,24 @@ def random_states(
     limit: int = 20_000,
 ) -> list[Any]:
     """Every state of one seeded random play-out (a random pending decision each move, a
-    random legal answer), from the set-up to the end or to ``limit`` moves."""
+    random legal answer), from the set-up to the end or to ``limit`` moves. The last few
+    play-outs are kept (never changed: games return new states), each played once."""
+    key = (game, players, seed, tuple(sorted((options or {}).items())), limit)
+    try:
+        kept = _PLAYED.pop(key, None)
+    except TypeError:  # a game that cannot be a key: played each time
+        return _play_out(game, players, seed, options, limit)
+    if kept is None:
+        kept = tuple(_play_out(game, players, seed, options, limit))
+    _PLAYED[key] = kept  # the newest last
+    while len(_PLAYED) > PLAYED_KEPT:
+        del _PLAYED[next(iter(_PLAYED))]
+    return list(kept)
+
+
+def _play_out(
+    game: Game, players: int, seed: int, options: Mapping[str, str] | None, limit: int
+) -> list[Any]:
     state = game.new(players, dict(options or {}), seed)
     rng = random.Random(seed)
     seen: list[Any] = [state]

@@ -10,14 +10,7 @@ cabins inside); and what it does to the cells around it: how many of all the til
 still be placed on each neighbouring empty cell (:func:`cell_mask`), so that the ship keeps
 room to grow instead of walling cells in with connectors few tiles match. A tile goes only
 where every joint is legal and no engine or cannon is blocked
-(:func:`rules.galaxy_trucker.ship.fits`), so pre-launch finds nothing to remove. Built for
-the cards: a cannon facing the front in a column none covers yet is worth more, the more
-often the dice pick that column (it shoots large meteors down it for free), and the best
-few placements are weighed again for the ship's :func:`fragility` — the tiles hits from
-the front would cost it, a hit tile taking with it every part it held to the rest — so a
-tile ahead of the starting cabin, or one that closes a loop, beats one that leaves the ship
-a tree around its cabin (2026-11-27: such ships lost 8-12 tiles to one meteor swarm or
-pirate's volley, and with them the whole reward).
+(:func:`rules.galaxy_trucker.ship.fits`), so pre-launch finds nothing to remove.
 
 It takes a useful face-up tile before drawing, places what it draws whenever it fits
 sensibly, keeps a needed tile it cannot place yet in the reserve (at most 2, only a tile
@@ -125,21 +118,6 @@ BLOCK = 4.0  # an engine or cannon that leaves a cell of the board empty for eve
 ROOMY = 0.75
 OPEN = 0.12
 STUCK = 5.0
-#: A cannon facing the front in a column no such cannon covers yet shoots every large
-#: meteor from the front down that column for free (a double one for a battery): this much
-#: for the column the dice hit most (7, the middle of the boards), less for the others (the
-#: chance of two dice).
-COVER = 3.0
-#: A hazard from the front (a meteor, a pirate's shot) destroys the first tile it meets in
-#: its column, and with it every part of the ship that tile held to the rest: a ship built
-#: out from its starting cabin is a tree (tiles side by side are joined only where both
-#: show a connector), and one hit near the cabin broke 14-tile ships into up to 8 parts and
-#: cost 8-12 tiles, the whole reward of the flight. The ship's fragility is the sum over
-#: the columns of the tiles such a hit would cost, times the dice's chance of the column
-#: against the middle one's (:func:`fragility`); the FRAG_TOP best placements of a tile
-#: lose FRAG points per tile of fragility they add (and gain for what they take away).
-FRAG = 1.5
-FRAG_TOP = 8
 #: Another tile on a cell at the front edge (a cannon's place) or the rear edge (an
 #: engine's), times how far the ship is from its target of cannons or engines.
 SPOT = 3.0
@@ -233,8 +211,6 @@ class Yard:
     doubles: int = 0
     masks: dict[sh.Cell, int] = field(default_factory=dict)
     free: list[sh.Cell] = field(default_factory=list)
-    covered: set[int] = field(default_factory=set)  # columns a front cannon covers
-    frag: float = 0.0  # fragility of the ship as it is
     chance: float = 0.0  # fit_chance of the ship as it is
 
     def need(self, kind: str) -> float:
@@ -291,7 +267,7 @@ def yard_of(s: dict[str, Any], ship: sh.Ship) -> Yard:
     y = Yard(ship, board, start_cell(board_of(s)), targets(len(board)))
     y.free = sh.free_cells(ship, board)
     y.chance = share(fit_any(ship, board))
-    for cell, (tid, rot) in ship.items():
+    for _cell, (tid, rot) in ship.items():
         t = tile(tid)
         kind, u = units(tid, rot)
         y.have[kind] = y.have.get(kind, 0.0) + u
@@ -301,34 +277,10 @@ def yard_of(s: dict[str, Any], ship: sh.Ship) -> Yard:
             y.life.add(t.alien)
         elif t.type == "engine" and not t.double:
             y.singles += 1
-        elif t.type == "cannon" and facing(tid, rot) == FRONT:
-            y.covered.add(cell[1])
         if t.double:
             y.doubles += 1
     y.target["battery"] += y.doubles / 2
-    y.frag = fragility(ship)
     return y
-
-
-def fragility(ship: sh.Ship) -> float:
-    """The tiles hits from the front would cost the ship, over its columns weighted by the
-    dice (see FRAG)."""
-    first: dict[int, int] = {}
-    for row, col in ship:
-        if row < first.get(col, row + 1):
-            first[col] = row
-    return sum(
-        lost_with(ship, (row, col)) * dice_chance(col) / dice_chance(7)
-        for col, row in first.items()
-    )
-
-
-def lost_with(ship: sh.Ship, cell: sh.Cell) -> int:
-    """The tiles a ship loses when the tile at ``cell`` is destroyed: itself and every part
-    but the largest of what is left."""
-    rest = {c: v for c, v in ship.items() if c != cell}
-    parts = sh.parts(rest)
-    return len(ship) - (len(parts[0]) if parts else 0)
 
 
 def worth(y: Yard, kind: str, u: float) -> float:
@@ -356,8 +308,6 @@ def tile_worth(y: Yard, cell: sh.Cell, tid: int, rot: int) -> float:
             value -= 1.0
     elif t.type == "cannon" and facing(tid, rot) == REAR:
         value -= 1.0
-    elif t.type == "cannon" and facing(tid, rot) == FRONT and cell[1] not in y.covered:
-        value += COVER * dice_chance(cell[1]) / dice_chance(7)
     elif t.type == "shield":
         new = {(FRONT + rot) % 4, (RIGHT + rot) % 4} - y.shields
         value = sum(SHIELD_SIDE[d] for d in new) or 0.3
@@ -371,11 +321,6 @@ def tile_worth(y: Yard, cell: sh.Cell, tid: int, rot: int) -> float:
     elif t.type == "structural":
         value = 0.3
     return value
-
-
-def dice_chance(line: int) -> float:
-    """The chance two dice show ``line`` (the row or column a hazard takes)."""
-    return max(0, 6 - abs(line - 7)) / 36
 
 
 def _joins(y: Yard, cell: sh.Cell, tid: int, rot: int, kind: str) -> bool:
@@ -445,26 +390,13 @@ def placement_score(y: Yard, cell: sh.Cell, tid: int, rot: int) -> float | None:
 
 def best_placement(y: Yard, tid: int) -> tuple[float, sh.Cell, int] | None:
     """The best (score, cell, rotation) for ``tid`` on the ship, or None if it fits nowhere
-    (at most 4 evaluations per free cell; the FRAG_TOP best weighed again for the
-    ship's :func:`fragility`)."""
-    found: list[tuple[float, int, sh.Cell, int]] = []
+    (at most 4 evaluations per free cell)."""
+    best: tuple[float, sh.Cell, int] | None = None
     for cell in y.free:
         for rot in range(4):
             sc = placement_score(y, cell, tid, rot)
-            if sc is not None:
-                found.append((sc, -len(found), cell, rot))
-    if not found:
-        return None
-    found.sort(reverse=True)
-    best: tuple[float, sh.Cell, int] | None = None
-    for sc, _, cell, rot in found[:FRAG_TOP]:
-        y.ship[cell] = (tid, rot)
-        try:
-            sc -= FRAG * (fragility(y.ship) - y.frag)
-        finally:
-            del y.ship[cell]
-        if best is None or sc > best[0]:
-            best = (sc, cell, rot)
+            if sc is not None and (best is None or sc > best[0]):
+                best = (sc, cell, rot)
     return best
 
 

@@ -107,7 +107,6 @@ def test_ships_are_sensible(runs: list[Run]) -> None:
     sizes: list[int] = []
     front_share: list[float] = []
     having: Counter[str] = Counter()
-    cannons_behind = 0  # ships whose cannons sit, on average, no further forward than engines
     for run in runs:
         for ship in run.ships:
             sizes.append(len(ship))
@@ -124,16 +123,12 @@ def test_ships_are_sensible(runs: list[Run]) -> None:
                 continue
             rows = [c[0] for c, _, _ in engines]
             assert statistics.fmean(rows) >= start_row  # engines in the back half
-            if statistics.fmean(c[0] for c, _, _ in cannons) >= statistics.fmean(rows):
-                cannons_behind += 1
+            assert statistics.fmean(c[0] for c, _, _ in cannons) < statistics.fmean(rows)
             front_share.append(sum(facing(t, r) == FRONT for _, t, r in cannons) / len(cannons))
     # A few ships walled in early miss something. Measured: of 80 ships, 79 with cannons,
     # 73 with batteries, 71 with a cabin besides the starting one (2.8 on average); 21 tiles
     # on the 27 cells; 75 % of the cannons facing the front.
     n = len(sizes)
-    # measured: 1 ship of 80 since the bot weighs the ship's fragility (2026-11-27: tiles
-    # ahead of the starting cabin can leave a side cannon in the back rows); 0 before
-    assert cannons_behind <= 2
     assert having["cannon"] >= 0.9 * n
     assert having["battery"] >= 0.85 * n
     assert having["cabin"] >= 0.8 * n
@@ -164,19 +159,6 @@ def test_host_order_builds_the_same_way() -> None:
         assert len(run.ships) == 4
         for ship in run.ships:
             assert sh.is_valid(ship)
-
-
-def test_a_tile_ahead_of_the_starting_cabin_makes_the_ship_less_fragile() -> None:
-    """A hit from the front on the starting cabin that holds two side tiles costs three
-    tiles; with a tile ahead of it, that tile takes the hit alone (tile 55: a single
-    connector front and rear, universal ones on the sides; 33: a starting cabin)."""
-    tree: sh.Ship = {(7, 7): (33, 0), (7, 6): (55, 0), (7, 8): (55, 0)}
-    assert bot.lost_with(tree, (7, 7)) == 3 - 1  # itself and one of the two side tiles
-    side_columns = 2 * bot.dice_chance(6) / bot.dice_chance(7)  # (columns 6 and 8: 5/6)
-    assert bot.fragility(tree) == pytest.approx(2 + side_columns)
-    armoured = {**tree, (6, 7): (55, 0)}
-    assert bot.lost_with(armoured, (6, 7)) == 1
-    assert bot.fragility(armoured) == pytest.approx(1 + side_columns)
 
 
 # --------------------------------------------------------------------------- the search
@@ -217,9 +199,7 @@ BAD = ("meteor_swarm", "pirates", "combat_zone")
 
 
 def test_a_peek_at_the_deck_would_change_the_choice_the_search_does_not_peek() -> None:
-    # (seed 2: a question where a peek changes the answer with the ships the bot builds;
-    # seed 0 was until the building weighed fragility, 2026-11-27)
-    s, seat = at_retire_question(2)
+    s, seat = at_retire_question(0)
     good, bad = with_deck(s, GOOD), with_deck(s, BAD)
     budget = Budget(playouts=16)
 

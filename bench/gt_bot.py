@@ -2,11 +2,13 @@
 flight), and whole bot-only games (building, pre-launch and flight, every move a bot's):
 how many ships finish the flight, and their credits.
 
-python -m bench.gt_bot [--games N] [--level II] [--players 4] [--bot today|easy|normal|hard]
+python -m bench.gt_bot [--games N] [--first K] [--level II] [--players 4]
+                       [--bot today|easy|normal|hard]
 
 ``--bot today`` is the heuristic alone (``GAME.bot_choice``); a level name plays the search
-engine at that level (:mod:`rules.search`, the game's own budgets). Times are CPU time of
-this process (a loaded machine does not inflate them).
+engine at that level (:mod:`rules.search`, the game's own budgets). ``--first K`` plays the
+seeds K to K + N - 1 (a long run split over several processes; the ships' counts add up).
+Times are CPU time of this process (a loaded machine does not inflate them).
 """
 
 from __future__ import annotations
@@ -61,11 +63,13 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first", type=int, default=0, help="the first seed")
     ap.add_argument("--level", default="II")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bot", default="today", help="today, easy, normal or hard")
     args = ap.parse_args()
-    games = [play(seed, args.players, args.level, args.bot) for seed in range(args.games)]
+    seeds = range(args.first, args.first + args.games)
+    games = [play(seed, args.players, args.level, args.bot) for seed in seeds]
     steps_ms = [x * 1000 for g in games for x in g["steps"]]
     flight_ms = [x * 1000 for g in games for x in g["flight"]] or [0.0]
     game_s = [g["game_s"] for g in games]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.contract import IllegalMove
 from host import registry
 from rules.search import LEVELS, bot_for, decision_of, random_answer
 
@@ -125,9 +126,32 @@ def check_line(game: Any, line: str) -> tuple[str, ...]:
     return names
 
 
+#: A random multi-pick answer the engine refuses is drawn again at most this many times.
+RANDOM_TRIES = 20
+
+
+def random_legal(game: Any, s: Any, seat: int, rng: random.Random) -> str:
+    """A uniformly random answer the engine accepts. A multi-pick answer can be refused for
+    a reason the decision's options do not show (Galaxy Trucker's goods: a pick that does
+    not fit the holds, ``goods_dont_fit``): it is drawn again, and after RANDOM_TRIES
+    refusals an option that stands alone (``auto``) or a single pick is played."""
+    d = decision_of(game, s, seat)
+    if not d.multi:
+        return random_answer(d, rng)
+    for _ in range(RANDOM_TRIES):
+        answer = random_answer(d, rng)
+        try:
+            game.apply(s, seat, answer)
+        except IllegalMove:
+            continue
+        return answer
+    alone = [o.id for o in d.options if o.alone]
+    return alone[0] if alone else d.options[0].id
+
+
 def player(game: Any, name: str) -> Player:
     if name == "random":
-        return lambda s, seat, rng: random_answer(decision_of(game, s, seat), rng)
+        return lambda s, seat, rng: random_legal(game, s, seat, rng)
     if name == "today":
         return game.bot_choice  # type: ignore[no-any-return]
     if name in LEVELS:

@@ -4,10 +4,14 @@ answer."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench import league
+from core.contract import IllegalMove, random_answer
 from host import registry
+from rules.galaxy_trucker import GAME
 
 GAMES = list(registry.GAME_MODULES)
 
@@ -86,3 +90,22 @@ def test_a_run_prints_each_line_and_the_slowest_decision(
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("mlem") and "easy,random" in out[0]
     assert out[-1].startswith("slowest decision:") and "mlem easy" in out[-1]
+
+
+def test_the_random_player_never_answers_what_the_engine_refuses() -> None:
+    """A random Galaxy Trucker goods pick can overflow the holds (``goods_dont_fit``): the
+    league's random player draws again instead of crashing the run."""
+    s = GAME.new(2, {"rules": "2"}, 157)
+    rng = random.Random(157)
+    while not GAME.pending(s)[0].multi:  # (seed 157: a goods question, 3 + 6 goods)
+        d = GAME.pending(s)[0]
+        s, _ = GAME.apply(s, d.seat, league.random_legal(GAME, s, d.seat, rng))
+    d = GAME.pending(s)[0]
+    refused = 0
+    for k in range(30):
+        try:
+            GAME.apply(s, d.seat, random_answer(d, random.Random(k)))
+        except IllegalMove:
+            refused += 1
+        GAME.apply(s, d.seat, league.random_legal(GAME, s, d.seat, random.Random(k)))
+    assert refused > 0

@@ -41,9 +41,10 @@ class Run:
     final: dict[str, Any] = field(default_factory=dict)
 
 
-def play(seed: int, host_order: bool = False) -> Run:
+def play(seed: int, host_order: bool = False, build_only: bool = False) -> Run:
     """A 4-bot level II game: seats move in a seeded random order (simultaneous building),
-    or, like the host, the first waiting seat until it is done (``host_order``)."""
+    or, like the host, the first waiting seat until it is done (``host_order``); played to
+    the end, or only until building is over (``build_only``)."""
     run = Run(seats=4)
     calls = [0]
     real = bot.placement_score
@@ -73,7 +74,9 @@ def play(seed: int, host_order: bool = False) -> Run:
                 run.ships = [sh.load(ship) for ship in ships]
             if before in ("build", "prelaunch"):
                 run.prelaunch_fixes += sum(e.code.split(".")[-1] in FIXES for e in events)
-    run.retired = len(s["flight"]["retired"])
+            if build_only and s["phase"] != "build":
+                break
+    run.retired = len(s["flight"]["retired"]) if s.get("flight") else 0
     run.final = s
     return run
 
@@ -148,12 +151,14 @@ def test_most_ships_finish_the_flight(runs: list[Run]) -> None:
 
 
 def test_host_order_builds_the_same_way() -> None:
-    """The host lets a bot build its whole ship before the next one starts."""
+    """The host lets a bot build its whole ship before the next one starts (only the
+    building is played: the flight is the same code either way)."""
     for seed in range(3):
-        run = play(seed, host_order=True)
+        run = play(seed, host_order=True, build_only=True)
         assert run.faceup <= 45  # measured: see test_few_tiles_are_left_face_up
-        for p in run.final["players"]:
-            assert sh.is_valid(sh.load(p["ship"]))
+        assert len(run.ships) == 4
+        for ship in run.ships:
+            assert sh.is_valid(ship)
 
 
 # --------------------------------------------------------------------------- the search

@@ -247,11 +247,14 @@ def run_line(
     options: dict[str, str],
     progress: bool = False,
     jobs: int = 1,
+    first: int = 0,
 ) -> LineResult:
-    """Play ``games`` games of one line (in ``jobs`` worker processes) and sum them up."""
+    """Play ``games`` games of one line (in ``jobs`` worker processes) and sum them up;
+    ``first``: the index (seed) of the first game, so a stopped run can be taken up where it
+    stopped (``--progress`` prints the games in order)."""
     names = check_line(game, line)
     out = LineResult(game.id, ",".join(names))
-    work = [(game.id, names, i, options) for i in range(games)]
+    work = [(game.id, names, i, options) for i in range(first, first + games)]
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     results = pool.imap(_one, work) if pool is not None else map(_one, work)
     for share, t, figure in results:
@@ -289,9 +292,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--option", action="append", default=[], help="key=value lobby option")
     ap.add_argument("--progress", action="store_true", help="running figures on stderr")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (default 0)")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.jobs < 1:
-        raise SystemExit("--games and --jobs must be at least 1")
+    if args.games < 1 or args.jobs < 1 or args.first < 0:
+        raise SystemExit("--games and --jobs must be at least 1, --first at least 0")
     extra: dict[str, str] = {}
     for o in args.option:
         if "=" not in o:
@@ -303,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         game = registry.get(gid)
         options = check_options(game, {**OPTIONS.get(gid, {}), **extra})
         for line in args.line or lines_of(game):
-            res = run_line(game, line, args.games, options, args.progress, args.jobs)
+            res = run_line(game, line, args.games, options, args.progress, args.jobs, args.first)
             print(res, flush=True)
             ms, who = res.slowest()
             slowest = max(slowest, (ms, f"{gid} {who} ({res.line})"))

@@ -89,10 +89,6 @@ class GameCog(
         self.host: Host = bot.host
         # Dropped when the game is at rest; on PostgreSQL they hold across processes too.
         self.publish_locks = KeyedLocks(across=bot.host.store.lock_publish)
-        #: Each seat's private picture as last sent, and a lock per seat's panels (see
-        #: PublishMixin.edit_private): a panel edited with the same view keeps its picture.
-        self.private_shown: dict[tuple[int, int], tuple[bytes, int, bool]] = {}
-        self.panel_locks = KeyedLocks()
         #: The task making each game's owed bot moves, and the games asked for again
         #: while it ran (see :meth:`spawn_bots`).
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}

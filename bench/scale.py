@@ -67,16 +67,21 @@ def rss_mb() -> tuple[float, float]:
     return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def rss_of(pid: int) -> float:
-    """A process's resident set size in MB (0 if it is gone)."""
+def _field_mb(path: str, key: str) -> float:
+    """A ``key: N kB`` row of a /proc file in MB (0 if the file or the row is gone)."""
     try:
-        text = Path(f"/proc/{pid}/status").read_text()
+        text = Path(path).read_text()
     except OSError:
         return 0.0
     for row in text.splitlines():
-        if row.startswith("VmRSS:"):
+        if row.startswith(key):
             return int(row.split()[1]) / 1024
     return 0.0
+
+
+def rss_of(pid: int) -> float:
+    """A process's resident set size in MB (0 if it is gone)."""
+    return _field_mb(f"/proc/{pid}/status", "VmRSS:")
 
 
 def proc_stat(pid: int) -> list[str]:
@@ -86,14 +91,7 @@ def proc_stat(pid: int) -> list[str]:
 
 def pss_of(pid: int) -> float:
     """A process's proportional set size in MB (shared pages split between their users)."""
-    try:
-        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    except OSError:
-        return 0.0
-    for row in text.splitlines():
-        if row.startswith("Pss:"):
-            return int(row.split()[1]) / 1024
-    return 0.0
+    return _field_mb(f"/proc/{pid}/smaps_rollup", "Pss:")
 
 
 async def memory() -> str:

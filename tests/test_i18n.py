@@ -48,3 +48,15 @@ def test_games_name_their_options_and_score_parts() -> None:
         for spec in game.options:
             for key in (spec.label, *(f"{spec.label}.{c}" for c in spec.choices)):
                 assert key in cat["en"] and key in cat["es"], key
+
+
+def test_no_string_takes_an_argument_named_like_t_s_own_parameters() -> None:
+    # i18n.t(key, lang, names, **args): a template field called "key", "lang" or "names"
+    # could never be filled (the call's keyword goes to t itself), and the player would
+    # read the raw template.
+    formatter = string.Formatter()
+    taken = {"key", "lang", "names"}
+    for lang, strings in i18n.catalog().items():
+        for key, text in strings.items():
+            fields = {name for _, name, _, _ in formatter.parse(text) if name}
+            assert not fields & taken, (lang, key, text)

@@ -99,7 +99,7 @@ def _draw_header(
             s = t(
                 "kosmonavts.render.shared",
                 lang,
-                names=", ".join(_name(names, k, lang) for k in win),
+                winners=", ".join(_name(names, k, lang) for k in win),
             )
         end = view.get("end")
         lines = [s]

@@ -10,6 +10,7 @@ import pytest
 
 from core import i18n
 from render import kit, kosmonavts
+from render.kosmonavts import table
 from tests.kit import png_ok
 from tests.render import fixtures_kosmonavts as F
 from tests.render.kit import LANGS, ROOT, render_keys, renderer_source
@@ -263,3 +264,28 @@ def test_the_static_table_reads_at_400_px(lang: str, monkeypatch: pytest.MonkeyP
     assert len(seen) >= 15
     assert min(seen)[0] >= 6.0, min(seen)
     assert not [s for _, s in seen if s.endswith("…")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_shared_win_names_its_winners(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The header's string once passed the winners as ``names=``, which i18n.t takes for the
+    # seats' names: the picture showed the raw template and a warning was logged.
+    _, view, names = F.PUBLIC["over_advanced_2"]()
+    view = copy.deepcopy(view)
+    ships = view["ships"]
+    ships[1] = {**copy.deepcopy(ships[0]), "seat": ships[1].get("seat", 1)}
+    view["scores"] = [view["scores"][0]] * len(view["scores"])
+    headers: list[str] = []
+
+    def spy(key: str, *args: Any, **kwargs: Any) -> str:
+        out = i18n.t(key, *args, **kwargs)
+        if key == "kosmonavts.render.shared":
+            headers.append(out)
+        return out
+
+    monkeypatch.setattr(table, "t", spy)
+    before = i18n.warnings_logged()
+    png_ok(kosmonavts.render_table(view, names, lang))
+    assert i18n.warnings_logged() == before
+    (header,) = headers
+    assert "{" not in header and ", " in header

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import string
+import threading
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -34,8 +35,18 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: How many warnings :func:`t` has logged so far (see :func:`warnings_logged`).
+#: How many warnings :func:`t` has logged so far (see :func:`warnings_logged`), counted
+#: under a lock: pictures are drawn in threads, and a lost count would let a caller cache a
+#: line formatted with a warning.
 _warned = 0
+_warned_lock = threading.Lock()
+
+
+def _warn(message: str, *args: Any) -> None:
+    global _warned
+    with _warned_lock:
+        _warned += 1
+    log.warning(message, *args)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 LANGS = ("en", "es")
@@ -201,14 +212,12 @@ LEGACY = "@1"
 
 def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
     """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
-    global _warned
     cat = catalog()
     text = cat.get(lang, {}).get(key)
     if text is None:
         text = cat[DEFAULT].get(key)
     if text is None:
-        _warned += 1
-        log.warning("missing string %s", key)
+        _warn("missing string %s", key)
         return key
     try:
         shown = seat_args(args, names)
@@ -223,6 +232,5 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
         if not key.endswith(LEGACY) and legacy in cat.get(lang, cat[DEFAULT]):
             return t(legacy, lang, names, **args)
         # Argument names only: values can be a player's secrets.
-        _warned += 1
-        log.warning("bad arguments for string %s: %s", key, sorted(args))
+        _warn("bad arguments for string %s: %s", key, sorted(args))
         return text

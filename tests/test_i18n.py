@@ -6,6 +6,8 @@ import re
 import string
 from pathlib import Path
 
+import pytest
+
 from core import i18n
 from host import pacing
 
@@ -60,3 +62,25 @@ def test_no_string_takes_an_argument_named_like_t_s_own_parameters() -> None:
         for key, text in strings.items():
             fields = {name for _, name, _, _ in formatter.parse(text) if name}
             assert not fields & taken, (lang, key, text)
+
+
+def test_warnings_are_counted_exactly_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pictures are drawn in threads; a caller caches a line only if no warning was counted
+    # while it was formatted, so no count may be lost.
+    import logging
+    import threading
+
+    monkeypatch.setattr(i18n, "log", logging.getLogger("test.i18n.quiet"))
+    logging.getLogger("test.i18n.quiet").disabled = True
+    before = i18n.warnings_logged()
+
+    def warn_many() -> None:
+        for _ in range(2000):
+            i18n.t("test.no.such.string")
+
+    threads = [threading.Thread(target=warn_many) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert i18n.warnings_logged() - before == 8000

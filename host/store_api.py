@@ -269,12 +269,6 @@ class Storage(ABC):
     async def user_think(self, user_id: int) -> tuple[int, float | None]: ...
 
     @abstractmethod
-    async def leaderboard(
-        self, guild_id: int, game: str, limit: int = 10
-    ) -> list[tuple[Any, ...]]:
-        """user, wins, games, average score, games with bots — best first."""
-
-    @abstractmethod
     async def user_settings(self, user_id: int) -> tuple[bool, str | None]: ...
 
     @abstractmethod

@@ -880,20 +880,6 @@ class SqlStore(GameQueries):
         )
         return (int(row[0]), row[1]) if row else (0, None)
 
-    async def leaderboard(
-        self, guild_id: int, game: str, limit: int = 10
-    ) -> list[tuple[Any, ...]]:
-        rows = await self._rows(
-            "SELECT user_id, SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS wins, "
-            "COUNT(*) AS games, CAST(AVG(score) AS DOUBLE PRECISION), SUM(with_bots) "
-            "FROM results WHERE guild_id = ? AND game = ? AND user_id IS NOT NULL "
-            "GROUP BY user_id ORDER BY wins DESC, games ASC, AVG(score) DESC LIMIT ?",
-            guild_id,
-            game,
-            limit,
-        )
-        return [tuple(row) for row in rows]
-
     # -- preferences ----------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> tuple[bool, str | None]:

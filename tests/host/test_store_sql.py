@@ -85,8 +85,5 @@ async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -
         await store.save_results(rows)
         await store.save_results([(gid, 0, 1, 5, "mlem", 12, 1, True, 5.0), rows[1]])  # replaced
         assert await store.user_stats(1) == [("mlem", 1, 1, 12.0, 1)]
-        board = await store.leaderboard(5, "mlem")
-        assert board == [(2, 1, 1, 14.0, 1), (1, 1, 1, 12.0, 1)]  # a tie: the higher average
-        assert all(isinstance(row[3], float) for row in board)
     finally:
         await store.close()

@@ -490,31 +490,35 @@ def _final_credits(
     """The end-of-flight table: each seat's place, credits and where they came from (each
     category named, on one line)."""
     x, y, x1 = at
-    kit.text(d, (x, y), _t("pic.finish", lang), kit.font(28), fill=GOLD)
-    y += 44
     result = kit.dict_of(view.get("result"))
     scores, ranks = kit.list_of(result.get("scores")), kit.list_of(result.get("ranks"))
     parts = kit.list_of(result.get("breakdown"))
     order = sorted(
         range(len(scores)), key=lambda i: (kit.int_of(ranks[i]) if i < len(ranks) else 9, i)
     )
+    # Four ships leave a lower band (264 px): the title and the rows close up so the last
+    # seat's line stays inside it.
+    four = len(order) > 3
+    kit.text(d, (x, y), _t("pic.finish", lang), kit.font(26 if four else 28), fill=GOLD)
+    y += 38 if four else 44
+    row, sub, gap = (12, 26, 30) if four else (13, 28, 32)
     bf = kit.font(MIN_FONT, "book")
     for seat in order[:4]:
-        kit.seat_token(d, (x + 12, y + 13), 11, seat)
+        kit.seat_token(d, (x + 12, y + row), 11, seat)
         place = _t("pic.place", lang, place=ranks[seat]) if seat < len(ranks) else ""
         head = f"{place} {kit.player_name(names, seat, lang)}"
         hs, hf = kit.fit_font(head, x1 - x - 150, (22, 20, 18))
-        kit.text(d, (x + 32, y + 13), hs, hf, anchor="lm")
+        kit.text(d, (x + 32, y + row), hs, hf, anchor="lm")
         credits = _t("pic.credits", lang, n=kit.int_of(scores[seat]))
-        kit.text(d, (x1, y + 13), credits, kit.font(22), fill=GOLD, anchor="rm")
+        kit.text(d, (x1, y + row), credits, kit.font(22), fill=GOLD, anchor="rm")
         b = kit.dict_of(parts[seat]) if seat < len(parts) else {}
         detail = " · ".join(
             f"{i18n.t(f'{G}.score.{k}', lang)} {v:+d}".replace(" -", " −")
             for k, v in b.items()
             if kit.is_int(v) and v
         )
-        room = 2 if len(order) <= 3 else 1  # four players: one line each fits the band
+        room = 1 if four else 2  # four players: one line each fits the band
         lines = kit.wrap(detail, bf, x1 - x - 32, room) if detail else []
         for i, line in enumerate(lines):
-            kit.text(d, (x + 32, y + 28 + i * 22), line, bf, fill=MUTED)
-        y += 32 + 22 * len(lines)
+            kit.text(d, (x + 32, y + sub + i * 22), line, bf, fill=MUTED)
+        y += gap + (20 if four else 22) * len(lines)

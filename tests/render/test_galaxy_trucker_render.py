@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from render import galaxy_trucker as R
-from render import kit, layers
+from render import kit, layers, regions
 from rules.galaxy_trucker import GAME
 from tests.kit import png_ok, random_pick
+from tests.render.kit import LANGS
 from tests.render.marks import patch_everywhere
 
 LEVELS = ("learning", "I", "II", "III")
@@ -317,3 +318,19 @@ def test_no_card_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
             texts.clear()
             R.render_table({**view, "flight": {**view["flight"], "card": card}}, NAMES, lang)
             assert not [t for t in texts if "…" in t], (cid, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_final_credits_stay_inside_their_band(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four ships leave the final credits a lower band; they once ran 2-6 px past it, so the
+    # box render/regions.py caches did not hold all that was drawn and a replay's final
+    # picture, pasted from the cache, differed from the live table's.
+    monkeypatch.setattr(regions, "CHECK", True)  # a box drawn past its edge fails
+    final = next(s for s in states() if s["phase"] == "over" and s["n"] == 4)
+    view = copy.deepcopy(GAME.view(final, None))
+    # every seat with a line of where its credits came from (the tallest the band gets)
+    view["result"]["breakdown"] = [{"reward": 4 - k, "lost": -k - 1} for k in range(4)]
+    layers.clear_all()
+    png_ok(R.render_table(view, NAMES, lang))

@@ -1,6 +1,6 @@
 """Render time, encode time and PNG size over states sampled from random games.
 
-python -m bench.render [game ...] [--states N] [--gt-flight]
+python -m bench.render [game ...] [--states N] [--gt-flight] [--consecutive] [--pillow] [--cpu]
 
 Per game and picture (the table, and one seat's private picture): the whole render, the
 encode the renderer uses (a fixed palette made once per game), a bare ``img.save(PNG)`` of
@@ -14,6 +14,15 @@ every game's table within 1.3x. ``--repeat N`` takes each state's fastest of N r
 of N encodes (on a loaded machine the slower runs measure the other processes). The
 static-layer caches (render/layers.py) are warm, as in a running bot; ``layers`` is the
 memory they hold after the run.
+
+The palette PNGs are written band by band with the process's cache of deflated bands
+(render/pngbands.py, issue 23); ``--pillow`` writes them with Pillow's own writer instead
+(the code before it), for a before/after. The bare level-7 encode is always Pillow's.
+``--consecutive`` draws the table (and seat 0's private picture) after every move of seeded
+games, one after the other, from an empty band cache: the case the cache is for (a table
+after a move differs from the one before in a few bands); per picture, the render and its
+encode with the banded writer and with Pillow's, the share of bands reused and both sizes.
+``--cpu`` measures the process's CPU time instead of the wall clock (on a shared machine).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from PIL import Image
 
 from bench.common import pct, random_answer, random_options
 from host import registry
-from render import kit, layers
+from render import kit, layers, pngbands
 
 
 def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
@@ -82,6 +91,95 @@ def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
     return views
 
 
+#: The clock every time is measured with (``--cpu``: the process's CPU time).
+CLOCK: Callable[[], float] = time.perf_counter
+
+
+def consecutive_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, seat 0's view, names) after every move of seeded random games, one
+    after the other."""
+    game = registry.get(game_id)
+    rng = random.Random(5)
+    views: list[tuple[dict, dict, list[str]]] = []
+    seed = 100
+    while len(views) < count:
+        players = rng.randint(game.min_players, game.max_players)
+        state = game.new(players, random_options(game, rng), seed)
+        seed += 1
+        names = [f"Player {i + 1}" for i in range(players)]
+        views.append((game.view(state, None), game.view(state, 0), names))
+        while (pending := game.pending(state)) and len(views) < count:
+            d = rng.choice(pending)
+            state, _ = game.apply(state, d.seat, random_answer(d, rng))
+            views.append((game.view(state, None), game.view(state, 0), names))
+    return views[:count]
+
+
+@contextmanager
+def pillow_writer() -> Iterator[None]:
+    """Palette PNGs written by Pillow's own writer while inside (no band cache)."""
+    saved = kit.BANDED
+    kit.BANDED = False
+    try:
+        yield
+    finally:
+        kit.BANDED = saved
+
+
+def consecutive(game_id: str, count: int, repeat: int = 1) -> dict[str, dict[str, float]]:
+    """The table and seat 0's private picture after every move of seeded games, from an
+    empty band cache: render and encode times with the banded writer and Pillow's, the
+    share of bands reused, PNG sizes."""
+    render = registry.renderer(game_id)
+    views = consecutive_views(game_id, count)
+    render.render_table(views[0][0], views[0][2], "en")  # warm-up: fonts, static layers
+    render.render_private(views[0][1], views[0][2], "en")
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("table", "private"):
+        draw = render.render_table if kind == "table" else render.render_private
+        pngbands.CACHE.clear()
+        times, before, enc, enc_before, sizes, sizes_before = [], [], [], [], [], []
+        hits = misses = 0
+        for public, mine, names in views:
+            state = public if kind == "table" else mine
+            h0, m0 = pngbands.CACHE.hits, pngbands.CACHE.misses
+            with encodes() as seen:
+                t0 = CLOCK()
+                png = draw(state, names, "es")
+                total = (CLOCK() - t0) * 1000
+            if png is None or not seen or seen[-1][2] is None:
+                continue
+            hits += pngbands.CACHE.hits - h0
+            misses += pngbands.CACHE.misses - m0
+            img, ms, palette = seen[-1]
+            with pillow_writer():
+                old = fastest(partial(draw, state, names, "es"), repeat)
+                t0 = CLOCK()
+                pillow_png = kit.to_png_palette(img, palette)
+                enc_before.append((CLOCK() - t0) * 1000)
+            times.append(total)
+            before.append(old)
+            enc.append(ms)
+            sizes.append(len(png))
+            sizes_before.append(len(pillow_png))
+        if not times:
+            continue
+        out[kind] = {
+            "n": len(times),
+            "median_ms": statistics.median(times),
+            "p99_ms": pct(times, 99),
+            "pillow_median_ms": statistics.median(before),
+            "pillow_p99_ms": pct(before, 99),
+            "encode_ms": statistics.median(enc),
+            "pillow_encode_ms": statistics.median(enc_before),
+            "reused": hits / max(1, hits + misses),
+            "median_kb": statistics.median(sizes) / 1024,
+            "pillow_kb": statistics.median(sizes_before) / 1024,
+            "cache_mb": pngbands.CACHE.bytes / 2**20,
+        }
+    return out
+
+
 @contextmanager
 def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
     """Every image the renderers encode while inside, with the encode's time (ms) and the
@@ -91,9 +189,9 @@ def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
 
     def timed(inner: Callable[..., bytes]) -> Callable[..., bytes]:
         def run(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             out = inner(img, *args, **kwargs)
-            seen.append((img, (time.perf_counter() - t0) * 1000, args[0] if args else None))
+            seen.append((img, (CLOCK() - t0) * 1000, args[0] if args else None))
             return out
 
         return run
@@ -116,9 +214,9 @@ def fastest(run: Callable[[], object], repeat: int) -> float:
     measure the other processes."""
     best = float("inf")
     for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         run()
-        best = min(best, (time.perf_counter() - t0) * 1000)
+        best = min(best, (CLOCK() - t0) * 1000)
     return best
 
 
@@ -135,9 +233,9 @@ def bench(
         for public, mine, names in views:
             draw = render.render_table if kind == "table" else render.render_private
             with encodes() as seen:
-                t0 = time.perf_counter()
+                t0 = CLOCK()
                 png = draw(public if kind == "table" else mine, names, "es")
-                total = (time.perf_counter() - t0) * 1000
+                total = (CLOCK() - t0) * 1000
             if png is None or not seen:
                 continue
             img, ms, palette = seen[-1]
@@ -147,13 +245,14 @@ def bench(
                 again = (
                     fastest(partial(draw, state, names, "es"), repeat - 1) if repeat > 1 else total
                 )
-                encode7 = fastest(partial(kit.to_png_palette, img, palette, 7), repeat)
+                with pillow_writer():
+                    encode7 = fastest(partial(kit.to_png_palette, img, palette, 7), repeat)
                 whole.append(min(total, again) / encode7)
             enc.append(ms)
             sizes.append(len(png))
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             bare_png(img)
-            bare.append((time.perf_counter() - t0) * 1000)
+            bare.append((CLOCK() - t0) * 1000)
             adaptive.append(len(kit.to_png(img)))
         if not times:
             continue
@@ -183,7 +282,37 @@ def main() -> None:
         default=1,
         help="render/encode from the fastest of N renders and N encodes of each state",
     )
+    ap.add_argument(
+        "--consecutive",
+        action="store_true",
+        help="the pictures after every move of seeded games (the band cache's case)",
+    )
+    ap.add_argument("--pillow", action="store_true", help="Pillow's PNG writer (no band cache)")
+    ap.add_argument("--cpu", action="store_true", help="the process's CPU time, not wall clock")
+    ap.add_argument("--band-bytes", type=int, help="bytes a band (pngbands.BAND_BYTES)")
+    ap.add_argument("--threads", type=int, help="threads deflating bands (pngbands.THREADS)")
     args = ap.parse_args()
+    if args.band_bytes:
+        pngbands.BAND_BYTES = args.band_bytes
+    if args.threads is not None:
+        pngbands.THREADS = args.threads
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
+    if args.pillow:
+        kit.BANDED = False
+    if args.consecutive:
+        for gid in args.games:
+            for kind, r in consecutive(gid, args.states, args.repeat).items():
+                print(
+                    f"{gid} {kind} consecutive ({r['n']:.0f}): render median "
+                    f"{r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (Pillow's writer: "
+                    f"{r['pillow_median_ms']:.1f} / {r['pillow_p99_ms']:.1f} ms); encode "
+                    f"{r['encode_ms']:.2f} ms (Pillow's {r['pillow_encode_ms']:.2f} ms); "
+                    f"bands reused {100 * r['reused']:.0f} %; PNG median {r['median_kb']:.0f} KB "
+                    f"(Pillow's {r['pillow_kb']:.0f} KB); band cache {r['cache_mb']:.1f} MB"
+                )
+        return
     if args.gt_flight:
         args.games = ["galaxy_trucker"]
     for gid in args.games:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import random
 import threading
 import unicodedata
@@ -753,9 +754,10 @@ PNG_LEVEL = 3
 
 
 #: Palette PNGs written band by band with the process's cache of deflated bands
-#: (render/pngbands.py: a table after a move deflates only the bands that changed); False:
-#: Pillow's own PNG writer (the same pixels; the bench compares both).
-BANDED = True
+#: (render/pngbands.py: a table after a move deflates only the bands that changed); False
+#: (or ``COSMODROME_PNG_BANDS=0`` in the environment, which render workers inherit):
+#: Pillow's own PNG writer, the same pixels (the benches compare both).
+BANDED = os.environ.get("COSMODROME_PNG_BANDS", "1") != "0"
 
 
 def to_png_palette(

@@ -19,9 +19,10 @@ The palette PNGs are written band by band with the process's cache of deflated b
 (render/pngbands.py, issue 23); ``--pillow`` writes them with Pillow's own writer instead
 (the code before it), for a before/after. The bare level-7 encode is always Pillow's.
 ``--consecutive`` draws the table (and seat 0's private picture) after every move of seeded
-games, one after the other, from an empty band cache: the case the cache is for (a table
-after a move differs from the one before in a few bands); per picture, the render and its
-encode with the banded writer and with Pillow's, the share of bands reused and both sizes.
+games, one after the other: the case the cache is for (a table after a move differs from
+the one before in a few bands); the whole sequence drawn with Pillow's writer, then with the
+banded one, each from cold layer and band caches: per picture, the render and its encode,
+the share of bands reused and the sizes.
 ``--cpu`` measures the process's CPU time instead of the wall clock (on a shared machine).
 """
 
@@ -126,55 +127,62 @@ def pillow_writer() -> Iterator[None]:
         kit.BANDED = saved
 
 
-def consecutive(game_id: str, count: int, repeat: int = 1) -> dict[str, dict[str, float]]:
-    """The table and seat 0's private picture after every move of seeded games, from an
-    empty band cache: render and encode times with the banded writer and Pillow's, the
-    share of bands reused, PNG sizes."""
-    render = registry.renderer(game_id)
-    views = consecutive_views(game_id, count)
-    render.render_table(views[0][0], views[0][2], "en")  # warm-up: fonts, static layers
-    render.render_private(views[0][1], views[0][2], "en")
-    out: dict[str, dict[str, float]] = {}
-    for kind in ("table", "private"):
-        draw = render.render_table if kind == "table" else render.render_private
+def sequence(
+    draw: Callable[..., bytes | None], states: list[tuple[dict, list[str]]], banded: bool
+) -> dict[str, list[float]]:
+    """Draw ``states`` one after the other from cold layer and band caches (warmed by the
+    first state drawn once), with the banded writer or Pillow's: per picture its render
+    (ms), its encode (ms) and its size; and the bands reused."""
+    saved = kit.BANDED
+    kit.BANDED = banded
+    try:
+        layers.clear_all()
         pngbands.CACHE.clear()
-        times, before, enc, enc_before, sizes, sizes_before = [], [], [], [], [], []
-        hits = misses = 0
-        for public, mine, names in views:
-            state = public if kind == "table" else mine
-            h0, m0 = pngbands.CACHE.hits, pngbands.CACHE.misses
+        draw(states[0][0], states[0][1], "en")  # warm-up: fonts, static layers
+        pngbands.CACHE.clear()
+        got: dict[str, list[float]] = {"render": [], "encode": [], "size": []}
+        for state, names in states:
             with encodes() as seen:
                 t0 = CLOCK()
                 png = draw(state, names, "es")
                 total = (CLOCK() - t0) * 1000
             if png is None or not seen or seen[-1][2] is None:
                 continue
-            hits += pngbands.CACHE.hits - h0
-            misses += pngbands.CACHE.misses - m0
-            img, ms, palette = seen[-1]
-            with pillow_writer():
-                old = fastest(partial(draw, state, names, "es"), repeat)
-                t0 = CLOCK()
-                pillow_png = kit.to_png_palette(img, palette)
-                enc_before.append((CLOCK() - t0) * 1000)
-            times.append(total)
-            before.append(old)
-            enc.append(ms)
-            sizes.append(len(png))
-            sizes_before.append(len(pillow_png))
-        if not times:
+            got["render"].append(total)
+            got["encode"].append(seen[-1][1])
+            got["size"].append(len(png))
+        hits, misses = pngbands.CACHE.hits, pngbands.CACHE.misses
+        got["reused"] = [hits / max(1, hits + misses)]
+        return got
+    finally:
+        kit.BANDED = saved
+
+
+def consecutive(game_id: str, count: int) -> dict[str, dict[str, float]]:
+    """The table and seat 0's private picture after every move of seeded games, drawn in
+    order with Pillow's writer, then with the banded one, each from cold caches: render and
+    encode times, the share of bands reused, PNG sizes."""
+    render = registry.renderer(game_id)
+    views = consecutive_views(game_id, count)
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("table", "private"):
+        draw = render.render_table if kind == "table" else render.render_private
+        states = [(public if kind == "table" else mine, names) for public, mine, names in views]
+        before = sequence(draw, states, banded=False)
+        after = sequence(draw, states, banded=True)
+        if not after["render"]:
             continue
         out[kind] = {
-            "n": len(times),
-            "median_ms": statistics.median(times),
-            "p99_ms": pct(times, 99),
-            "pillow_median_ms": statistics.median(before),
-            "pillow_p99_ms": pct(before, 99),
-            "encode_ms": statistics.median(enc),
-            "pillow_encode_ms": statistics.median(enc_before),
-            "reused": hits / max(1, hits + misses),
-            "median_kb": statistics.median(sizes) / 1024,
-            "pillow_kb": statistics.median(sizes_before) / 1024,
+            "n": len(after["render"]),
+            "median_ms": statistics.median(after["render"]),
+            "p99_ms": pct(after["render"], 99),
+            "pillow_median_ms": statistics.median(before["render"]),
+            "pillow_p99_ms": pct(before["render"], 99),
+            "encode_ms": statistics.median(after["encode"]),
+            "pillow_encode_ms": statistics.median(before["encode"]),
+            "reused": after["reused"][0],
+            "median_kb": statistics.median(after["size"]) / 1024,
+            "pillow_kb": statistics.median(before["size"]) / 1024,
             "cache_mb": pngbands.CACHE.bytes / 2**20,
         }
     return out
@@ -303,7 +311,7 @@ def main() -> None:
         kit.BANDED = False
     if args.consecutive:
         for gid in args.games:
-            for kind, r in consecutive(gid, args.states, args.repeat).items():
+            for kind, r in consecutive(gid, args.states).items():
                 print(
                     f"{gid} {kind} consecutive ({r['n']:.0f}): render median "
                     f"{r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (Pillow's writer: "

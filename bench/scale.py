@@ -2,7 +2,7 @@
 a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
-                          [--hard-bot] [--only-live] [--pillow]
+                          [--hard-bot] [--only-live] [--pillow] [--png-threads N]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -27,7 +27,7 @@ flight, in a thread of the bot's process as host/play.py runs it) while the 20 g
 clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
 ``--pillow`` writes the PNGs with Pillow's own writer instead of the banded one with its
 cache of deflated bands (render/pngbands.py), in the workers too: the before of issue 23's
-banded PNGs.
+banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads.
 """
 
 from __future__ import annotations
@@ -638,6 +638,12 @@ def main() -> None:
         help="Pillow's PNG writer instead of the banded one (render/pngbands.py)",
     )
     ap.add_argument(
+        "--png-threads",
+        type=int,
+        default=0,
+        help="threads deflating a picture's bands (render.pngbands.THREADS; 0: none)",
+    )
+    ap.add_argument(
         "--worker-nice",
         type=int,
         default=None,
@@ -647,6 +653,9 @@ def main() -> None:
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False
+    if args.png_threads:
+        os.environ["COSMODROME_PNG_THREADS"] = str(args.png_threads)
+        pngbands.THREADS = args.png_threads
     if args.compare:
         asyncio.run(compare(max(1, args.workers)))
         return

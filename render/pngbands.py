@@ -28,6 +28,7 @@ and the caller saves it with Pillow.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import threading
 import zlib
@@ -51,8 +52,10 @@ CACHE_BYTES = 32 * 2**20
 ENTRY_OVERHEAD = 160
 
 #: Threads that deflate a picture's missing bands together (zlib runs without the
-#: interpreter's lock); 0 or 1: deflated in the caller's thread.
-THREADS = 0
+#: interpreter's lock); 0 or 1: deflated in the caller's thread. 0 by default: on two cores
+#: they added CPU and no moves per second, in-process or in render workers (README, issue
+#: 23); ``COSMODROME_PNG_THREADS`` sets it (render workers inherit the environment).
+THREADS = int(os.environ.get("COSMODROME_PNG_THREADS", "0") or 0)
 
 _MAGIC = b"\x89PNG\r\n\x1a\n"
 #: A final, empty deflate block (fixed Huffman codes): ends the stream after the last band.

@@ -45,29 +45,37 @@ from host import registry
 from render import kit, layers, pngbands
 
 
-def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
-    """(public view, one seat's view, names) along seeded random games."""
+def views_along(
+    game_id: str, count: int, rng_seed: int, first_seed: int, every: int, seat: int | None
+) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, a seat's view, names) every ``every`` moves of seeded random games, one
+    after the other, and at each game's end: ``seat``'s view, or a random seat's if None."""
     game = registry.get(game_id)
-    rng = random.Random(3)
+    rng = random.Random(rng_seed)
     views: list[tuple[dict, dict, list[str]]] = []
-    seed = 0
+    seed = first_seed
     while len(views) < count:
         players = rng.randint(game.min_players, game.max_players)
         state = game.new(players, random_options(game, rng), seed)
         seed += 1
         names = [f"Player {i + 1}" for i in range(players)]
         step = 0
-        while True:
+        while len(views) < count:
             pending = game.pending(state)
-            if step % 7 == 0 or not pending:
-                seat = rng.randrange(players)
-                views.append((game.view(state, None), game.view(state, seat), names))
+            if step % every == 0 or not pending:
+                who = rng.randrange(players) if seat is None else seat
+                views.append((game.view(state, None), game.view(state, who), names))
             if not pending:
                 break
             d = rng.choice(pending)
             state, _ = game.apply(state, d.seat, random_answer(d, rng))
             step += 1
-    return views[:count]
+    return views
+
+
+def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, one seat's view, names) along seeded random games, 7 moves apart."""
+    return views_along(game_id, count, rng_seed=3, first_seed=0, every=7, seat=None)
 
 
 def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
@@ -99,21 +107,7 @@ CLOCK: Callable[[], float] = time.perf_counter
 def consecutive_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
     """(public view, seat 0's view, names) after every move of seeded random games, one
     after the other."""
-    game = registry.get(game_id)
-    rng = random.Random(5)
-    views: list[tuple[dict, dict, list[str]]] = []
-    seed = 100
-    while len(views) < count:
-        players = rng.randint(game.min_players, game.max_players)
-        state = game.new(players, random_options(game, rng), seed)
-        seed += 1
-        names = [f"Player {i + 1}" for i in range(players)]
-        views.append((game.view(state, None), game.view(state, 0), names))
-        while (pending := game.pending(state)) and len(views) < count:
-            d = rng.choice(pending)
-            state, _ = game.apply(state, d.seat, random_answer(d, rng))
-            views.append((game.view(state, None), game.view(state, 0), names))
-    return views[:count]
+    return views_along(game_id, count, rng_seed=5, first_seed=100, every=1, seat=0)
 
 
 @contextmanager

@@ -53,8 +53,9 @@ ENTRY_OVERHEAD = 160
 
 #: Threads that deflate a picture's missing bands together (zlib runs without the
 #: interpreter's lock); 0 or 1: deflated in the caller's thread. 0 by default: on two cores
-#: they added CPU and no moves per second, in-process or in render workers (README, issue
-#: 23); ``COSMODROME_PNG_THREADS`` sets it (render workers inherit the environment).
+#: they saved no CPU and gave no more moves per second, in-process or in render workers
+#: (README, issue 23); ``COSMODROME_PNG_THREADS`` sets it (render workers inherit the
+#: environment).
 THREADS = int(os.environ.get("COSMODROME_PNG_THREADS", "0") or 0)
 
 _MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -139,18 +140,19 @@ class BandCache:
 #: The process's cache of deflated bands (each render worker has its own).
 CACHE = BandCache()
 
-_pool: ThreadPoolExecutor | None = None
+_pool: tuple[int, ThreadPoolExecutor] | None = None
 _pool_lock = threading.Lock()
 
 
 def _executor() -> ThreadPoolExecutor | None:
+    """The threads deflating bands (:data:`THREADS` of them), None for the caller's own."""
     global _pool
     if THREADS <= 1:
         return None
     with _pool_lock:
-        if _pool is None or _pool._max_workers != THREADS:
-            _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="pngbands")
-        return _pool
+        if _pool is None or _pool[0] != THREADS:
+            _pool = (THREADS, ThreadPoolExecutor(THREADS, thread_name_prefix="pngbands"))
+        return _pool[1]
 
 
 def _deflate(raw: memoryview, width: int, start: int, stop: int, level: int) -> Band:

@@ -1,6 +1,6 @@
 """Render time, encode time and PNG size over states sampled from random games.
 
-python -m bench.render [game ...] [--states N] [--gt-flight]
+python -m bench.render [game ...] [--states N] [--gt-flight] [--consecutive] [--pillow] [--cpu]
 
 Per game and picture (the table, and one seat's private picture): the whole render, the
 encode the renderer uses (a fixed palette made once per game), a bare ``img.save(PNG)`` of
@@ -14,6 +14,16 @@ every game's table within 1.3x. ``--repeat N`` takes each state's fastest of N r
 of N encodes (on a loaded machine the slower runs measure the other processes). The
 static-layer caches (render/layers.py) are warm, as in a running bot; ``layers`` is the
 memory they hold after the run.
+
+The palette PNGs are written band by band with the process's cache of deflated bands
+(render/pngbands.py, issue 23); ``--pillow`` writes them with Pillow's own writer instead
+(the code before it), for a before/after. The bare level-7 encode is always Pillow's.
+``--consecutive`` draws the table (and seat 0's private picture) after every move of seeded
+games, one after the other: the case the cache is for (a table after a move differs from
+the one before in a few bands); the whole sequence drawn with Pillow's writer, then with the
+banded one, each from cold layer and band caches: per picture, the render and its encode,
+the share of bands reused and the sizes.
+``--cpu`` measures the process's CPU time instead of the wall clock (on a shared machine).
 """
 
 from __future__ import annotations
@@ -32,32 +42,40 @@ from PIL import Image
 
 from bench.common import pct, random_answer, random_options
 from host import registry
-from render import kit, layers
+from render import kit, layers, pngbands
 
 
-def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
-    """(public view, one seat's view, names) along seeded random games."""
+def views_along(
+    game_id: str, count: int, rng_seed: int, first_seed: int, every: int, seat: int | None
+) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, a seat's view, names) every ``every`` moves of seeded random games, one
+    after the other, and at each game's end: ``seat``'s view, or a random seat's if None."""
     game = registry.get(game_id)
-    rng = random.Random(3)
+    rng = random.Random(rng_seed)
     views: list[tuple[dict, dict, list[str]]] = []
-    seed = 0
+    seed = first_seed
     while len(views) < count:
         players = rng.randint(game.min_players, game.max_players)
         state = game.new(players, random_options(game, rng), seed)
         seed += 1
         names = [f"Player {i + 1}" for i in range(players)]
         step = 0
-        while True:
+        while len(views) < count:
             pending = game.pending(state)
-            if step % 7 == 0 or not pending:
-                seat = rng.randrange(players)
-                views.append((game.view(state, None), game.view(state, seat), names))
+            if step % every == 0 or not pending:
+                who = rng.randrange(players) if seat is None else seat
+                views.append((game.view(state, None), game.view(state, who), names))
             if not pending:
                 break
             d = rng.choice(pending)
             state, _ = game.apply(state, d.seat, random_answer(d, rng))
             step += 1
-    return views[:count]
+    return views
+
+
+def sample_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, one seat's view, names) along seeded random games, 7 moves apart."""
+    return views_along(game_id, count, rng_seed=3, first_seed=0, every=7, seat=None)
 
 
 def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
@@ -82,6 +100,88 @@ def gt_flight_views(count: int) -> list[tuple[dict, dict, list[str]]]:
     return views
 
 
+#: The clock every time is measured with (``--cpu``: the process's CPU time).
+CLOCK: Callable[[], float] = time.perf_counter
+
+
+def consecutive_views(game_id: str, count: int) -> list[tuple[dict, dict, list[str]]]:
+    """(public view, seat 0's view, names) after every move of seeded random games, one
+    after the other."""
+    return views_along(game_id, count, rng_seed=5, first_seed=100, every=1, seat=0)
+
+
+@contextmanager
+def pillow_writer() -> Iterator[None]:
+    """Palette PNGs written by Pillow's own writer while inside (no band cache)."""
+    saved = kit.BANDED
+    kit.BANDED = False
+    try:
+        yield
+    finally:
+        kit.BANDED = saved
+
+
+def sequence(
+    draw: Callable[..., bytes | None], states: list[tuple[dict, list[str]]], banded: bool
+) -> dict[str, list[float]]:
+    """Draw ``states`` one after the other from cold layer and band caches (warmed by the
+    first state drawn once), with the banded writer or Pillow's: per picture its render
+    (ms), its encode (ms) and its size; and the bands reused."""
+    saved = kit.BANDED
+    kit.BANDED = banded
+    try:
+        layers.clear_all()
+        pngbands.CACHE.clear()
+        draw(states[0][0], states[0][1], "en")  # warm-up: fonts, static layers
+        pngbands.CACHE.clear()
+        got: dict[str, list[float]] = {"render": [], "encode": [], "size": []}
+        for state, names in states:
+            with encodes() as seen:
+                t0 = CLOCK()
+                png = draw(state, names, "es")
+                total = (CLOCK() - t0) * 1000
+            if png is None or not seen or seen[-1][2] is None:
+                continue
+            got["render"].append(total)
+            got["encode"].append(seen[-1][1])
+            got["size"].append(len(png))
+        hits, misses = pngbands.CACHE.hits, pngbands.CACHE.misses
+        got["reused"] = [hits / max(1, hits + misses)]
+        return got
+    finally:
+        kit.BANDED = saved
+
+
+def consecutive(game_id: str, count: int) -> dict[str, dict[str, float]]:
+    """The table and seat 0's private picture after every move of seeded games, drawn in
+    order with Pillow's writer, then with the banded one, each from cold caches: render and
+    encode times, the share of bands reused, PNG sizes."""
+    render = registry.renderer(game_id)
+    views = consecutive_views(game_id, count)
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("table", "private"):
+        draw = render.render_table if kind == "table" else render.render_private
+        states = [(public if kind == "table" else mine, names) for public, mine, names in views]
+        before = sequence(draw, states, banded=False)
+        after = sequence(draw, states, banded=True)
+        if not after["render"]:
+            continue
+        out[kind] = {
+            "n": len(after["render"]),
+            "median_ms": statistics.median(after["render"]),
+            "p99_ms": pct(after["render"], 99),
+            "pillow_median_ms": statistics.median(before["render"]),
+            "pillow_p99_ms": pct(before["render"], 99),
+            "encode_ms": statistics.median(after["encode"]),
+            "pillow_encode_ms": statistics.median(before["encode"]),
+            "reused": after["reused"][0],
+            "median_kb": statistics.median(after["size"]) / 1024,
+            "pillow_kb": statistics.median(before["size"]) / 1024,
+            "cache_mb": pngbands.CACHE.bytes / 2**20,
+        }
+    return out
+
+
 @contextmanager
 def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
     """Every image the renderers encode while inside, with the encode's time (ms) and the
@@ -91,9 +191,9 @@ def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
 
     def timed(inner: Callable[..., bytes]) -> Callable[..., bytes]:
         def run(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             out = inner(img, *args, **kwargs)
-            seen.append((img, (time.perf_counter() - t0) * 1000, args[0] if args else None))
+            seen.append((img, (CLOCK() - t0) * 1000, args[0] if args else None))
             return out
 
         return run
@@ -116,9 +216,9 @@ def fastest(run: Callable[[], object], repeat: int) -> float:
     measure the other processes."""
     best = float("inf")
     for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         run()
-        best = min(best, (time.perf_counter() - t0) * 1000)
+        best = min(best, (CLOCK() - t0) * 1000)
     return best
 
 
@@ -135,9 +235,9 @@ def bench(
         for public, mine, names in views:
             draw = render.render_table if kind == "table" else render.render_private
             with encodes() as seen:
-                t0 = time.perf_counter()
+                t0 = CLOCK()
                 png = draw(public if kind == "table" else mine, names, "es")
-                total = (time.perf_counter() - t0) * 1000
+                total = (CLOCK() - t0) * 1000
             if png is None or not seen:
                 continue
             img, ms, palette = seen[-1]
@@ -147,13 +247,14 @@ def bench(
                 again = (
                     fastest(partial(draw, state, names, "es"), repeat - 1) if repeat > 1 else total
                 )
-                encode7 = fastest(partial(kit.to_png_palette, img, palette, 7), repeat)
+                with pillow_writer():
+                    encode7 = fastest(partial(kit.to_png_palette, img, palette, 7), repeat)
                 whole.append(min(total, again) / encode7)
             enc.append(ms)
             sizes.append(len(png))
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             bare_png(img)
-            bare.append((time.perf_counter() - t0) * 1000)
+            bare.append((CLOCK() - t0) * 1000)
             adaptive.append(len(kit.to_png(img)))
         if not times:
             continue
@@ -183,7 +284,37 @@ def main() -> None:
         default=1,
         help="render/encode from the fastest of N renders and N encodes of each state",
     )
+    ap.add_argument(
+        "--consecutive",
+        action="store_true",
+        help="the pictures after every move of seeded games (the band cache's case)",
+    )
+    ap.add_argument("--pillow", action="store_true", help="Pillow's PNG writer (no band cache)")
+    ap.add_argument("--cpu", action="store_true", help="the process's CPU time, not wall clock")
+    ap.add_argument("--band-bytes", type=int, help="bytes a band (pngbands.BAND_BYTES)")
+    ap.add_argument("--threads", type=int, help="threads deflating bands (pngbands.THREADS)")
     args = ap.parse_args()
+    if args.band_bytes:
+        pngbands.BAND_BYTES = args.band_bytes
+    if args.threads is not None:
+        pngbands.THREADS = args.threads
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
+    if args.pillow:
+        kit.BANDED = False
+    if args.consecutive:
+        for gid in args.games:
+            for kind, r in consecutive(gid, args.states).items():
+                print(
+                    f"{gid} {kind} consecutive ({r['n']:.0f}): render median "
+                    f"{r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (Pillow's writer: "
+                    f"{r['pillow_median_ms']:.1f} / {r['pillow_p99_ms']:.1f} ms); encode "
+                    f"{r['encode_ms']:.2f} ms (Pillow's {r['pillow_encode_ms']:.2f} ms); "
+                    f"bands reused {100 * r['reused']:.0f} %; PNG median {r['median_kb']:.0f} KB "
+                    f"(Pillow's {r['pillow_kb']:.0f} KB); band cache {r['cache_mb']:.1f} MB"
+                )
+        return
     if args.gt_flight:
         args.games = ["galaxy_trucker"]
     for gid in args.games:

@@ -2,7 +2,7 @@
 a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
-                          [--hard-bot] [--only-live]
+                          [--hard-bot] [--only-live] [--pillow] [--png-threads N]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -24,7 +24,10 @@ the bot's process and each render worker's RSS.
 0, draws them in a thread of the bot's process, as the offline tests do); ``--hard-bot``
 keeps a hard bot searching (the search engine at level ``hard`` on a Galaxy Trucker
 flight, in a thread of the bot's process as host/play.py runs it) while the 20 games are
-clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs.
+clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
+``--pillow`` writes the PNGs with Pillow's own writer instead of the banded one with its
+cache of deflated bands (render/pngbands.py), in the workers too: the before of issue 23's
+banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from host.pacing import HOUR
 from host.sessions import Host, Player
 from host.settings import Settings
 from host.storage import SqliteStore
+from render import kit, pngbands
 from tests.e2e import driver
 from tests.harness import Harness
 from tests.harness.models import FakeUser
@@ -344,6 +348,12 @@ async def measure(
     print(line(f"click→ack, {LIVE} games clicked at once (from the round's start)", got.acks))
     print(line(f"click→image, {LIVE} games clicked at once", got.images))
     print(f"{await memory()} (peak of the bot's process {rss_mb()[1]:.0f} MB)")
+    bands = pngbands.CACHE
+    if kit.BANDED and bands.hits + bands.misses:
+        print(
+            f"PNG bands in the bot's process: {bands.hits / (bands.hits + bands.misses):.0%} "
+            f"reused, cache {bands.bytes / 2**20:.1f} MB"
+        )
 
 
 async def ticks_and_lone_clicks(
@@ -623,12 +633,29 @@ def main() -> None:
         help="only tables/s: one thread, --workers threads without the lock, --workers processes",
     )
     ap.add_argument(
+        "--pillow",
+        action="store_true",
+        help="Pillow's PNG writer instead of the banded one (render/pngbands.py)",
+    )
+    ap.add_argument(
+        "--png-threads",
+        type=int,
+        default=0,
+        help="threads deflating a picture's bands (render.pngbands.THREADS; 0: none)",
+    )
+    ap.add_argument(
         "--worker-nice",
         type=int,
         default=None,
         help=f"the workers' niceness over the bot's (default {renderpool.NICENESS})",
     )
     args = ap.parse_args()
+    if args.pillow:  # (before any render worker starts: they inherit the environment)
+        os.environ["COSMODROME_PNG_BANDS"] = "0"
+        kit.BANDED = False
+    if args.png_threads:
+        os.environ["COSMODROME_PNG_THREADS"] = str(args.png_threads)
+        pngbands.THREADS = args.png_threads
     if args.compare:
         asyncio.run(compare(max(1, args.workers)))
         return

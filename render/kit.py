@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import random
 import threading
 import unicodedata
@@ -42,6 +43,7 @@ from typing import Any, TypeGuard, cast
 from PIL import Image, ImageDraw, ImageFont
 
 from core import i18n
+from render import pngbands
 from render.layers import CachedFont, draw_line
 
 RGB = tuple[int, int, int]
@@ -751,17 +753,27 @@ def keep_exact(palette: Image.Image, colours: Sequence[RGB]) -> Image.Image:
 PNG_LEVEL = 3
 
 
+#: Palette PNGs written band by band with the process's cache of deflated bands
+#: (render/pngbands.py: a table after a move deflates only the bands that changed); False
+#: (or ``COSMODROME_PNG_BANDS=0`` in the environment, which render workers inherit):
+#: Pillow's own PNG writer, the same pixels (the benches compare both).
+BANDED = os.environ.get("COSMODROME_PNG_BANDS", "1") != "0"
+
+
 def to_png_palette(
     img: Image.Image, palette: Image.Image, compress_level: int | None = None
 ) -> bytes:
     """PNG bytes of ``img`` mapped onto a fixed ``palette`` (see :func:`palette_for`): much
     faster than quantizing every picture, for boards whose colours are known in advance
-    (deflated at :data:`PNG_LEVEL` unless ``compress_level`` says otherwise)."""
+    (deflated at :data:`PNG_LEVEL` unless ``compress_level`` says otherwise), written by
+    :mod:`render.pngbands` (only the bands not deflated before are deflated)."""
     if compress_level is None:
         compress_level = PNG_LEVEL
     if img.mode != "RGB":
         img = img.convert("RGB")
     q = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    if BANDED and (png := pngbands.encode(q, compress_level)) is not None:
+        return png
     buf = io.BytesIO()
     q.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()

@@ -1,0 +1,230 @@
+"""A banded PNG writer for palette pictures, with a cache of deflated bands (issue 23).
+
+A game's table after a move differs from the table before it in a few places: a token
+moved, a counter changed, a line of the log. Deflating the whole picture again (about 1.5 MB
+of palette indices for a 1400×1050 table) was most of a picture's CPU. Here the PNG's rows
+(filter byte 0, then the row's palette indices: what Pillow writes for palette pictures) are
+cut into horizontal bands of about :data:`BAND_BYTES` bytes, and each band is deflated on its own
+(raw deflate ended by a sync flush, so it ends on a byte boundary and the next band's bytes
+follow it in the same deflate stream). The concatenation, between a zlib header and the
+Adler-32 of all the rows, is one valid zlib stream: the way pigz deflates in parallel.
+
+Each band is deflated with the row above it as its dictionary (what the decoder has just
+written, so the first row of a band can still refer to the row above, as it would in one
+stream: the PNG is no bigger than Pillow's). A band's deflated bytes therefore depend on its
+own rows, the row above, and the level only; they are kept in a process-wide cache
+(:class:`BandCache`, bounded in bytes, least recently used dropped first) keyed by a SHA-1
+of exactly those bytes. The cache knows nothing of games: bands repeat between consecutive
+tables of a game, between games of the same board, and in every render worker (each process
+fills its own). The output for an image is the same bytes whatever the cache holds (a band
+deflated now is the band deflated before), so pictures drawn by a worker and in-process are
+identical, and cold and warm.
+
+Only what Pillow would write for the picture is handled: an 8-bit palette picture (more than
+16 colours, an RGB palette, no transparency); :func:`encode` answers None for anything else
+and the caller saves it with Pillow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+from PIL import Image
+
+#: Bytes of PNG rows in a band (rounded down to whole rows): 32 rows of a 1400 px table.
+#: Smaller bands are reused more often after a move but deflate a little worse and cost more
+#: per band (8 to 48 rows measured along seeded games of every game: README, issue 23); sized
+#: in bytes, not rows, so narrow pictures (Galaxy Trucker's private one, 760 px of
+#: gradients) are not deflated in pieces too small to compress as well as Pillow's.
+BAND_BYTES = 45_000
+
+#: Bytes of deflated bands the cache holds at most (about 230 MLEM tables' worth).
+CACHE_BYTES = 32 * 2**20
+
+#: What an entry costs besides its deflated bytes (its key, tuple and the dict's slot).
+ENTRY_OVERHEAD = 160
+
+#: Threads that deflate a picture's missing bands together (zlib runs without the
+#: interpreter's lock); 0 or 1: deflated in the caller's thread. 0 by default: on two cores
+#: they saved no CPU and gave no more moves per second, in-process or in render workers
+#: (README, issue 23); ``COSMODROME_PNG_THREADS`` sets it (render workers inherit the
+#: environment).
+THREADS = int(os.environ.get("COSMODROME_PNG_THREADS", "0") or 0)
+
+_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: A final, empty deflate block (fixed Huffman codes): ends the stream after the last band.
+_FINAL = b"\x03\x00"
+_ADLER_BASE = 65521
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(data, zlib.crc32(kind))
+    return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", crc)))
+
+
+@cache
+def _zlib_header(level: int) -> bytes:
+    """The 2-byte zlib header zlib itself writes at ``level`` (a 32 KB window)."""
+    return zlib.compress(b"", level)[:2]
+
+
+def adler32_combine(a1: int, a2: int, len2: int) -> int:
+    """The Adler-32 of ``x + y`` from ``a1`` (of ``x``), ``a2`` (of ``y``) and ``len(y)``
+    (zlib's ``adler32_combine``, which Python's zlib module does not offer)."""
+    rem = len2 % _ADLER_BASE
+    sum1 = a1 & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (a2 & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += (a1 >> 16) + (a2 >> 16) + _ADLER_BASE - rem
+    sum1 %= _ADLER_BASE
+    sum2 %= _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+Band = tuple[bytes, int, int]
+"""A deflated band: its deflated bytes, the Adler-32 of its rows and their length."""
+
+
+class BandCache:
+    """Deflated bands by the digest of what they were deflated from, bounded in bytes
+    (least recently used dropped first); safe to share between threads."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[bytes, Band] = OrderedDict()
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: bytes) -> Band | None:
+        with self._lock:
+            band = self._entries.get(key)
+            if band is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return band
+
+    def put(self, key: bytes, band: Band) -> None:
+        cost = len(band[0]) + ENTRY_OVERHEAD
+        if cost > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return
+            self._entries[key] = band
+            self.bytes += cost
+            while self.bytes > self.max_bytes:
+                _, old = self._entries.popitem(last=False)
+                self.bytes -= len(old[0]) + ENTRY_OVERHEAD
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+#: The process's cache of deflated bands (each render worker has its own).
+CACHE = BandCache()
+
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor | None:
+    """The threads deflating bands (:data:`THREADS` of them), None for the caller's own."""
+    global _pool
+    if THREADS <= 1:
+        return None
+    with _pool_lock:
+        if _pool is None or _pool[0] != THREADS:
+            _pool = (THREADS, ThreadPoolExecutor(THREADS, thread_name_prefix="pngbands"))
+        return _pool[1]
+
+
+def _deflate(raw: memoryview, width: int, start: int, stop: int, level: int) -> Band:
+    """Rows ``start``..``stop`` of ``raw`` (palette indices, ``width`` a row) as PNG rows
+    (filter byte 0 each), deflated with the row above as the dictionary."""
+    rows = b"\0" + b"\0".join([raw[r * width : (r + 1) * width] for r in range(start, stop)])
+    if start:
+        above = b"\0" + bytes(raw[(start - 1) * width : start * width])
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, above)
+    else:
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+    data = z.compress(rows) + z.flush(zlib.Z_SYNC_FLUSH)
+    return data, zlib.adler32(rows), len(rows)
+
+
+def palette_chunks(img: Image.Image) -> bytes | None:
+    """The IHDR and PLTE chunks Pillow writes for ``img`` when this writer can write it (an
+    8-bit palette picture: more than 16 colours, an RGB palette, no transparency), else
+    None."""
+    if img.mode != "P" or img.palette is None or img.palette.mode != "RGB":
+        return None
+    if "transparency" in img.info or "icc_profile" in img.info:
+        return None
+    palette = img.getpalette() or []
+    colors = min(len(palette) // 3, 256)
+    if colors <= 16:
+        return None  # Pillow writes fewer bits a pixel
+    width, height = img.size
+    if not width or not height:
+        return None
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return _chunk(b"IHDR", ihdr) + _chunk(b"PLTE", bytes(palette[: colors * 3]))
+
+
+def encode(
+    img: Image.Image, level: int, cache: BandCache | None = None, band_rows: int | None = None
+) -> bytes | None:
+    """PNG bytes of the palette picture ``img`` deflated at zlib ``level`` band by band
+    (``band_rows`` rows each, else :data:`BAND_BYTES`), reusing the bands ``cache`` (the
+    process's :data:`CACHE` by default) holds; None when ``img`` is not a picture this
+    writer handles (see :func:`palette_chunks`)."""
+    head = palette_chunks(img)
+    if head is None:
+        return None
+    cache = CACHE if cache is None else cache
+    width, height = img.size
+    rows_per_band = band_rows or max(1, BAND_BYTES // (width + 1))
+    raw = memoryview(img.tobytes())
+    spans = [(y, min(height, y + rows_per_band)) for y in range(0, height, rows_per_band)]
+    keys: list[bytes] = []
+    bands: list[Band | None] = []
+    for start, stop in spans:
+        digest = hashlib.sha1(raw[max(0, start - 1) * width : stop * width])
+        key = digest.digest() + struct.pack(">bBHI", level, start > 0, stop - start, width)
+        keys.append(key)
+        bands.append(cache.get(key))
+    missing = [i for i, band in enumerate(bands) if band is None]
+    pool = _executor() if len(missing) > 1 else None
+    if pool is not None:
+        done = pool.map(lambda i: _deflate(raw, width, *spans[i], level), missing)
+        made = list(done)
+    else:
+        made = [_deflate(raw, width, *spans[i], level) for i in missing]
+    for i, fresh in zip(missing, made, strict=True):
+        bands[i] = fresh
+        cache.put(keys[i], fresh)
+    adler = 1
+    parts = [_zlib_header(level)]
+    for band in bands:
+        assert band is not None
+        data, band_adler, length = band
+        adler = adler32_combine(adler, band_adler, length)
+        parts.append(data)
+    parts += [_FINAL, struct.pack(">I", adler)]
+    return b"".join((_MAGIC, head, _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))

@@ -1,0 +1,270 @@
+"""The banded PNG writer (render/pngbands.py, issue 23): every game's pictures, tables and
+private ones, written band by band are valid PNGs (Pillow's ``verify``; the joined IDAT data
+inflates to exactly the PNG rows) with the pixels and the palette of Pillow's own PNG of the
+same picture, hardly bigger; the same bytes whatever the band cache holds (empty, warm, too
+small to keep a picture); the cache stays within its bytes; pictures the writer does not
+handle are left to Pillow."""
+
+from __future__ import annotations
+
+import io
+import random
+import struct
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from host import registry, renderpool
+from render import kit, pngbands
+from tests.render import fixtures_kosmonavts as FK
+from tests.render import fixtures_mlem as FM
+from tests.render.test_layers import sampled
+from tests.render.test_layers_b import gt_flight, played
+
+#: Sizes and bytes as production deflates them (the tests draw at zlib level 1).
+pytestmark = pytest.mark.usefixtures("production_png")
+
+GAMES = list(registry.GAME_MODULES)
+
+#: How much bigger than Pillow's PNG of the same picture at the same level a banded one may
+#: be: 5 %, or 1 KB for small pictures (each band starts its own deflate block).
+SIZE_MARGIN = 1.05
+SIZE_SLACK = 1024
+
+Encoded = tuple[Image.Image, bytes]
+"""A picture as the renderer handed it to be encoded (on the game's palette) and the PNG."""
+
+
+@contextmanager
+def encoded() -> Iterator[list[Encoded]]:
+    """Every palette picture encoded while inside: (the picture mapped onto its palette,
+    the PNG the renderer returned)."""
+    seen: list[Encoded] = []
+    fixed = kit.to_png_palette
+
+    def to_png_palette(img: Image.Image, palette: Image.Image, *args: Any, **kw: Any) -> bytes:
+        png = fixed(img, palette, *args, **kw)
+        seen.append((img.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE), png))
+        return png
+
+    kit.to_png_palette = to_png_palette  # type: ignore[assignment]
+    try:
+        yield seen
+    finally:
+        kit.to_png_palette = fixed  # type: ignore[assignment]
+
+
+def pictures(game_id: str) -> list[Encoded]:
+    """Every table and private picture of the seeded states tests/render/test_layers*.py
+    draw (and the render tests' fixtures of MLEM and Kosmonavts), as encoded."""
+    render = registry.renderer(game_id)
+    views = list(sampled(game_id))
+    if game_id == "galaxy_trucker":
+        views += gt_flight(3, "I", 43)[:4]
+    if game_id == "ad_astra":
+        views += played("ad_astra", 3, 1, 3)[:4]
+    with encoded() as seen:
+        for k, (public, mine, names) in enumerate(views):
+            lang = ("es", "en")[k % 2]
+            render.render_table(public, names, lang)
+            render.render_private(mine, names, lang)
+        if game_id == "mlem":
+            for make in FM.PUBLIC.values():
+                view, names = make()
+                render.render_table(view, names, "es")
+            for name in FM.PRIVATE:
+                view, names = FM.private_view(name)
+                render.render_private(view, names, "en")
+        if game_id == "kosmonavts":
+            for fixture in list(FK.PUBLIC.values())[:4]:
+                _, view, names = fixture()
+                render.render_table(view, names, "en")
+            for _, view, names, _ in FK.private_views()[:4]:
+                render.render_private(view, names, "es")
+    return seen
+
+
+def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """(kind, data) of every chunk of ``png``, each chunk's CRC checked."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    out = []
+    at = 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", png[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + data), kind
+        out.append((kind, data))
+        at += 12 + length
+    assert at == len(png)
+    return out
+
+
+def pillow_png(img: Image.Image, level: int) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=level)
+    return buf.getvalue()
+
+
+def check_png(img: Image.Image, png: bytes) -> None:
+    """``png`` is a valid PNG of the palette picture ``img``, pixel for pixel and colour for
+    colour what Pillow writes for it, hardly bigger."""
+    Image.open(io.BytesIO(png)).verify()
+    found = chunks(png)
+    assert [k for k, _ in found] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    width, height = img.size
+    raw = img.tobytes()
+    rows = b"".join(b"\0" + raw[y * width : (y + 1) * width] for y in range(height))
+    assert zlib.decompress(b"".join(d for k, d in found if k == b"IDAT")) == rows
+    ours = Image.open(io.BytesIO(png))
+    theirs = Image.open(io.BytesIO(pillow_png(img, kit.PNG_LEVEL)))
+    assert (ours.mode, ours.size, ours.info) == (theirs.mode, theirs.size, theirs.info)
+    assert ours.getpalette() == theirs.getpalette()
+    assert ours.tobytes() == theirs.tobytes() == raw
+    bigger = len(pillow_png(img, kit.PNG_LEVEL))
+    assert len(png) <= max(bigger * SIZE_MARGIN, bigger + SIZE_SLACK), (len(png), bigger)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_picture_is_pillows_picture_band_by_band(game_id: str) -> None:
+    seen = pictures(game_id)
+    assert len(seen) >= 16
+    tiny = pngbands.BandCache(max_bytes=4096)  # keeps hardly a band: evicts all the time
+    for img, png in seen:
+        check_png(img, png)
+        # the same bytes from an empty cache, a tiny one and the warm process cache
+        assert pngbands.encode(img, kit.PNG_LEVEL, pngbands.BandCache()) == png
+        assert pngbands.encode(img, kit.PNG_LEVEL, tiny) == png
+        assert pngbands.encode(img, kit.PNG_LEVEL) == png
+        assert tiny.bytes <= tiny.max_bytes
+
+
+def test_the_render_workers_write_banded_pngs() -> None:
+    game = registry.get("mlem")
+    state = game.new(3, {}, 4)
+    names = ["A", "B", "C"]
+    with encoded() as seen:
+        data = renderpool.draw("table", "mlem", game.view(state, None), names, "es")
+    (img, png) = seen[-1]
+    assert data == png == pngbands.encode(img, kit.PNG_LEVEL, pngbands.BandCache())
+
+
+def random_picture(rng: random.Random) -> Image.Image:
+    """A palette picture of random size made of runs of a few colours and noise."""
+    width, height = rng.randint(1, 300), rng.randint(1, 150)
+    data = bytearray()
+    while len(data) < width * height:
+        data += bytes([rng.randrange(256)]) * rng.choice((1, 1, 3, 40, 200))
+    img = Image.frombytes("P", (width, height), bytes(data[: width * height]))
+    img.putpalette([rng.randrange(256) for _ in range(768)])
+    return img
+
+
+def test_random_pictures_any_band_height_any_level() -> None:
+    rng = random.Random(23)
+    cache = pngbands.BandCache()
+    for _ in range(60):
+        img = random_picture(rng)
+        level, rows = rng.choice((0, 1, 3, 6, 9)), rng.choice((1, 2, 7, 32, 64))
+        png = pngbands.encode(img, level, cache, rows)
+        assert png is not None
+        assert png == pngbands.encode(img, level, pngbands.BandCache(), rows)
+        Image.open(io.BytesIO(png)).verify()
+        back = Image.open(io.BytesIO(png))
+        assert back.tobytes() == img.tobytes()
+        assert back.getpalette() == img.getpalette()
+
+
+def test_consecutive_pictures_reuse_their_unchanged_bands() -> None:
+    rng = random.Random(5)
+    img = random_picture(rng).resize((200, 320))
+    cache = pngbands.BandCache()
+    first = pngbands.encode(img, 3, cache, 32)
+    assert (cache.hits, cache.misses) == (0, 10)
+    moved = img.copy()
+    moved.paste(7, (10, 100, 60, 110))  # inside the 4th band (rows 96 to 127)
+    second = pngbands.encode(moved, 3, cache, 32)
+    # only the changed band deflated again (the band below it starts with the row above it
+    # as its dictionary: row 127, untouched), the nine others reused
+    assert (cache.hits, cache.misses) == (9, 11)
+    assert first != second
+    assert second == pngbands.encode(moved, 3, pngbands.BandCache(), 32)
+
+
+def test_the_cache_is_bounded_in_bytes_least_recently_used_first() -> None:
+    cache = pngbands.BandCache(max_bytes=10 * (100 + pngbands.ENTRY_OVERHEAD))
+    for k in range(30):
+        cache.put(bytes([k]), (b"x" * 100, 1, 100))
+        assert cache.bytes <= cache.max_bytes
+    assert len(cache) == 10
+    assert cache.get(bytes([19])) is None
+    assert cache.get(bytes([20])) is not None  # now the most recent: kept
+    cache.put(b"new", (b"y" * 100, 1, 100))
+    assert cache.get(bytes([21])) is None and cache.get(bytes([20])) is not None
+    cache.put(b"huge", (b"z" * cache.max_bytes, 1, 1))  # bigger than the cache: not kept
+    assert cache.get(b"huge") is None and cache.bytes <= cache.max_bytes
+    cache.clear()
+    assert (len(cache), cache.bytes, cache.hits, cache.misses) == (0, 0, 0, 0)
+
+
+def test_the_process_cache_is_bounded() -> None:
+    assert 0 < pngbands.CACHE.max_bytes <= 64 * 2**20
+    assert pngbands.CACHE.bytes <= pngbands.CACHE.max_bytes
+
+
+def test_deflating_on_threads_writes_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(9)
+    imgs = [random_picture(rng).resize((300, 400)) for _ in range(3)]
+    alone = [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs]
+    monkeypatch.setattr(pngbands, "THREADS", 2)
+    assert [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs] == alone
+
+
+Make = Callable[[], Image.Image]
+
+
+def _few_colours() -> Image.Image:
+    img = Image.new("P", (40, 30), 1)
+    img.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
+    return img
+
+
+def _transparent() -> Image.Image:
+    img = random_picture(random.Random(1))
+    img.info["transparency"] = 3
+    return img
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        _few_colours,
+        _transparent,
+        lambda: Image.new("RGB", (20, 20), (1, 2, 3)),
+        lambda: Image.new("L", (20, 20), 9),
+    ],
+)
+def test_pictures_it_does_not_handle_are_left_to_pillow(make: Make) -> None:
+    img = make()
+    assert pngbands.encode(img, 3) is None
+
+
+def test_a_small_palette_still_encodes_through_the_kit() -> None:
+    palette = _few_colours()
+    img = Image.new("RGB", (30, 20), (255, 0, 0))
+    img.paste((0, 255, 0), (0, 0, 10, 20))
+    png = kit.to_png_palette(img, palette)
+    assert Image.open(io.BytesIO(png)).convert("RGB").tobytes() == img.tobytes()
+
+
+def test_adler32_combine_is_zlibs() -> None:
+    rng = random.Random(2)
+    for _ in range(200):
+        x = rng.randbytes(rng.randrange(0, 200_000))
+        y = rng.randbytes(rng.randrange(0, 70_000))
+        both = pngbands.adler32_combine(zlib.adler32(x), zlib.adler32(y), len(y))
+        assert both == zlib.adler32(x + y)

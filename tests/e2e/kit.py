@@ -50,6 +50,7 @@ from core.contract import answers, random_answer, split_picks
 from core.i18n import pick, t
 from host import registry
 from host.clock import FakeClock
+from host.sessions import public_move
 from render import words
 from tests.e2e.driver import (
     hand_button,
@@ -59,6 +60,7 @@ from tests.e2e.driver import (
     offers,
     play_turn,
     private_texts,
+    tables,
     tables_ever,
 )
 from tests.harness import FakeUser, Harness, Message, Reply
@@ -373,6 +375,40 @@ class Played:
 
 
 # -- watching the channels click by click ---------------------------------------------------
+
+
+def live_tables(h: Harness) -> list[Message]:
+    """Table messages in the channel whose buttons can still be pressed."""
+    return [m for m in tables(h) if any(not b.disabled for b in m.buttons) or m.selects]
+
+
+def is_trail(m: Message) -> bool:
+    """A trail message: the moves told one line each, above the table."""
+    return not m.embeds and not m.attachments and "\n• " in f"\n{m.content}"
+
+
+def trail_lines(h: Harness) -> list[str]:
+    """Every move line of the trail messages in the channel, in order."""
+    return [
+        line.removeprefix("• ")
+        for m in h.messages()
+        if is_trail(m)
+        for line in m.content.splitlines()
+        if line.startswith("• ")
+    ]
+
+
+async def public_log(h: Harness) -> list[str]:
+    """The log lines of the public moves of the channel's game, in its language."""
+    snap = await snapshot(h)
+    actions = await cog_of(h).host.store.actions(snap.id)
+    public = [a for a in actions if public_move(a.events)]
+    return present.log_lines(snap, public, None, snap.row.lang)
+
+
+def game_messages(h: Harness, lobby: Message) -> list[Message]:
+    """The channel's messages after the lobby (the lobby stays where it was)."""
+    return [m for m in h.messages() if m.id > lobby.id]
 
 
 def split_lines(payload: dict[str, Any], atts: Sequence[Any] = ()) -> list[str]:

@@ -17,6 +17,9 @@ game gets these tests by being registered (``host.registry.GAME_MODULES``).
     pattern (no view kept in memory);
   - every table said what is decided: each open public decision's prompt with whose it
     is, at every table of the game; no private prompt ever reached the channel;
+  - what the channel keeps: after every click one table, the only one with live buttons;
+    a trail that tells every public move once, in order; at most :data:`MOST_PER_ROUND`
+    messages a round left below the lobby;
   - every picture is described in words (issue 22.2): every image attachment ever posted
     (deleted tables and edited panels too) carries a description within Discord's limit
     (1024 characters; the harness refuses a longer one, as Discord does), in its reader's
@@ -32,7 +35,7 @@ game gets these tests by being registered (``host.registry.GAME_MODULES``).
 * A stale button (a decision that is no longer open), a forged option and a click by
   someone who is not playing are refused in private and change nothing.
 
-The figures of the whole games are printed (``-s``); the README quotes the pings.
+The figures of the whole games are printed (``-s``); the README quotes the channel's.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from tests.e2e.driver import (
     TO_MOVE,
     Offer,
     field,
+    is_table,
     latest_table,
     offers,
     ping_counts,
@@ -69,10 +73,14 @@ from tests.e2e.kit import (
     assert_translated,
     end_package,
     forged_click,
+    game_messages,
     host_of,
+    is_trail,
+    live_tables,
     open_game,
     pictures,
     play_straight,
+    public_log,
     refusal_text,
     replay_button,
     replay_picture,
@@ -81,6 +89,7 @@ from tests.e2e.kit import (
     step_through,
     table_picture,
     tick,
+    trail_lines,
 )
 from tests.harness import FakeUser, Harness, Message
 
@@ -110,22 +119,32 @@ OPTIONS: dict[str, tuple[dict[str, int], dict[str, str]]] = {
 #: (render/galaxy_trucker/flight.py ``_final_credits``; RENDER_REGIONS_CHECK=1 says so), so
 #: a replay's final picture, pasted from that band, differs from the table's.
 BOTS = {"galaxy_trucker": 0}
+#: The most channel messages a whole game leaves a round (the trail, the final table and
+#: the end-of-game package), in a game with rounds.
+MOST_PER_ROUND = 3
+#: Games whose rounds are too long for that bound (Ad Astra: three rounds a game, whose
+#: trail runs over several messages each).
+LONG_ROUNDS = ("ad_astra",)
 #: The fewest open public decisions the tables of a whole game must have named.
 FEWEST_PROMPTS = {"mlem": 20}
 
 pytestmark = pytest.mark.usefixtures("i18n_warnings")
 
 
-class Prompts:
-    """At every table: each open public decision of a person is named on it, with its
-    prompt and whose it is (a bot's says "thinking"); the private prompts are kept, to
-    check that none reached the channel."""
+class EveryTable:
+    """At every table: the channel holds it alone, and its buttons are the only live ones;
+    each open public decision of a person is named on it, with its prompt and whose it is
+    (a bot's says "thinking"); the private prompts are kept, to check that none reached the
+    channel."""
 
-    def __init__(self) -> None:
+    def __init__(self, h: Harness) -> None:
+        self.h = h
         self.checked = 0
         self.secret: set[str] = set()
 
     async def __call__(self, table: Message, snap: Any) -> None:
+        assert tables(self.h) == [table], [m.id for m in tables(self.h)]
+        assert len(live_tables(self.h)) <= 1
         lang = snap.row.lang
         to_move = field(table, TO_MOVE) or ""
         for d in snap.decisions:
@@ -159,11 +178,11 @@ async def test_a_whole_game(
     ana, ben, _ = users
     h.fail_dms(ben)  # Ben's private pictures come as "My hand" replies
     clicks, options = OPTIONS.get(game, ({}, {}))
-    await open_game(
+    lobby = await open_game(
         h, game, ana, users[1:], bots=BOTS.get(game, 1), clicks=clicks, options=options, by=ben
     )
-    prompts = Prompts()
-    made = await play_straight(h, users, clock, random.Random(1), each=prompts)
+    every = EveryTable(h)
+    made = await play_straight(h, users, clock, random.Random(1), each=every)
     snap = await assert_finished(h, users)
     assert_played_in_private(h, users, ben)
     # Pings: the lobby's default (away), at most MOST_PINGS each, and the first turns ping.
@@ -172,14 +191,13 @@ async def test_a_whole_game(
     print(f"\n{game}, 3 people and {BOTS.get(game, 1)} bot(s): pings {counts} in {made} clicks")
     assert all(n <= MOST_PINGS for n in counts.values()), counts
     assert any(counts.values())  # the first turns do ping: nobody has acted yet
-    # Every table carried its picture; the older ones were deleted.
-    posted = assert_tables_have_pictures(h)
-    assert len(posted) > 3 and len(tables(h)) == 1
+    # Every table carried its picture; the older ones were deleted; a short trail is left.
+    await check_channel(h, game, lobby, snap, ben)
     assert_translated(h, game, users, caplog)
     # Every table said what is decided; no private prompt reached the channel.
-    print(f"{game}: {prompts.checked} public prompts named on the tables")
-    assert prompts.checked > FEWEST_PROMPTS.get(game, 5)
-    prompts.none_in(h.all_public_text())
+    print(f"{game}: {every.checked} public prompts named on the tables")
+    assert every.checked > FEWEST_PROMPTS.get(game, 5)
+    every.none_in(h.all_public_text())
     # No seat's secret reached a channel: no private picture, no private panel, no line
     # that only one seat may read; the alt texts neither (the guard reads them too).
     for m in h.messages():
@@ -192,6 +210,35 @@ async def test_a_whole_game(
     assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
     await check_replay(h, ana)
     assert not h.unexpected and not h.errors, h.errors
+
+
+async def check_channel(h: Harness, game: str, lobby: Message, snap: Any, ben: FakeUser) -> None:
+    """What the channel keeps of a whole game: every table ever posted carried its picture,
+    each was deleted when the next came (one live table after every click: see
+    :class:`EveryTable`); the trail tells every public move once, in order; what is left
+    below the lobby is the trail, the final table, the end-of-game package and one notice
+    to ``ben``, whose DMs are closed: at most
+    :data:`MOST_PER_ROUND` messages a round (a voyage, in MLEM), in a game with rounds."""
+    final = latest_table(h)
+    posted = assert_tables_have_pictures(h)
+    assert_tables_have_pictures(h, ever=False)
+    assert len(posted) > 10 and tables(h) == [final]
+    assert trail_lines(h) == await public_log(h)
+    shown = game_messages(h, lobby)
+    # (and the one notice that tells Ben, whose DMs are closed, to use "My hand")
+    closed = t("host.dm.closed", snap.row.lang, who=f"<@{ben.id}>")
+    notices = [m for m in shown if m.content == closed]
+    assert len(notices) == 1, [m.content[:60] for m in shown if not is_trail(m)]
+    left = [m for m in shown if m not in notices]
+    assert all(is_trail(m) or is_table(m) or m.attachments for m in left)
+    rounds = snap.view(None).get("round")
+    per_round = f"{len(shown) / rounds:.1f} a round" if isinstance(rounds, int) else ""
+    print(
+        f"{game}: {rounds} rounds, {len(shown)} channel messages left ({per_round}), "
+        f"{len(posted)} tables posted in turn"
+    )
+    if isinstance(rounds, int) and game not in LONG_ROUNDS:
+        assert len(shown) / rounds <= MOST_PER_ROUND, [m.content[:60] for m in shown]
 
 
 def check_described(h: Harness, described: Described, game: str, users: list[FakeUser]) -> None:

@@ -27,6 +27,8 @@ game gets these tests by being registered (``host.registry.GAME_MODULES``).
     for their private pictures: the text the game's ``describe_*`` made for that language);
     a channel picture's text is a table's or the recap's, built from a public view, never a
     private picture's; the privacy guard reads alt texts too;
+  - the end-of-game package (the log, the recap as an animated GIF, the final board), and
+    the game counted by /stats (a game with a bot marked so) and /leaderboard;
   - MLEM's secret missions are revealed at the end: every seat's missions and whether each
     was met (✓/✗) in the final table message and in the log file;
   - the replay viewer (cogs/replay.py): the end-of-game package's "▶ Replay" opens it at
@@ -40,12 +42,14 @@ The figures of the whole games are printed (``-s``); the README quotes the chann
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections import defaultdict
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from cogs import present
 from core.i18n import pick, t
@@ -206,6 +210,7 @@ async def test_a_whole_game(
     check_described(h, described, game, users)
     if game == "mlem":
         check_missions_revealed(h, snap)
+    await check_package_and_stats(h, game, users, snap)
     # Buttons are routed by pattern: discord.py keeps no view per message in memory.
     assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
     await check_replay(h, ana)
@@ -280,6 +285,27 @@ def check_described(h: Harness, described: Described, game: str, users: list[Fak
                 assert text.startswith(heading), text[:200]
         counts[f"{where} {name}"] += 1
     print(f"{game}: described pictures {dict(counts)}")
+
+
+async def check_package_and_stats(h: Harness, game: str, users: list[FakeUser], snap: Any) -> None:
+    """The end-of-game package: the log (every player named, the winner's 🏆), the recap as
+    an animated GIF and the final board; /stats and /leaderboard count the game (Cal reads
+    English), with the bot marked."""
+    files = {a.name: a for a in end_package(h).attachments}
+    log = next(a for name, a in files.items() if name.endswith("-log.txt"))
+    text = log.data.decode("utf-8")
+    assert all(u.name in text for u in users) and "🏆" in text
+    gif = Image.open(io.BytesIO(files["recap.gif"].data))
+    assert gif.format == "GIF" and gif.n_frames > 5  # type: ignore[attr-defined]
+    assert files["final.png"].is_image
+    cal = users[2]
+    reply = await h.slash(cal, "stats")
+    assert reply.ephemeral and "1 game ·" in reply.text()
+    bots = sum(s.is_bot for s in snap.seats)
+    assert f"· {bots} with bots" in reply.text(), reply.text()
+    text = (await h.slash(cal, "leaderboard", game=game)).text()
+    assert all(f"<@{u.id}>" in text for u in users), text
+    assert "· 1 game" in text  # (ordered by rating: see tests/e2e/test_ratings_e2e.py)
 
 
 def check_missions_revealed(h: Harness, snap: Any) -> None:

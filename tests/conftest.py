@@ -56,7 +56,6 @@ SLOW = (
     "e2e/test_bot_levels.py",
     "e2e/test_red_planet_e2e.py",
     "e2e/test_kosmonavts_e2e.py",
-    "e2e/test_channel_flow.py",
     "e2e/test_ad_astra_e2e.py",
     "e2e/test_mlem_e2e.py",
     "e2e/test_play_over_days.py",

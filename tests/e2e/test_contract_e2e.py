@@ -138,8 +138,8 @@ pytestmark = pytest.mark.usefixtures("i18n_warnings")
 class EveryTable:
     """At every table: the channel holds it alone, and its buttons are the only live ones;
     each open public decision of a person is named on it, with its prompt and whose it is
-    (a bot's says "thinking"); the private prompts are kept, to check that none reached the
-    channel."""
+    (a bot's move is searched at once: the table says the bot is thinking); the private
+    prompts are kept, to check that none reached the channel."""
 
     def __init__(self, h: Harness) -> None:
         self.h = h

@@ -33,8 +33,8 @@ import io
 import json
 import random
 import re
-from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -44,11 +44,14 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from cogs import present
 from core import i18n
 from core.contract import answers, random_answer, split_picks
 from core.i18n import pick, t
 from host import registry
 from host.clock import FakeClock
+from host.sessions import public_move
+from render import words
 from tests.e2e.driver import (
     hand_button,
     is_final,
@@ -57,6 +60,7 @@ from tests.e2e.driver import (
     offers,
     play_turn,
     private_texts,
+    tables,
     tables_ever,
 )
 from tests.harness import FakeUser, Harness, Message, Reply
@@ -373,6 +377,40 @@ class Played:
 # -- watching the channels click by click ---------------------------------------------------
 
 
+def live_tables(h: Harness) -> list[Message]:
+    """Table messages in the channel whose buttons can still be pressed."""
+    return [m for m in tables(h) if any(not b.disabled for b in m.buttons) or m.selects]
+
+
+def is_trail(m: Message) -> bool:
+    """A trail message: the moves told one line each, above the table."""
+    return not m.embeds and not m.attachments and "\n• " in f"\n{m.content}"
+
+
+def trail_lines(h: Harness) -> list[str]:
+    """Every move line of the trail messages in the channel, in order."""
+    return [
+        line.removeprefix("• ")
+        for m in h.messages()
+        if is_trail(m)
+        for line in m.content.splitlines()
+        if line.startswith("• ")
+    ]
+
+
+async def public_log(h: Harness) -> list[str]:
+    """The log lines of the public moves of the channel's game, in its language."""
+    snap = await snapshot(h)
+    actions = await cog_of(h).host.store.actions(snap.id)
+    public = [a for a in actions if public_move(a.events)]
+    return present.log_lines(snap, public, None, snap.row.lang)
+
+
+def game_messages(h: Harness, lobby: Message) -> list[Message]:
+    """The channel's messages after the lobby (the lobby stays where it was)."""
+    return [m for m in h.messages() if m.id > lobby.id]
+
+
 def split_lines(payload: dict[str, Any], atts: Sequence[Any] = ()) -> list[str]:
     return [line for part in payload_text(payload, atts) for line in part.splitlines()]
 
@@ -560,11 +598,13 @@ async def play_straight(
     *,
     think: float = 0.0,
     max_clicks: int = 4000,
+    each: Callable[[Message, Any], Awaitable[None]] | None = None,
 ) -> int:
     """Play the game in the channel to its end (``users`` in seats 0, 1, …), each waiting
     player clicking the game's heuristic's pick at once (or ``think`` seconds after the
     previous click); otherwise the clock moves only when nobody but a timer is awaited.
-    The clicks made."""
+    ``each(table, snapshot)`` is awaited at every table the game reaches before its end
+    (the final one excepted). The clicks made."""
     seats = {u.id: i for i, u in enumerate(users)}
     clicks = 0
     while True:
@@ -572,6 +612,8 @@ async def play_straight(
         if is_final(table):
             return clicks
         snap = await snapshot(h)
+        if each is not None:
+            await each(table, snap)
         waiting = snap.human_to_move()
         if not waiting:
             due = [d for d, _ in snap.running_timers()]
@@ -648,3 +690,91 @@ async def play_whole_game(
     await open_game(h, game, users[0], users[1:], clicks={"h.pings": pings_clicks})
     clicks = await play_straight(h, users, clock, random.Random(seed), think=think)
     return users, clicks
+
+
+# -- the replay viewer (cogs/replay.py) -------------------------------------------------------
+
+
+def replay_picture(m: Message | Reply) -> bytes:
+    """The picture of a replay viewer (its ``replay.png``), as last shown."""
+    found = [a.data for a in m.attachments if a.name == "replay.png" and a.is_image]
+    assert found, f"a replay without its picture: {m.text()[:300]}"
+    return found[0]
+
+
+def replay_button(m: Message, act: str) -> Any:
+    """The viewer's button for ``act`` (first, prev, next, last; open on the package)."""
+    (found,) = [b for b in m.buttons if f":r:{act}." in (b.custom_id or "")]
+    return found
+
+
+def end_package(h: Harness) -> Message:
+    """The end-of-game package (the log, the final board, the recap and "▶ Replay")."""
+    return next(m for m in h.messages() if any(a.name == "recap.gif" for a in m.attachments))
+
+
+def tick(h: Harness, seconds: float = 1.0) -> None:
+    """Time passes (the viewer draws a few pictures a second per user)."""
+    host_of(h).clock.advance(seconds)
+
+
+async def step_through(h: Harness, user: FakeUser, viewer: Message) -> list[bytes]:
+    """Click ▶ until it is greyed out; every picture shown, the first one included."""
+    shown = [replay_picture(viewer)]
+    for _ in range(5000):
+        nxt = replay_button(viewer, "next")
+        if nxt.disabled:
+            return shown
+        tick(h)
+        await h.click(user, viewer, nxt.custom_id)
+        shown.append(replay_picture(viewer))
+    raise AssertionError("the replay never ended")
+
+
+# -- every picture's description (issue 22.2) ---------------------------------------------------
+
+
+class Described:
+    """Every text the bot made for a picture: text -> {(kind, lang, the view had secrets)}
+    (set up before the game is played)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: dict[str, set[tuple[str, str, bool]]] = defaultdict(set)
+        describe, recap = present.describe, words.describe_recap
+
+        def described(
+            game: str, kind: str, view: dict[str, Any], names: list[str], lang: str
+        ) -> str:
+            text = describe(game, kind, view, names, lang)
+            self.made[text].add((kind, lang, "private" in view))
+            return text
+
+        def recapped(game: str, view: dict[str, Any], names: Any, lang: str) -> str:
+            text = recap(game, view, names, lang)
+            self.made[text].add(("recap", lang, "private" in view))
+            return text
+
+        monkeypatch.setattr(present, "describe", described)
+        monkeypatch.setattr(words, "describe_recap", recapped)
+
+
+def pictures(h: Harness) -> list[tuple[str, int | None, str, Any]]:
+    """(where: "channel" / "private", the user it was shown to, file name, attachment) of
+    every image ever posted, every version of every message, deleted ones too."""
+    backend = h.backend
+    dm_user = {cid: uid for uid, cid in backend.dm_by_user.items()}
+    out = []
+    for stored in backend.stored_messages.values():
+        if stored.ephemeral:
+            where, user = "private", stored.interaction_user_id
+        elif backend.is_guild_channel(stored.channel_id):
+            where, user = "channel", None
+        else:
+            where, user = "private", dm_user.get(stored.channel_id)
+        seen = set()
+        for _, atts in stored.versions:
+            for a in atts:
+                if a.is_image and a.id not in seen:
+                    seen.add(a.id)
+                    out.append((where, user, a.name, a))
+    return out

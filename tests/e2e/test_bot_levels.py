@@ -1,6 +1,6 @@
 """Bots at three levels through the offline Discord harness: the lobby sets each bot seat's
 level (and the stand-in level for autopilot), a bot seat at every level finishes a whole game
-of every registered game, the table says "thinking" while a bot
+of every registered game (a bot at each level at one table), the table says "thinking" while a bot
 searches (the person's move is committed and shown first), a click meanwhile stays correct,
 and a restart with a bot owed a move resumes it.
 
@@ -101,8 +101,8 @@ async def test_the_lobby_sets_each_bots_level_and_the_table_shows_it(harness: Ha
     assert "🤖 Bot 1 (hard)" in text and "🤖 Bot 2 (easy)" in text
 
 
-#: Every registered game, every level: a person against the fewest bots the game takes.
-GAMES = [(g, level) for g in registry.GAME_MODULES for level in pacing.BOT_LEVELS]
+#: A bot at each level at one table (seats 1, 2, 3), with a person in seat 0.
+LEVEL_OF_SEAT = {seat: level for seat, level in enumerate(pacing.BOT_LEVELS, start=1)}
 
 
 async def play_person(h: Harness, game: str, ana: FakeUser) -> Message:
@@ -118,16 +118,17 @@ async def play_person(h: Harness, game: str, ana: FakeUser) -> Message:
     return await play_as_the_engine_bot(h, ana, 0, rng)
 
 
-@pytest.mark.parametrize(("game", "level"), GAMES)
-async def test_a_bot_at_each_level_finishes_a_whole_game(
-    harness: Harness, game: str, level: str
-) -> None:
+@pytest.mark.parametrize("game", registry.GAME_MODULES)
+async def test_a_bot_at_each_level_finishes_a_whole_game(harness: Harness, game: str) -> None:
+    """Every registered game takes four seats: a person and a bot at each level, all at one
+    table; each bot plays its own seat at its own level to the end."""
     h = harness
     rec = small_budgets(h)
     ana = h.user("Ana", "en-US")
-    bots = max(1, registry.get(game).min_players - 1)  # (Ad Astra takes 3 players)
+    bots = len(LEVEL_OF_SEAT)
+    assert registry.get(game).max_players >= bots + 1
     lobby = await open_lobby(h, game, ana, bots=bots)
-    for seat in range(1, bots + 1):
+    for seat, level in LEVEL_OF_SEAT.items():
         await set_level(h, ana, lobby, seat, level)
     await h.click(ana, lobby, label=START)
     final = await play_person(h, game, ana)
@@ -135,12 +136,15 @@ async def test_a_bot_at_each_level_finishes_a_whole_game(
     snap = await snapshot(h)
     assert snap.row.status == "over"
     actions = await host_of(h).store.actions(snap.id)
-    assert {a.seat for a in actions if a.by_bot} == set(range(1, bots + 1))
+    assert {a.seat for a in actions if a.by_bot} == set(LEVEL_OF_SEAT)
     assert all(not a.by_bot for a in actions if a.seat == 0)
-    # Every bot move was searched at the seat's level (its small budget here).
-    assert rec.used and {budget for _, budget in rec.used} == {SMALL[level]}
+    # Every bot move was searched at its seat's level (its small budget here).
+    for seat, level in LEVEL_OF_SEAT.items():
+        used = {budget for at, budget in rec.used if at == seat}
+        assert used == {SMALL[level]}, (seat, level, used)
     assert await host_of(h).replay(snap.id) == snap.row.state
-    assert f"🤖 Bot 1 ({level})" in final.text()
+    for seat, level in LEVEL_OF_SEAT.items():
+        assert f"🤖 Bot {seat} ({level})" in final.text()
 
 
 async def play_as_the_engine_bot(

@@ -1,132 +1,29 @@
 """What the channel shows: one live table at the bottom, a short trail of the moves above
 it, pings only for whom the game now waits for, and pacing over days (FakeClock).
 
-The whole games print their channel figures (messages per voyage / round, pings per
-player); the README quotes them."""
+That a whole game keeps one live table, its older tables deleted, and a short trail that
+tells every public move once is checked on the whole game of each game that
+tests/e2e/test_contract_e2e.py plays once for all its checks (``check_channel``; it prints
+the channel figures the README quotes)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from cogs import present, trail
+from cogs import trail
 from host.clock import FakeClock
 from host.pacing import HOUR, PING_AFTER
-from host.sessions import public_move
-from tests.e2e.driver import (
-    is_final,
-    is_table,
-    latest_table,
-    ping_counts,
-    pings,
-    play_turn,
-    tables,
-    tables_ever,
-)
+from tests.e2e.driver import latest_table, ping_counts, pings, play_turn, tables
 from tests.e2e.kit import (
-    assert_finished,
-    assert_tables_have_pictures,
     cog_of,
+    is_trail,
+    live_tables,
     open_game,
+    public_log,
     snapshot,
+    trail_lines,
 )
-from tests.e2e.players import Pilot
-from tests.harness import FakeUser, Harness, Message
-
-
-def live_tables(h: Harness) -> list[Message]:
-    """Table messages in the channel whose buttons can still be pressed."""
-    return [m for m in tables(h) if any(not b.disabled for b in m.buttons) or m.selects]
-
-
-def is_trail(m: Message) -> bool:
-    return not m.embeds and not m.attachments and "\n• " in f"\n{m.content}"
-
-
-def trail_lines(h: Harness) -> list[str]:
-    """Every move line of the trail messages in the channel, in order."""
-    return [
-        line.removeprefix("• ")
-        for m in h.messages()
-        if is_trail(m)
-        for line in m.content.splitlines()
-        if line.startswith("• ")
-    ]
-
-
-async def public_log(h: Harness) -> list[str]:
-    snap = await snapshot(h)
-    actions = await cog_of(h).host.store.actions(snap.id)
-    public = [a for a in actions if public_move(a.events)]
-    return present.log_lines(snap, public, None, snap.row.lang)
-
-
-def game_messages(h: Harness, lobby: Message) -> list[Message]:
-    """The channel's messages after the lobby (the lobby stays where it was)."""
-    return [m for m in h.messages() if m.id > lobby.id]
-
-
-async def play_watching(
-    h: Harness, seats: dict[FakeUser, int], rng: random.Random, *, choose: Any = None
-) -> int:
-    """Play to the end; after every click the channel holds exactly one table, whose
-    buttons are the only live ones, and it is the last message but for notices."""
-    clicks = 0
-    while await play_turn(h, seats, rng, choose=choose) is not None:
-        clicks += 1
-        assert clicks < 3000, "the game did not end"
-        assert len(tables(h)) == 1, [m.id for m in tables(h)]
-        assert len(live_tables(h)) <= 1
-    return clicks
-
-
-async def test_mlem_keeps_one_live_table_and_a_short_trail(harness: Harness) -> None:
-    h = harness
-    ana, ben, cal = h.user("Ana", "es-ES"), h.user("Ben", "en-US"), h.user("Cal", "en-GB")
-    lobby = await open_game(h, "mlem", ana, [ben, cal])  # Ana opens it: the channel speaks Spanish
-    users = [ana, ben, cal]
-    await play_watching(h, {ana: 0, ben: 1, cal: 2}, random.Random(1))
-    final = latest_table(h)
-    snap = await assert_finished(h, users)  # over, its scores add up, its log replays
-    assert_tables_have_pictures(h, ever=False)
-    # Buttons are routed by pattern: discord.py keeps no view per message in memory.
-    assert not h.bot._connection._view_store._views  # type: ignore[union-attr]
-    voyages = int(snap.view(None)["round"])
-    shown = game_messages(h, lobby)
-    # Many tables were posted over the game, each deleted when the next one came.
-    assert len(tables_ever(h)) > 10 and tables(h) == [final]
-    # The trail tells every public move once, in order: nothing is lost with old tables.
-    assert trail_lines(h) == await public_log(h)
-    # What is left: the trail, the final table and the end-of-game package.
-    per_voyage = len(shown) / voyages
-    assert per_voyage <= 3, [m.content[:60] for m in shown]
-    assert all(is_trail(m) or is_table(m) or m.attachments for m in shown)
-    pinged = ping_counts(h, users)
-    print(
-        f"\nMLEM 3p: {voyages} voyages, {len(shown)} channel messages left "
-        f"({per_voyage:.1f} per voyage), {len(tables_ever(h))} tables posted in turn, "
-        f"pings {pinged}"
-    )
-
-
-async def test_kosmonavts_keeps_one_live_table_per_round(harness: Harness) -> None:
-    h = harness
-    ana, ben = h.user("Ana", "es-ES"), h.user("Ben", "en-US")
-    options = {"rules": "basic", "planets": "players"}
-    await open_game(h, "kosmonavts", ana, [ben], options=options, by=ben)
-    lobby = h.messages()[0]
-    await play_watching(h, {ana: 0, ben: 1}, random.Random(5), choose=Pilot(h))
-    assert is_final(latest_table(h))
-    snap = await snapshot(h)
-    rounds = int(snap.state["round"])
-    shown = game_messages(h, lobby)
-    assert trail_lines(h) == await public_log(h)
-    per_round = len(shown) / rounds
-    assert per_round <= 3, [m.content[:60] for m in shown]
-    print(
-        f"\nKosmonavts 2p: {rounds} rounds, {len(shown)} channel messages left "
-        f"({per_round:.1f} per round), pings {ping_counts(h, [ana, ben])}"
-    )
+from tests.harness import Harness
 
 
 async def test_a_new_table_pings_only_whom_the_game_now_waits_for(harness: Harness) -> None:

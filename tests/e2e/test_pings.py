@@ -1,7 +1,8 @@
 """How often a game pings its players, with the lobby's default ``pings`` (``away``: a new
 table pings a player only if they have not acted in the game for
 :data:`host.pacing.AWAY_AFTER`) and with ``live`` ("always"). The bound on a whole game of
-every registered game with the default is checked in tests/e2e/test_contract_e2e.py.
+every registered game with the default is checked in tests/e2e/test_contract_e2e.py
+(three players and a bot).
 
 Players click as soon as it is their turn (the game's own bot heuristic picks their move,
 so the games end), on the table, in their DMs or through "My hand" — whatever the bot shows
@@ -46,12 +47,14 @@ MAX_CLICKS = 4000
     not os.environ.get("COSMODROME_FIGURES"), reason="the README's figures: COSMODROME_FIGURES=1"
 )
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("mode", "think"), [("live", 0.0), ("away", 30.0), ("away", 120.0)])
+@pytest.mark.parametrize(
+    ("mode", "think"), [("away", 0.0), ("live", 0.0), ("away", 30.0), ("away", 120.0)]
+)
 async def test_figures(
     harness: Harness, clock: FakeClock, game: str, mode: str, think: float
 ) -> None:
-    """The README's other figures: ``always`` (``live``), and the default with players
-    who take 30 seconds or 2 minutes a move."""
+    """The README's figures: the default (``away``) with players who click at once, take 30
+    seconds or 2 minutes a move, and ``always`` (``live``)."""
     clicks_to = {"away": 0, "live": 1}[mode]
     users, clicks = await play_whole_game(
         harness, clock, game, pings_clicks=clicks_to, think=think

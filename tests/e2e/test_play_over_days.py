@@ -1,17 +1,16 @@
-"""Play over days: reminders, deadlines and autopilot, undo and rollback, the end-of-game
-package, stats, preferences — through the offline harness, with the clock moved by hand."""
+"""Play over days: reminders, deadlines and autopilot, undo and rollback, stats,
+preferences — through the offline harness, with the clock moved by hand. The end-of-game
+package and a finished game counted by /stats and /leaderboard are read on the whole game
+of each game that tests/e2e/test_contract_e2e.py plays once for all its checks."""
 
 from __future__ import annotations
 
-import io
 import random
-
-from PIL import Image
 
 from host.clock import FakeClock
 from host.pacing import HOUR
 from tests.e2e.driver import latest_table, move_buttons, play_to_end, play_turn
-from tests.e2e.kit import cog_of, host_of, open_game, snapshot
+from tests.e2e.kit import cog_of, host_of, open_game, play_straight, snapshot
 from tests.harness import Harness
 
 
@@ -239,31 +238,6 @@ async def test_rollback_by_vote_and_by_moderator(harness: Harness) -> None:
     assert "went back" in reply.content or "nothing to roll back" in reply.content
 
 
-async def test_finished_game_posts_log_recap_and_counts_in_stats(harness: Harness) -> None:
-    h = harness
-    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
-    await open_game(h, "mlem", ana, [ben])
-    await play_to_end(h, {ana: 0, ben: 1}, random.Random(14))
-    package = next(m for m in h.messages() if any(a.name == "recap.gif" for a in m.attachments))
-    files = {a.name: a for a in package.attachments}
-    log = next(a for name, a in files.items() if name.endswith("-log.txt"))
-    text = log.data.decode("utf-8")
-    assert "Ana" in text and "Ben" in text and "🏆" in text
-    gif = Image.open(io.BytesIO(files["recap.gif"].data))
-    assert gif.format == "GIF" and gif.n_frames > 5  # type: ignore[attr-defined]
-    assert files["final.png"].is_image
-    # /stats and /leaderboard reflect it.
-    snap = await snapshot(h)
-    result = snap.result()
-    reply = await h.slash(ana, "stats")
-    assert reply.ephemeral and "1 game ·" in reply.text()
-    reply = await h.slash(ben, "leaderboard", game="mlem")
-    text = reply.text()
-    winner = ana if result.ranks[0] == 1 else ben
-    assert f"<@{winner.id}>" in text.splitlines()[1] or f"<@{winner.id}>" in text
-    assert "· 1 game" in text  # (ordered by rating: see tests/e2e/test_ratings_e2e.py)
-
-
 async def test_abandoned_games_do_not_count_and_bots_are_marked(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana", "en-US"), h.user("Ben", "en-US")
@@ -273,7 +247,7 @@ async def test_abandoned_games_do_not_count_and_bots_are_marked(harness: Harness
     reply = await h.slash(ana, "stats")
     assert "No finished games" in reply.text()
     await open_game(h, "mlem", ana, bots=1)
-    await play_to_end(h, {ana: 0}, random.Random(15))
+    await play_straight(h, [ana], host_of(h).clock, random.Random(15))
     reply = await h.slash(ana, "stats")
     assert "1 with bots" in reply.text()
 

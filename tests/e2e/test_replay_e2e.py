@@ -1,9 +1,10 @@
-"""The replay viewer through the offline Discord harness (cogs/replay.py): a finished game
-of each of the five games stepped through with ▶ from the end-of-game package's "▶ Replay",
-its last step the final table's very picture, and again after a restart; a running game's
+"""The replay viewer through the offline Discord harness (cogs/replay.py): a running game's
 replay shows the channel's table and none of a player's secrets; a click from another
 channel, for a game that is gone, for a step the game no longer has, or too fast, is
-answered in one sentence."""
+answered in one sentence. A finished game of each of the five games stepped through with ▶
+from the end-of-game package's "▶ Replay", its last step the final table's very picture,
+and again after a restart, is read on the whole game of each game that
+tests/e2e/test_contract_e2e.py plays once for all its checks."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import re
 import textwrap
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 from core.i18n import t
 from tests.e2e.driver import is_final, latest_table, play_turn
 from tests.e2e.kit import (
+    end_package,
     forged_click,
     host_of,
     open_and_play,
@@ -32,35 +33,19 @@ from tests.e2e.kit import (
     secret_patterns,
     snapshot,
     split_lines,
+    step_through,
     table_picture,
+    tick,
 )
-from tests.harness import FakeUser, Harness, Message, Reply
+from tests.e2e.kit import replay_button as button
+from tests.e2e.kit import replay_picture as picture
+from tests.harness import FakeUser, Harness, Message
 
 #: Each game with the fewest seats it takes (one player, the rest bots).
 SEATS = {"mlem": 2, "kosmonavts": 2, "red_planet": 2, "galaxy_trucker": 2, "ad_astra": 3}
 #: Random clicks into a running game (a few for Galaxy Trucker: a random click may end a
 #: flight early).
 TURNS = {"galaxy_trucker": 5}
-
-
-def picture(m: Message | Reply) -> bytes:
-    found = [a.data for a in m.attachments if a.name == "replay.png" and a.is_image]
-    assert found, f"a replay without its picture: {m.text()[:300]}"
-    return found[0]
-
-
-def button(m: Message, act: str) -> Any:
-    (found,) = [b for b in m.buttons if f":r:{act}." in (b.custom_id or "")]
-    return found
-
-
-def package(h: Harness) -> Message:
-    return next(m for m in h.messages() if any(a.name == "recap.gif" for a in m.attachments))
-
-
-def tick(h: Harness, seconds: float = 1.0) -> None:
-    """Time passes (the viewer draws a few pictures a second per user)."""
-    host_of(h).clock.advance(seconds)
 
 
 async def finished(h: Harness, game: str, user: FakeUser, seed: int) -> Message:
@@ -72,63 +57,32 @@ async def finished(h: Harness, game: str, user: FakeUser, seed: int) -> Message:
     return final
 
 
-async def step_through(h: Harness, user: FakeUser, viewer: Message) -> list[bytes]:
-    """Click ▶ until it is greyed out; every picture shown, the first one included."""
-    shown = [picture(viewer)]
-    for _ in range(5000):
-        nxt = button(viewer, "next")
-        if nxt.disabled:
-            return shown
-        tick(h)
-        await h.click(user, viewer, nxt.custom_id)
-        shown.append(picture(viewer))
-    raise AssertionError("the replay never ended")
-
-
+@pytest.mark.skipif(
+    not (os.environ.get("COSMODROME_FIGURES") or os.environ.get("COSMODROME_DOCS")),
+    reason="the README's figures (COSMODROME_FIGURES=1) and picture (COSMODROME_DOCS=1)",
+)
 @pytest.mark.parametrize("game", list(SEATS))
-async def test_a_finished_game_replays_to_its_final_table(harness: Harness, game: str) -> None:
+async def test_figures(harness: Harness, game: str) -> None:
+    """The README's figures: a player against bots, the steps rebuilt and a ▶ click timed;
+    and its picture of the viewer (MLEM, a step in the middle of the game). That a finished
+    game replays to its final table, picture for picture, is checked on the whole game of
+    each game in tests/e2e/test_contract_e2e.py."""
     h = harness
     ana = h.user("Ana", "en-US")
     final = await finished(h, game, ana, seed=3)
-    final_png = table_picture(final)
     snap = await snapshot(h)
     host_of(h).__dict__.pop("_replay_cache", None)
     began = time.perf_counter()
     _, replay = await host_of(h).replay_steps(snap.id)
-    if os.environ.get("COSMODROME_FIGURES"):  # the README's figures
-        took = time.perf_counter() - began
-        print(f"\nFIGURES {game}: {replay.last} steps, rebuilt in {took * 1000:.0f} ms")
-    # The package's "▶ Replay" opens a private viewer at the start.
-    reply = await h.click(ana, package(h), button(package(h), "open").custom_id)
+    took = time.perf_counter() - began
+    print(f"\nFIGURES {game}: {replay.last} steps, rebuilt in {took * 1000:.0f} ms")
+    reply = await h.click(ana, end_package(h), button(end_package(h), "open").custom_id)
     viewer = reply.posted
-    assert viewer.ephemeral
-    assert t("host.replay.start", "en") in viewer.text()
-    assert button(viewer, "first").disabled and button(viewer, "prev").disabled
     began = time.perf_counter()
     shown = await step_through(h, ana, viewer)
-    if os.environ.get("COSMODROME_FIGURES"):
-        took = (time.perf_counter() - began) / max(replay.last, 1)
-        print(f"FIGURES {game}: {took * 1000:.0f} ms a ▶ click (drawn and sent)")
-    assert len(shown) == replay.last + 1
-    assert shown[-1] == final_png  # the last step is the final table, picture for picture
-    assert shown[0] != final_png
-    text = viewer.text()
-    assert "🏆" in text and t("host.replay.step", "en", n=replay.last, total=replay.last) in text
-    # After a restart the same buttons still work: back to the start, then to the end.
-    await h.restart()
-    tick(h)
-    await h.click(ana, viewer, button(viewer, "first").custom_id)
-    assert picture(viewer) == shown[0]
-    tick(h)
-    await h.click(ana, viewer, button(viewer, "last").custom_id)
-    assert picture(viewer) == final_png
-    # The menu jumps to the start of a stretch (a round, or some moves).
-    (menu,) = viewer.selects
-    value = menu.options[1]["value"]
-    tick(h)
-    await h.click(ana, viewer, menu.custom_id, values=[value])
-    assert picture(viewer) == shown[int(value)]
-    assert not h.unexpected
+    took = (time.perf_counter() - began) / max(replay.last, 1)
+    print(f"FIGURES {game}: {took * 1000:.0f} ms a ▶ click (drawn and sent)")
+    assert shown[-1] == table_picture(final)
     if game == "mlem" and os.environ.get("COSMODROME_DOCS"):
         # The README's picture of the viewer: a step in the middle of the game.
         (menu,) = viewer.selects

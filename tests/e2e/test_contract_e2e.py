@@ -118,11 +118,10 @@ OPTIONS: dict[str, tuple[dict[str, int], dict[str, str]]] = {
     "mlem": ({"ufo": 1, "recon": 1, "missions": 1}, {}),
     "kosmonavts": ({}, {"rules": "advanced", "planets": "players"}),
 }
-#: The bots at each whole game's table (one unless said). Galaxy Trucker: none, as four
-#: seats' final credits overrun the band the flight table keeps for them
-#: (render/galaxy_trucker/flight.py ``_final_credits``; RENDER_REGIONS_CHECK=1 says so), so
-#: a replay's final picture, pasted from that band, differs from the table's.
-BOTS = {"galaxy_trucker": 0}
+#: The bots at each whole game's table (one unless said; Galaxy Trucker's 4-seat final
+#: credits once overran their band, so its replay's final picture differed: fixed in
+#: render/galaxy_trucker/flight.py, and it plays with its bot now).
+BOTS: dict[str, int] = {}
 #: The most channel messages a whole game leaves a round (the trail, the final table and
 #: the end-of-game package), in a game with rounds.
 MOST_PER_ROUND = 3

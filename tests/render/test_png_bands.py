@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import random
 import struct
+import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -268,3 +269,21 @@ def test_adler32_combine_is_zlibs() -> None:
         y = rng.randbytes(rng.randrange(0, 70_000))
         both = pngbands.adler32_combine(zlib.adler32(x), zlib.adler32(y), len(y))
         assert both == zlib.adler32(x + y)
+
+
+def test_the_cache_counts_what_it_holds_in_memory() -> None:
+    # the bound is in bytes of memory: an entry's overhead (key, tuple, ints, the dict's
+    # slot) counted at no less than it costs, even for the smallest bands
+    cache = pngbands.BandCache(max_bytes=2**30)
+    bands = [(zlib.compress(k.to_bytes(4, "big") * 8), k) for k in range(3000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for data, k in bands:
+            key = zlib.crc32(data).to_bytes(20, "big") + struct.pack(">bBHI", 3, 1, 32, 1400)
+            cache.put(key, (data[:-4] + bytes(4), 2**31 + k, 40_000 + k))
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(cache) == 3000
+    assert used <= cache.bytes <= used * 1.5, (used, cache.bytes)

@@ -48,6 +48,7 @@ def _warn(message: str, *args: Any) -> None:
         _warned += 1
     log.warning(message, *args)
 
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 LANGS = ("en", "es")
 DEFAULT = "en"

@@ -15,6 +15,7 @@ import ctypes.util
 import io
 import random
 import struct
+import threading
 import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
@@ -297,6 +298,40 @@ def test_deflating_on_threads_writes_the_same_bytes(monkeypatch: pytest.MonkeyPa
     alone = [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs]
     monkeypatch.setattr(pngbands, "THREADS", 2)
     assert [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs] == alone
+
+
+def test_pictures_drawn_on_several_threads_share_one_cache() -> None:
+    # the bot draws pictures in threads: one cache, small enough to evict all the time,
+    # used by four threads at once gives each picture its bytes and keeps its count and
+    # bound (a consistency check whatever the interleaving; races themselves are too rare
+    # under the interpreter's lock for a test to catch: BandCache takes its own lock)
+    rng = random.Random(12)
+    base = random_picture(rng).resize((200, 160))
+    imgs = []
+    for k in range(12):
+        img = base.copy()
+        img.paste(k * 20, (k * 15, k * 12, k * 15 + 20, k * 12 + 10))
+        imgs.append(img)
+    alone = [pngbands.encode(img, 1, pngbands.BandCache(), 8) for img in imgs]
+    cache = pngbands.BandCache(max_bytes=8 * (1000 + pngbands.ENTRY_OVERHEAD))
+    wrong: list[int] = []
+
+    def draw(seed: int) -> None:
+        order = random.Random(seed)
+        for _ in range(150):
+            i = order.randrange(len(imgs))
+            if pngbands.encode(imgs[i], 1, cache, 8) != alone[i]:
+                wrong.append(i)
+
+    threads = [threading.Thread(target=draw, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    assert cache.hits and cache.misses and cache.hits + cache.misses == 4 * 150 * 20
+    held = sum(len(band[0]) + pngbands.ENTRY_OVERHEAD for band in cache._entries.values())
+    assert cache.bytes == held <= cache.max_bytes
 
 
 Make = Callable[[], Image.Image]

@@ -219,7 +219,9 @@ def test_every_picture_is_pillows_picture_band_by_band(game_id: str) -> None:
             assert tiny.bytes <= tiny.max_bytes
 
 
-def test_the_render_workers_write_banded_pngs() -> None:
+def test_what_a_render_worker_runs_writes_banded_pngs() -> None:
+    # (renderpool.draw, called here in-process; tests/host/test_render_pool.py checks that
+    # real workers send back the bytes the bot's own process writes)
     game = registry.get("mlem")
     state = game.new(3, {}, 4)
     names = ["A", "B", "C"]

@@ -1,15 +1,22 @@
 """The banded PNG writer (render/pngbands.py, issue 23): every game's pictures, tables and
-private ones, written band by band are valid PNGs (Pillow's ``verify``; the joined IDAT data
-inflates to exactly the PNG rows) with the pixels and the palette of Pillow's own PNG of the
-same picture, hardly bigger; the same bytes whatever the band cache holds (empty, warm, too
-small to keep a picture); the cache stays within its bytes; pictures the writer does not
-handle are left to Pillow."""
+private ones, written band by band are valid PNGs (Pillow's ``verify`` and decoder; the IDAT
+data one zlib stream, no preset dictionary flagged, that inflates to exactly the PNG rows and
+ends where the data ends; libpng, the browsers' decoder, reads them without a warning) with
+Pillow's own header and palette for the same picture, hardly bigger; so are pictures of
+every edge size (one pixel, one band, a last band of one row, rows wider than a band or than
+deflate's window) at every level; the same bytes whatever the band cache holds (empty, warm,
+too small to keep a picture); the cache stays within its bytes of memory; pictures the
+writer does not handle are left to Pillow."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import io
 import random
 import struct
+import threading
+import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -110,22 +117,88 @@ def pillow_png(img: Image.Image, level: int) -> bytes:
     return buf.getvalue()
 
 
-def check_png(img: Image.Image, png: bytes) -> None:
-    """``png`` is a valid PNG of the palette picture ``img``, pixel for pixel and colour for
-    colour what Pillow writes for it, hardly bigger."""
-    Image.open(io.BytesIO(png)).verify()
+class _PngImage(ctypes.Structure):
+    """libpng's ``png_image`` (its simplified API, libpng 1.6)."""
+
+    _fields_ = [
+        ("opaque", ctypes.c_void_p),
+        ("version", ctypes.c_uint32),
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+        ("format", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("colormap_entries", ctypes.c_uint32),
+        ("warning_or_error", ctypes.c_uint32),
+        ("message", ctypes.c_char * 64),
+    ]
+
+
+def _libpng() -> ctypes.CDLL | None:
+    found = ctypes.util.find_library("png16")
+    if found is None:
+        return None
+    try:
+        return ctypes.CDLL(found)
+    except OSError:
+        return None
+
+
+#: The system's libpng, the decoder of Firefox, Android and (long) Chromium, where the
+#: machine has one (the check is skipped elsewhere).
+LIBPNG = _libpng()
+
+
+def libpng_rgb(png: bytes) -> tuple[tuple[int, int], bytes] | None:
+    """(size, RGB bytes) of ``png`` as libpng decodes it, failing on any error or warning
+    (a bad CRC or Adler-32, too much or too little image data); None without libpng."""
+    if LIBPNG is None:
+        return None
+    image = _PngImage(version=1)  # PNG_IMAGE_VERSION
+    memory = ctypes.create_string_buffer(png, len(png))
+    assert LIBPNG.png_image_begin_read_from_memory(
+        ctypes.byref(image), memory, ctypes.c_size_t(len(png))
+    ), image.message
+    image.format = 2  # PNG_FORMAT_RGB
+    out = ctypes.create_string_buffer(image.width * image.height * 3)
+    ok = LIBPNG.png_image_finish_read(ctypes.byref(image), None, out, 0, None)
+    problem = (image.warning_or_error, image.message)
+    LIBPNG.png_image_free(ctypes.byref(image))
+    assert ok and not problem[0], problem
+    return (image.width, image.height), out.raw
+
+
+def check_stream(img: Image.Image, png: bytes, libpng: bool = True) -> list[tuple[bytes, bytes]]:
+    """``png``'s chunks are IHDR, PLTE, one IDAT and IEND, each CRC right; the IDAT data is
+    one zlib stream (no preset dictionary flagged in its header) that inflates to exactly
+    the PNG rows of ``img`` and ends where the data ends; libpng (if ``libpng``) decodes it
+    to ``img``'s colours without a warning. The chunks, as (kind, data)."""
     found = chunks(png)
     assert [k for k, _ in found] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
     width, height = img.size
     raw = img.tobytes()
     rows = b"".join(b"\0" + raw[y * width : (y + 1) * width] for y in range(height))
-    assert zlib.decompress(b"".join(d for k, d in found if k == b"IDAT")) == rows
+    idat = found[2][1]
+    assert idat[0] == 0x78 and (idat[0] << 8 | idat[1]) % 31 == 0  # deflate, 32 KB window
+    assert not idat[1] & 0x20  # FDICT clear: the bands' dictionaries are inside the stream
+    stream = zlib.decompressobj()
+    assert stream.decompress(idat) == rows
+    assert stream.eof and not stream.unused_data and not stream.unconsumed_tail
+    decoded = libpng_rgb(png) if libpng else None
+    assert decoded is None or decoded == (img.size, img.convert("RGB").tobytes())
+    return found
+
+
+def check_png(img: Image.Image, png: bytes, libpng: bool = True) -> None:
+    """``png`` is a valid PNG of the palette picture ``img`` (see :func:`check_stream`),
+    with Pillow's own IHDR and PLTE for it byte for byte, that Pillow decodes to ``img``'s
+    indices; hardly bigger than Pillow's PNG."""
+    Image.open(io.BytesIO(png)).verify()
+    found = check_stream(img, png, libpng)
+    pillows = pillow_png(img, kit.PNG_LEVEL)
+    assert found[:2] == chunks(pillows)[:2]  # the same header and palette
     ours = Image.open(io.BytesIO(png))
-    theirs = Image.open(io.BytesIO(pillow_png(img, kit.PNG_LEVEL)))
-    assert (ours.mode, ours.size, ours.info) == (theirs.mode, theirs.size, theirs.info)
-    assert ours.getpalette() == theirs.getpalette()
-    assert ours.tobytes() == theirs.tobytes() == raw
-    bigger = len(pillow_png(img, kit.PNG_LEVEL))
+    assert (ours.mode, ours.size, ours.tobytes()) == ("P", img.size, img.tobytes())
+    bigger = len(pillows)
     assert len(png) <= max(bigger * SIZE_MARGIN, bigger + SIZE_SLACK), (len(png), bigger)
 
 
@@ -134,16 +207,21 @@ def test_every_picture_is_pillows_picture_band_by_band(game_id: str) -> None:
     seen = pictures(game_id)
     assert len(seen) >= 16
     tiny = pngbands.BandCache(max_bytes=4096)  # keeps hardly a band: evicts all the time
-    for img, png in seen:
-        check_png(img, png)
-        # the same bytes from an empty cache, a tiny one and the warm process cache
+    for k, (img, png) in enumerate(seen):
+        # (every third picture decoded by libpng too and encoded with a tiny cache: the
+        # edge sizes are all decoded by libpng in test_edge_sizes_are_one_valid_stream)
+        check_png(img, png, libpng=k % 3 == 0)
+        # the same bytes from an empty cache, the warm process cache and a tiny one
         assert pngbands.encode(img, kit.PNG_LEVEL, pngbands.BandCache()) == png
-        assert pngbands.encode(img, kit.PNG_LEVEL, tiny) == png
         assert pngbands.encode(img, kit.PNG_LEVEL) == png
-        assert tiny.bytes <= tiny.max_bytes
+        if k % 3 == 0:
+            assert pngbands.encode(img, kit.PNG_LEVEL, tiny) == png
+            assert tiny.bytes <= tiny.max_bytes
 
 
-def test_the_render_workers_write_banded_pngs() -> None:
+def test_what_a_render_worker_runs_writes_banded_pngs() -> None:
+    # (renderpool.draw, called here in-process; tests/host/test_render_pool.py checks that
+    # real workers send back the bytes the bot's own process writes)
     game = registry.get("mlem")
     state = game.new(3, {}, 4)
     names = ["A", "B", "C"]
@@ -224,6 +302,40 @@ def test_deflating_on_threads_writes_the_same_bytes(monkeypatch: pytest.MonkeyPa
     assert [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs] == alone
 
 
+def test_pictures_drawn_on_several_threads_share_one_cache() -> None:
+    # the bot draws pictures in threads: one cache, small enough to evict all the time,
+    # used by four threads at once gives each picture its bytes and keeps its count and
+    # bound (a consistency check whatever the interleaving; races themselves are too rare
+    # under the interpreter's lock for a test to catch: BandCache takes its own lock)
+    rng = random.Random(12)
+    base = random_picture(rng).resize((200, 160))
+    imgs = []
+    for k in range(12):
+        img = base.copy()
+        img.paste(k * 20, (k * 15, k * 12, k * 15 + 20, k * 12 + 10))
+        imgs.append(img)
+    alone = [pngbands.encode(img, 1, pngbands.BandCache(), 8) for img in imgs]
+    cache = pngbands.BandCache(max_bytes=8 * (1000 + pngbands.ENTRY_OVERHEAD))
+    wrong: list[int] = []
+
+    def draw(seed: int) -> None:
+        order = random.Random(seed)
+        for _ in range(150):
+            i = order.randrange(len(imgs))
+            if pngbands.encode(imgs[i], 1, cache, 8) != alone[i]:
+                wrong.append(i)
+
+    threads = [threading.Thread(target=draw, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    assert cache.hits and cache.misses and cache.hits + cache.misses == 4 * 150 * 20
+    held = sum(len(band[0]) + pngbands.ENTRY_OVERHEAD for band in cache._entries.values())
+    assert cache.bytes == held <= cache.max_bytes
+
+
 Make = Callable[[], Image.Image]
 
 
@@ -268,3 +380,59 @@ def test_adler32_combine_is_zlibs() -> None:
         y = rng.randbytes(rng.randrange(0, 70_000))
         both = pngbands.adler32_combine(zlib.adler32(x), zlib.adler32(y), len(y))
         assert both == zlib.adler32(x + y)
+
+
+#: (width, height, rows a band or None for BAND_BYTES' share): one pixel; one band; a last
+#: band of one row; bands of one row; rows as wide as a band or wider (one row a band);
+#: rows wider than deflate's 32 KB window (the dictionary is then the row's last 32 KB).
+EDGES = [
+    (1, 1, None),
+    (1, 5, 2),
+    (17, 1, None),
+    (300, 31, 32),
+    (300, 64, 32),
+    (300, 65, 32),
+    (300, 9, 1),
+    (44_999, 3, None),
+    (45_001, 2, None),
+    (40_000, 3, 1),
+]
+
+
+@pytest.mark.parametrize("level", [0, 1, 3, 9])
+def test_edge_sizes_are_one_valid_stream(level: int) -> None:
+    rng = random.Random(level)
+    for width, height, rows in EDGES:
+        for repeat in (False, True):
+            img = random_picture(rng).resize((width, height))
+            if repeat:  # every row the row above: each band's first row is all dictionary
+                img = img.crop((0, 0, width, 1)).resize((width, height))
+            colours = rng.choice((17, 200, 256))  # every index inside the palette
+            indices = img.tobytes().translate(bytes(i % colours for i in range(256)))
+            palette = (img.getpalette() or [])[: colours * 3]
+            img = Image.frombytes("P", (width, height), indices)
+            img.putpalette(palette)
+            png = pngbands.encode(img, level, pngbands.BandCache(), rows)
+            assert png is not None
+            check_stream(img, png)
+            back = Image.open(io.BytesIO(png))
+            assert (back.size, back.tobytes()) == (img.size, img.tobytes())
+            assert back.getpalette() == img.getpalette()
+
+
+def test_the_cache_counts_what_it_holds_in_memory() -> None:
+    # the bound is in bytes of memory: an entry's overhead (key, tuple, ints, the dict's
+    # slot) counted at no less than it costs, even for the smallest bands
+    cache = pngbands.BandCache(max_bytes=2**30)
+    bands = [(zlib.compress(k.to_bytes(4, "big") * 8), k) for k in range(3000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for data, k in bands:
+            key = zlib.crc32(data).to_bytes(20, "big") + struct.pack(">bBHI", 3, 1, 32, 1400)
+            cache.put(key, (data[:-4] + bytes(4), 2**31 + k, 40_000 + k))
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(cache) == 3000
+    assert used <= cache.bytes <= used * 1.5, (used, cache.bytes)

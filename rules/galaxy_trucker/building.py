@@ -194,6 +194,11 @@ def flip_decision(s: dict[str, Any], seat: int) -> Decision:
     )
 
 
+def waits(s: dict[str, Any], seat: int) -> bool:
+    """``seat`` has a building decision in :func:`decisions` (told without building any)."""
+    return not s["players"][seat]["done"] or can_flip(s, seat)
+
+
 def decisions(s: dict[str, Any]) -> list[Decision]:
     out = []
     for seat, p in enumerate(s["players"]):

@@ -150,6 +150,14 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     return [_in_trek(d, tr["flight"]) for d in out]
 
 
+def waits_for(s: dict[str, Any], seat: int) -> bool:
+    """``seat`` has a decision in :func:`pending_of` (while building, told without building
+    every seat's decision)."""
+    if s["phase"] == "build":
+        return bd.waits(s, seat)
+    return any(d.seat == seat for d in pending_of(s))
+
+
 def _in_trek(d: Decision, flight: int) -> Decision:
     """Each flight of the Trek asks its own questions and runs its own hourglass: keys and
     timer keys carry the flight (the host starts a timer key once, R25)."""
@@ -449,7 +457,7 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
         raise err("over")
     new = clone(s)
     if phase == "build":
-        if choice != bd.HG_OUT and not any(d.seat == seat for d in bd.decisions(s)):
+        if choice != bd.HG_OUT and not bd.waits(s, seat):
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
         if bd.building_over(new):

@@ -12,6 +12,7 @@ and ``order`` (seats in the order they finished).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Timer
@@ -129,6 +130,13 @@ def grid_options(
     return (rows, cols), out
 
 
+@cache
+def _tile_option(verb: str, tid: int) -> Option:
+    """The option to ``verb`` ("take" from the open pool, "use" from the reserve) tile
+    ``tid``: the same (shared) option every time, worked out once."""
+    return opt(f"{verb}.{tid}", f"opt.{verb}.{tile(tid).kind}", **tile_args(tid))
+
+
 def build_decision(s: dict[str, Any], seat: int) -> Decision:
     p = s["players"][seat]
     options: list[Option] = []
@@ -156,7 +164,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         if s["facedown"]:
             options.append(opt("draw", "opt.draw", "primary", left=len(s["facedown"])))
         for tid in p["reserve"]:
-            options.append(opt(f"use.{tid}", f"opt.use.{tile(tid).kind}", **tile_args(tid)))
+            options.append(_tile_option("use", tid))
         if p["last"] is not None:
             options.append(opt("lrot", "opt.lrot"))
             options.append(opt("lift", "opt.lift"))
@@ -168,7 +176,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         label = "opt.done" if p["placed"] else "opt.done_empty"
         options.append(opt("done", label, "success", space=space))
         for tid in s["faceup"]:
-            options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
+            options.append(_tile_option("take", tid))
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
     timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from core.contract import Decision, Event, Option, Result
@@ -156,6 +157,14 @@ def waits_for(s: dict[str, Any], seat: int) -> bool:
     if s["phase"] == "build":
         return bd.waits(s, seat)
     return any(d.seat == seat for d in pending_of(s))
+
+
+def _waiting(s: dict[str, Any]) -> list[int]:
+    """The seats with a decision in :func:`pending_of`, in order (while building, told
+    without building their decisions)."""
+    if s["phase"] == "build":
+        return [seat for seat in range(s["n"]) if bd.waits(s, seat)]
+    return sorted({d.seat for d in pending_of(s)})
 
 
 def _in_trek(d: Decision, flight: int) -> Decision:
@@ -594,8 +603,15 @@ def panel_of(s: dict[str, Any], d: Decision) -> list[list[str | None]] | None:
 # --------------------------------------------------------------------------- views
 
 
+@cache
+def _tile_face(tid: int, rot: int) -> tuple[str, str]:
+    """A tile's kind and its connectors once rotated (fixed data: worked out once)."""
+    return tile(tid).kind, sides_now(tid, rot)
+
+
 def _tile_view(tid: int, rot: int = 0) -> dict[str, Any]:
-    return {"id": tid, "kind": tile(tid).kind, "rot": rot, "sides": sides_now(tid, rot)}
+    kind, sides = _tile_face(tid, rot)
+    return {"id": tid, "kind": kind, "rot": rot, "sides": sides}
 
 
 def _ship_view(s: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
@@ -650,7 +666,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "track": info["track"],
         "piles": [len(p) for p in s["piles"]],
         "ships": [_ship_view(s, p) for p in s["players"]],
-        "waiting": sorted({d.seat for d in pending_of(s)}),
+        "waiting": _waiting(s),
     }
     tr = s.get("trek")
     if tr is not None:

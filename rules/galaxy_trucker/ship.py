@@ -13,6 +13,7 @@ touch. Parts of a ship are the groups of tiles joined to each other (rulings R9,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from .tiles import FRONT, NONE, REAR, STEP, UNIVERSAL, facing, side, tile
@@ -180,11 +181,17 @@ def fix_plan(ship: Ship, prefer: Cell | None = None, cabin_first: bool = False) 
 def exposed(ship: Ship) -> int:
     """Connectors facing an empty cell or the board's edge (holes inside count too)."""
     n = 0
-    for cell, (tid, rot) in ship.items():
-        for d in range(4):
-            if side(tid, rot, d) != NONE and neighbour(cell, d) not in ship:
+    for (r, c), (tid, rot) in ship.items():
+        for dr, dc in _connector_steps(tid, rot):
+            if (r + dr, c + dc) not in ship:
                 n += 1
     return n
+
+
+@cache
+def _connector_steps(tid: int, rot: int) -> tuple[tuple[int, int], ...]:
+    """The steps towards the sides of tile ``tid`` (turned ``rot``) that carry a connector."""
+    return tuple(STEP[d] for d in range(4) if side(tid, rot, d) != NONE)
 
 
 def free_cells(ship: Ship, board: Iterable[Cell]) -> list[Cell]:

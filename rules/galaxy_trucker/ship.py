@@ -13,7 +13,7 @@ touch. Parts of a ship are the groups of tiles joined to each other (rulings R9,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .tiles import FRONT, NONE, REAR, STEP, UNIVERSAL, facing, side, tile
@@ -31,7 +31,9 @@ def key(cell: Cell) -> str:
     return f"{cell[0]}.{cell[1]}"
 
 
+@lru_cache(maxsize=1024)
 def unkey(k: str) -> Cell:
+    """The cell of a key ``"row.col"`` (the same few keys come again and again: cached)."""
     r, c = k.split(".")
     return int(r), int(c)
 

@@ -202,7 +202,8 @@ def free_cells(ship: Ship, board: Iterable[Cell]) -> list[Cell]:
     for cell in sorted(board):
         if cell in ship:
             continue
-        if any(neighbour(cell, d) in ship for d in range(4)):
+        r, c = cell
+        if (r - 1, c) in ship or (r, c + 1) in ship or (r + 1, c) in ship or (r, c - 1) in ship:
             out.append(cell)
     return out
 

@@ -213,8 +213,9 @@ def fits(ship: Ship, cell: Cell, tid: int, rot: int) -> bool:
     test: every joint legal, at least one joint, engine to the rear, no tile in front of a
     barrel or behind an exhaust, and not in front of a barrel or behind an exhaust.)"""
     any_joint = False
-    for d in range(4):
-        other = neighbour(cell, d)
+    r, c = cell
+    for d, (dr, dc) in enumerate(STEP):
+        other = (r + dr, c + dc)
         if other not in ship:
             continue
         t2, r2 = ship[other]

@@ -12,7 +12,7 @@ and ``order`` (seats in the order they finished).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Timer
@@ -123,11 +123,19 @@ def grid_options(
     c0 = min(c for _, c in cells)
     rows = max(r for r, _ in cells) - r0 + 1
     cols = max(c for _, c in cells) - c0 + 1
-    out = []
-    for r, c in cells:
-        o = opt(f"{prefix}.{r}.{c}", label, "danger" if (r, c) in danger else style, row=r, col=c)
-        out.append(Option(o.id, o.label, o.args, o.style, (r - r0, c - c0)))
+    out = [
+        _grid_option(prefix, label, "danger" if (r, c) in danger else style, r, c, r0, c0)
+        for r, c in cells
+    ]
     return (rows, cols), out
+
+
+@lru_cache(maxsize=4096)
+def _grid_option(prefix: str, label: str, style: str, r: int, c: int, r0: int, c0: int) -> Option:
+    """The option of cell (``r``, ``c``) in a grid whose corner is (``r0``, ``c0``): the same
+    (shared) option every time it comes again."""
+    o = opt(f"{prefix}.{r}.{c}", label, style, row=r, col=c)
+    return Option(o.id, o.label, o.args, o.style, (r - r0, c - c0))
 
 
 @cache

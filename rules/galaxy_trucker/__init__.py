@@ -290,7 +290,7 @@ class GalaxyTruckerGame(EngineGame, game="galaxy_trucker", players=(2, 4), searc
 
     def bot_choice(self, state: dict[str, Any], seat: int, rng: random.Random) -> str:
         """A sensible pick for a bot seat (see :mod:`rules.galaxy_trucker.bot`)."""
-        if not any(d.seat == seat for d in engine.pending_of(state)):
+        if not engine.waits_for(state, seat):
             raise IllegalMove("galaxy_trucker.error.not_your_turn")
         if engine.asked(state, seat) == "next":
             return "go"  # bots fly on (R28): the window between cards (R26b)

@@ -12,6 +12,7 @@ and ``order`` (seats in the order they finished).
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
 from core.contract import Decision, Event, IllegalMove, Option, Timer
@@ -122,11 +123,26 @@ def grid_options(
     c0 = min(c for _, c in cells)
     rows = max(r for r, _ in cells) - r0 + 1
     cols = max(c for _, c in cells) - c0 + 1
-    out = []
-    for r, c in cells:
-        o = opt(f"{prefix}.{r}.{c}", label, "danger" if (r, c) in danger else style, row=r, col=c)
-        out.append(Option(o.id, o.label, o.args, o.style, (r - r0, c - c0)))
+    out = [
+        _grid_option(prefix, label, "danger" if (r, c) in danger else style, r, c, r0, c0)
+        for r, c in cells
+    ]
     return (rows, cols), out
+
+
+@lru_cache(maxsize=4096)
+def _grid_option(prefix: str, label: str, style: str, r: int, c: int, r0: int, c0: int) -> Option:
+    """The option of cell (``r``, ``c``) in a grid whose corner is (``r0``, ``c0``): the same
+    (shared) option every time it comes again."""
+    o = opt(f"{prefix}.{r}.{c}", label, style, row=r, col=c)
+    return Option(o.id, o.label, o.args, o.style, (r - r0, c - c0))
+
+
+@cache
+def _tile_option(verb: str, tid: int) -> Option:
+    """The option to ``verb`` ("take" from the open pool, "use" from the reserve) tile
+    ``tid``: the same (shared) option every time, worked out once."""
+    return opt(f"{verb}.{tid}", f"opt.{verb}.{tile(tid).kind}", **tile_args(tid))
 
 
 def build_decision(s: dict[str, Any], seat: int) -> Decision:
@@ -156,7 +172,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         if s["facedown"]:
             options.append(opt("draw", "opt.draw", "primary", left=len(s["facedown"])))
         for tid in p["reserve"]:
-            options.append(opt(f"use.{tid}", f"opt.use.{tile(tid).kind}", **tile_args(tid)))
+            options.append(_tile_option("use", tid))
         if p["last"] is not None:
             options.append(opt("lrot", "opt.lrot"))
             options.append(opt("lift", "opt.lift"))
@@ -168,7 +184,7 @@ def build_decision(s: dict[str, Any], seat: int) -> Decision:
         label = "opt.done" if p["placed"] else "opt.done_empty"
         options.append(opt("done", label, "success", space=space))
         for tid in s["faceup"]:
-            options.append(opt(f"take.{tid}", f"opt.take.{tile(tid).kind}", **tile_args(tid)))
+            options.append(_tile_option("take", tid))
     if can_flip(s, seat):
         options.append(opt("flip", "opt.flip", run=s["hg"]["run"] + 1))
     timer = timer_of(s)  # its option (HG_OUT) is the clock's alone: never a button
@@ -192,6 +208,11 @@ def flip_decision(s: dict[str, Any], seat: int) -> Decision:
         args={"run": s["hg"]["run"] + 1, "runs": s["hg"]["runs"]},
         key=f"flip.{s['hg']['run']}",
     )
+
+
+def waits(s: dict[str, Any], seat: int) -> bool:
+    """``seat`` has a building decision in :func:`decisions` (told without building any)."""
+    return not s["players"][seat]["done"] or can_flip(s, seat)
 
 
 def decisions(s: dict[str, Any]) -> list[Decision]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from core.contract import Decision, Event, Option, Result
@@ -148,6 +149,22 @@ def pending_of(s: dict[str, Any]) -> list[Decision]:
     if tr is None:
         return out
     return [_in_trek(d, tr["flight"]) for d in out]
+
+
+def waits_for(s: dict[str, Any], seat: int) -> bool:
+    """``seat`` has a decision in :func:`pending_of` (while building, told without building
+    every seat's decision)."""
+    if s["phase"] == "build":
+        return bd.waits(s, seat)
+    return any(d.seat == seat for d in pending_of(s))
+
+
+def _waiting(s: dict[str, Any]) -> list[int]:
+    """The seats with a decision in :func:`pending_of`, in order (while building, told
+    without building their decisions)."""
+    if s["phase"] == "build":
+        return [seat for seat in range(s["n"]) if bd.waits(s, seat)]
+    return sorted({d.seat for d in pending_of(s)})
 
 
 def _in_trek(d: Decision, flight: int) -> Decision:
@@ -449,7 +466,7 @@ def apply_move(s: dict[str, Any], seat: int, choice: str) -> tuple[dict[str, Any
         raise err("over")
     new = clone(s)
     if phase == "build":
-        if choice != bd.HG_OUT and not any(d.seat == seat for d in bd.decisions(s)):
+        if choice != bd.HG_OUT and not bd.waits(s, seat):
             raise err("finished")
         events = bd.apply_build(new, seat, choice)
         if bd.building_over(new):
@@ -586,8 +603,15 @@ def panel_of(s: dict[str, Any], d: Decision) -> list[list[str | None]] | None:
 # --------------------------------------------------------------------------- views
 
 
+@cache
+def _tile_face(tid: int, rot: int) -> tuple[str, str]:
+    """A tile's kind and its connectors once rotated (fixed data: worked out once)."""
+    return tile(tid).kind, sides_now(tid, rot)
+
+
 def _tile_view(tid: int, rot: int = 0) -> dict[str, Any]:
-    return {"id": tid, "kind": tile(tid).kind, "rot": rot, "sides": sides_now(tid, rot)}
+    kind, sides = _tile_face(tid, rot)
+    return {"id": tid, "kind": kind, "rot": rot, "sides": sides}
 
 
 def _ship_view(s: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
@@ -642,7 +666,7 @@ def view_of(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "track": info["track"],
         "piles": [len(p) for p in s["piles"]],
         "ships": [_ship_view(s, p) for p in s["players"]],
-        "waiting": sorted({d.seat for d in pending_of(s)}),
+        "waiting": _waiting(s),
     }
     tr = s.get("trek")
     if tr is not None:

@@ -13,6 +13,7 @@ touch. Parts of a ship are the groups of tiles joined to each other (rulings R9,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 from .tiles import FRONT, NONE, REAR, STEP, UNIVERSAL, facing, side, tile
@@ -30,7 +31,9 @@ def key(cell: Cell) -> str:
     return f"{cell[0]}.{cell[1]}"
 
 
+@lru_cache(maxsize=1024)
 def unkey(k: str) -> Cell:
+    """The cell of a key ``"row.col"`` (the same few keys come again and again: cached)."""
     r, c = k.split(".")
     return int(r), int(c)
 
@@ -180,11 +183,17 @@ def fix_plan(ship: Ship, prefer: Cell | None = None, cabin_first: bool = False) 
 def exposed(ship: Ship) -> int:
     """Connectors facing an empty cell or the board's edge (holes inside count too)."""
     n = 0
-    for cell, (tid, rot) in ship.items():
-        for d in range(4):
-            if side(tid, rot, d) != NONE and neighbour(cell, d) not in ship:
+    for (r, c), (tid, rot) in ship.items():
+        for dr, dc in _connector_steps(tid, rot):
+            if (r + dr, c + dc) not in ship:
                 n += 1
     return n
+
+
+@cache
+def _connector_steps(tid: int, rot: int) -> tuple[tuple[int, int], ...]:
+    """The steps towards the sides of tile ``tid`` (turned ``rot``) that carry a connector."""
+    return tuple(STEP[d] for d in range(4) if side(tid, rot, d) != NONE)
 
 
 def free_cells(ship: Ship, board: Iterable[Cell]) -> list[Cell]:
@@ -193,7 +202,8 @@ def free_cells(ship: Ship, board: Iterable[Cell]) -> list[Cell]:
     for cell in sorted(board):
         if cell in ship:
             continue
-        if any(neighbour(cell, d) in ship for d in range(4)):
+        r, c = cell
+        if (r - 1, c) in ship or (r, c + 1) in ship or (r + 1, c) in ship or (r, c - 1) in ship:
             out.append(cell)
     return out
 
@@ -203,8 +213,9 @@ def fits(ship: Ship, cell: Cell, tid: int, rot: int) -> bool:
     test: every joint legal, at least one joint, engine to the rear, no tile in front of a
     barrel or behind an exhaust, and not in front of a barrel or behind an exhaust.)"""
     any_joint = False
-    for d in range(4):
-        other = neighbour(cell, d)
+    r, c = cell
+    for d, (dr, dc) in enumerate(STEP):
+        other = (r + dr, c + dc)
         if other not in ship:
             continue
         t2, r2 = ship[other]

@@ -81,8 +81,9 @@ def sides_now(tid: int, rot: int) -> str:
     return "".join(side(tid, rot, d) for d in range(4))
 
 
+@cache
 def facing(tid: int, rot: int) -> int | None:
-    """Where a cannon fires or an engine's exhaust points, else None."""
+    """Where a cannon fires or an engine's exhaust points, else None (fixed data: cached)."""
     t = tiles()[tid]
     if t.type == "cannon":
         return rot % 4

@@ -57,8 +57,7 @@ def play(seed: int, host_order: bool = False, build_only: bool = False) -> Run:
     r = random.Random(seed)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bot, "placement_score", counting)
-        while GAME.pending(s):
-            pending = GAME.pending(s)
+        while pending := GAME.pending(s):
             d = pending[0] if host_order else r.choice(pending)
             building = s["phase"] == "build"
             calls[0] = 0

@@ -47,7 +47,7 @@ SLOW = (
     "rules/test_mlem_property.py",
     "rules/test_ad_astra_property.py",
     "rules/test_red_planet_property.py",
-    "rules/test_engine_digest_ad_astra_red_planet.py",
+    "rules/test_engine_digest_aa_rp_gt.py",
     "rules/test_kosmonavts_mlem_digest.py",
     "rules/test_galaxy_trucker_property.py",
     "rules/test_galaxy_trucker_bot.py",

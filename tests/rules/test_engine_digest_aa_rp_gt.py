@@ -1,12 +1,13 @@
-"""A bit-for-bit guard on the Ad Astra and Mission: Red Planet engines: seeded games (random
-play, the heuristic bots and a searching bot) digested step by step — every stored state
-(``dump``), the public view, every seat's private view, the pending decisions with all
-their options, the events of each move and the code of each refused move — against a
-digest pinned on the engines as they were before they were made faster (issue 21).
+"""A bit-for-bit guard on the Ad Astra, Mission: Red Planet and Galaxy Trucker engines:
+seeded games (random play, the heuristic bots and a searching bot) digested step by step —
+every stored state (``dump``), the public view, every seat's private view, the pending
+decisions with all their options, the events of each move and the code of each refused
+move — against a digest pinned on the engines as they were before they were made faster
+(issue 21; Galaxy Trucker's pinned on 1a9a402, before its building checks were sped up).
 
 A change that makes an engine faster must leave these digests equal; a change of the
-rules (a new ruling) changes them on purpose, and then the digest is pinned again, with the
-reason in the commit."""
+rules (a new ruling) or of a game's bots changes them on purpose, and then the digest is
+pinned again, with the reason in the commit."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ import pytest
 from core.contract import IllegalMove, random_answer
 from rules import search
 from rules.ad_astra import GAME as AD_ASTRA
+from rules.galaxy_trucker import GAME as GALAXY_TRUCKER
 from rules.red_planet import GAME as RED_PLANET
 
 #: game id -> sha256 of the walk below, pinned on the unchanged engines.
 PINNED = {
     "ad_astra": "ee32cb9cdb8890dd5a97ed9c14357d778424ff15d3e2f4936a8dfcf3c8ecb2a7",
     "red_planet": "fa6834e94e5fe3056bdc07df46af6423453c6bdb01accd062f163bc5f1873f28",
+    "galaxy_trucker": "ddc901629bb4d4686ab62ca103071701c35b31ad51a495441dfc60f45ea2cf5f",
 }
 
 
@@ -70,11 +73,13 @@ def _walk(game: Any, d: Digest, s: Any, rng: random.Random, bots: dict[int, Any]
     d.add("result", game.result(s))
 
 
-def _digest(game: Any, players: tuple[int, int], options: list[dict[str, str]]) -> str:
+def _digest(
+    game: Any, players: tuple[int, int], options: list[dict[str, str]], randoms: int = 20
+) -> str:
     d = Digest()
     lo, hi = players
     searching = search.bot_for(game, search.Budget(playouts=4, depth=16))
-    for g in range(20):
+    for g in range(randoms):
         n = lo + g % (hi - lo + 1)
         rng = random.Random(900 + g)
         s = game.new(n, options[g % len(options)], 700 + g)
@@ -102,10 +107,25 @@ CASES: dict[str, tuple[Any, tuple[int, int], list[dict[str, str]]]] = {
         ],
     ),
     "red_planet": (RED_PLANET, (2, 6), [{}]),
+    # its random games run long (building): six of them, every level and the Trek
+    "galaxy_trucker": (
+        GALAXY_TRUCKER,
+        (2, 4),
+        [
+            {"level": "I", "rules": "2"},
+            {"level": "II", "rules": "2", "hourglass": "90s"},
+            {"level": "learning"},
+            {"level": "III", "rules": "2"},
+            {"level": "trek", "rules": "2"},
+            {"level": "I"},
+        ],
+    ),
 }
+#: Random games per game (20 unless said).
+RANDOMS = {"galaxy_trucker": 6}
 
 
 @pytest.mark.parametrize("game_id", sorted(CASES))
 def test_seeded_games_digest_as_pinned(game_id: str) -> None:
     game, players, options = CASES[game_id]
-    assert _digest(game, players, options) == PINNED[game_id]
+    assert _digest(game, players, options, RANDOMS.get(game_id, 20)) == PINNED[game_id]

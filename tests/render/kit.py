@@ -23,6 +23,7 @@ from PIL import Image
 
 from core.contract import Decision, Game, random_answer
 from host import registry
+from rules.galaxy_trucker import GAME as GT
 from tests.kit import png_ok
 
 LANGS = ("en", "es")
@@ -247,3 +248,54 @@ def renderer_source(game_id: str) -> str:
     one = ROOT / "render" / f"{game_id}.py"
     parts = sorted((ROOT / "render" / game_id).glob("*.py"))
     return "".join(p.read_text(encoding="utf-8") for p in ([one] if one.exists() else parts))
+
+
+# ---------------------------------------------- seeded pictures (test_layers*, test_png_bands)
+
+
+def sampled(game_id: str) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
+    """(public view, a seat's view, names) at four points of seeded games, at the fewest
+    and the most players."""
+    game = registry.get(game_id)
+    out = []
+    for n, seed in ((game.min_players, 5), (game.max_players, 6)):
+        names = [f"Player {i + 1}" for i in range(n)]
+        for k, state in enumerate(spread_states(game, n, seed, samples=4)):
+            out.append((game.view(state, None), game.view(state, k % n), names))
+    return out
+
+
+@cache
+def gt_flight(players: int, level: str, seed: int) -> list[tuple[dict, dict, list[str]]]:
+    """Every other table of a bot-built flight (and the pre-launch before it). Cached: a
+    flight is built once per run (the pictures never change the views)."""
+    s = GT.new(players, {"rules": "2", "level": level}, seed)
+    rng = random.Random(seed)
+    names = [f"Player {i + 1}" for i in range(players)]
+    out = []
+    step = 0
+    while GT.pending(s):
+        if s["phase"] != "build" and step % 2 == 0:
+            out.append((GT.view(s, None), GT.view(s, step % players), names))
+        d = rng.choice(GT.pending(s))
+        s, _ = GT.apply(s, d.seat, GT.bot_choice(s, d.seat, rng))
+        step += 1
+    return out[:14]
+
+
+def played(game_id: str, players: int, seed: int, every: int) -> list[tuple[dict, dict, list]]:
+    """Consecutive pictures of a seeded random game (one every ``every`` moves)."""
+    game = registry.get(game_id)
+    s = game.new(players, {o.id: o.default for o in game.options}, seed)
+    rng = random.Random(seed)
+    names = [f"Player {i + 1}" for i in range(players)]
+    out = []
+    for step in range(400):
+        pending = game.pending(s)
+        if step % every == 0 or not pending:
+            out.append((game.view(s, None), game.view(s, step % players), names))
+        if not pending or len(out) >= 12:
+            break
+        d = rng.choice(pending)
+        s, _ = game.apply(s, d.seat, random_answer(d, rng))
+    return out

@@ -4,28 +4,14 @@ game's table and private picture, in both languages; and the caches stay bounded
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from PIL import Image, ImageDraw
 
 from host import registry
 from render import layers
-from tests.render.kit import assert_same_pictures, spread_states
+from tests.render.kit import assert_same_pictures, sampled
 
 GAMES = list(registry.GAME_MODULES)
-
-
-def sampled(game_id: str) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
-    """(public view, a seat's view, names) at four points of seeded games, at the fewest
-    and the most players."""
-    game = registry.get(game_id)
-    out = []
-    for n, seed in ((game.min_players, 5), (game.max_players, 6)):
-        names = [f"Player {i + 1}" for i in range(n)]
-        for k, state in enumerate(spread_states(game, n, seed, samples=4)):
-            out.append((game.view(state, None), game.view(state, k % n), names))
-    return out
 
 
 def draw_all(

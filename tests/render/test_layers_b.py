@@ -6,53 +6,13 @@ from bot-built ships (random builders leave them nearly empty)."""
 
 from __future__ import annotations
 
-import random
-from functools import cache
 from typing import Any
 
 import pytest
 
-from core.contract import random_answer
 from host import registry
 from render import layers, regions
-from rules.galaxy_trucker import GAME as GT
-from tests.render.kit import assert_same_pictures
-
-
-@cache
-def gt_flight(players: int, level: str, seed: int) -> list[tuple[dict, dict, list[str]]]:
-    """Every other table of a bot-built flight (and the pre-launch before it). Cached: a
-    flight is built once per run (the pictures never change the views)."""
-    s = GT.new(players, {"rules": "2", "level": level}, seed)
-    rng = random.Random(seed)
-    names = [f"Player {i + 1}" for i in range(players)]
-    out = []
-    step = 0
-    while GT.pending(s):
-        if s["phase"] != "build" and step % 2 == 0:
-            out.append((GT.view(s, None), GT.view(s, step % players), names))
-        d = rng.choice(GT.pending(s))
-        s, _ = GT.apply(s, d.seat, GT.bot_choice(s, d.seat, rng))
-        step += 1
-    return out[:14]
-
-
-def played(game_id: str, players: int, seed: int, every: int) -> list[tuple[dict, dict, list]]:
-    """Consecutive pictures of a seeded random game (one every ``every`` moves)."""
-    game = registry.get(game_id)
-    s = game.new(players, {o.id: o.default for o in game.options}, seed)
-    rng = random.Random(seed)
-    names = [f"Player {i + 1}" for i in range(players)]
-    out = []
-    for step in range(400):
-        pending = game.pending(s)
-        if step % every == 0 or not pending:
-            out.append((game.view(s, None), game.view(s, step % players), names))
-        if not pending or len(out) >= 12:
-            break
-        d = rng.choice(pending)
-        s, _ = game.apply(s, d.seat, random_answer(d, rng))
-    return out
+from tests.render.kit import assert_same_pictures, gt_flight, played
 
 
 def run(

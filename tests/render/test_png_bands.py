@@ -29,8 +29,7 @@ from host import registry, renderpool
 from render import kit, pngbands
 from tests.render import fixtures_kosmonavts as FK
 from tests.render import fixtures_mlem as FM
-from tests.render.test_layers import sampled
-from tests.render.test_layers_b import gt_flight, played
+from tests.render.kit import gt_flight, played, sampled
 
 #: Sizes and bytes as production deflates them (the tests draw at zlib level 1).
 pytestmark = pytest.mark.usefixtures("production_png")

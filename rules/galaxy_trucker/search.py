@@ -24,7 +24,9 @@ retire — is searched by play-outs to the end of the flight.
   (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business; a broken
   ship: one cell per part), except when giving up locks the win (:func:`locked_win`):
   every other ship is already out of the flight and the seat, leaving now, keeps more
-  credits than any of them can end with. Then ``retire`` alone: flying on could only
+  credits than any of them can end with (by LOCK_MARGIN beside a question of a card that
+  may still cost the ship, by one beside a card that can only add or between two cards).
+  Then ``retire`` alone: flying on could only
   lose the win (a meteor swarm that takes the ship apart, slavers that take the last
   humans), and play-outs that never retire (the heuristic, R28) miss it often enough to
   tie games at 0 credits.
@@ -153,10 +155,14 @@ def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     return answer
 
 
-#: Beside a question (the card not yet resolved: it may still cost tiles or goods), giving
-#: up locks the win only with at least this many credits more than the best other ship;
-#: between two cards (``next``) one more is enough.
+#: Beside a question of a card that may still cost tiles, crew or goods (an enemy, a combat
+#: zone, a hazard), giving up locks the win only with at least this many credits more than
+#: the best other ship; between two cards (``next``), or beside a question of a card that
+#: can only add (:data:`SAFE_CARDS`, or taking a reward), one more is enough.
 LOCK_MARGIN = 3
+#: Cards whose questions cost nothing a retired ship is paid for: open space (days only),
+#: planets and abandoned stations (goods added), abandoned ships (crew for credits).
+SAFE_CARDS = ("open_space", "planets", "abandoned_ship", "abandoned_station", "stardust")
 
 
 def retired_value(s: dict[str, Any], seat: int) -> int:
@@ -178,7 +184,10 @@ def locked_win(s: dict[str, Any], seat: int) -> bool:
     others = [k for k in range(len(s["players"])) if k != seat]
     if any(f["pos"][k] is not None for k in others):
         return False
-    margin = 1 if (f.get("ask") or {}).get("kind") == "next" else LOCK_MARGIN
+    kind = (f.get("ask") or {}).get("kind")
+    card = cards()[f["card"]]["type"] if f.get("card") else None
+    safe = kind in ("next", "reward", "planet") or card in SAFE_CARDS
+    margin = 1 if safe else LOCK_MARGIN
     best = max((retired_value(s, k) for k in others), default=0)
     return retired_value(s, seat) >= best + margin
 

@@ -298,10 +298,21 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     assert gt_search.prune(w, d) == ["retire"]
     assert bot_for(GAME, "hard")(w, seat, random.Random(0)) == "retire"
     assert bot.choose(w, seat, random.Random(0)) != "retire"  # the heuristic never (R28)
-    # Not locked: a margin too small beside a question, another ship still flying, the Trek.
+    # Not locked: a margin too small beside a question of a card that may still cost the
+    # ship (an enemy), another ship still flying, the Trek.
     close = clone(w)
     close["players"][other]["won"] = 3
-    assert not gt_search.locked_win(close, seat)
+    risky = clone(close)
+    risky["flight"]["card"] = next(c for c, v in cards().items() if v["type"] == "pirates")
+    risky["flight"]["ask"] = {"seat": seat, "kind": "cannons", "most": 1}
+    assert not gt_search.locked_win(risky, seat)
+    # Beside a question of a card that can only add (here an abandoned station: goods for
+    # crew, nothing lost), one credit more is enough.
+    assert cards()[close["flight"]["card"]]["type"] in gt_search.SAFE_CARDS
+    assert gt_search.locked_win(close, seat)
+    tied = clone(w)
+    tied["players"][other]["won"] = 5
+    assert not gt_search.locked_win(tied, seat)
     flying = clone(w)
     flying["flight"]["pos"][other] = s["flight"]["pos"][other]
     assert not gt_search.locked_win(flying, seat)
@@ -310,6 +321,6 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     trek["trek"] = {"flight": 1}
     assert not gt_search.locked_win(trek, seat)
     # Between two cards (the card resolved) one credit more is enough.
-    window = clone(close)
+    window = clone(risky)
     window["flight"]["ask"] = {"seat": seat, "kind": "next"}
     assert gt_search.locked_win(window, seat)

@@ -163,7 +163,7 @@ _last: list[Any] = [None, -1, ""]
 def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     if _last[0] is s and _last[1] == seat:
         return str(_last[2])
-    if s.get(SAMPLED) and _may_retire(s, seat) and locked_win(s, seat):
+    if s.get(SAMPLED) and locked_win(s, seat) and _may_retire(s, seat):
         answer = "retire"  # (play-outs only: the heuristic itself never retires, R28)
     else:
         answer = bot.choose(s, seat, rng)

@@ -23,7 +23,9 @@ ship has what it needs and is nearly full, when few tiles could still fit it (a 
 most likely go back face up), when it has spent its moves (about 4 per tile aboard, plus a
 few: this bounds what one bot returns), or when the last run of the sand is on and the ship
 has what it needs. It keeps drawing while it has no single engine or no cannon and one
-could still fit. It does not look at the card piles: it would not remember them.
+could still fit, and once half the board is built its first single engine goes aboard
+wherever it fits rather than wait in the reserve for a place on the edge (FIRST_ENGINE).
+It does not look at the card piles: it would not remember them.
 
 Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_bot.py``,
 ``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 24 tiles left face
@@ -33,9 +35,12 @@ such games (seeds 0-39, checked on 40-79).
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
 alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,
 except against an enemy (the fewest double cannons that win, else tie, else none); every
-reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; a broken ship keeps
-the part with the most crew; it defends and loads the automatic way, never retires, and
-answers a flight question it does not know with its first option other than "retire".
+reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; the planet whose
+goods add the most to what the holds carry (none: it passes, rather than lose days for
+nothing; until 2026-11-27 it landed on the richest planet even where nothing fitted); a
+broken ship keeps the part with the most crew; it defends and loads the automatic way,
+never retires, and answers a flight question it does not know with its first option
+other than "retire".
 
 This heuristic is the easy level (with slips) and the play-out policy of the search
 (:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
@@ -50,6 +55,7 @@ from functools import cache
 from typing import Any
 
 from . import flight as fl
+from . import goods as gd
 from . import ship as sh
 from .building import board_of
 from .engine import pending_of
@@ -77,6 +83,9 @@ TAKE_MIN = 2.0
 #: Until this share of the board is built, an engine or cannon that would block a cell
 #: waits in the reserve (when there is room) for a place on the edge.
 PATIENT = 0.7
+#: Once this share of the board is built, the first single engine goes aboard wherever it
+#: fits (no more waiting in the reserve for a place on the edge).
+FIRST_ENGINE = 0.5
 #: A tile that fits nowhere is kept in the reserve when it is worth at least this.
 RESERVE_MIN = 4.0
 #: Done once a drawn tile would fit somewhere with less than this chance (ship ready) ...
@@ -468,7 +477,8 @@ def choose(s: dict[str, Any], seat: int, rng: random.Random) -> str:
         if opt_id.startswith("use."):
             tid = int(opt_id[4:])
             found = best_placement(y, tid)
-            if found is not None and found[0] >= place_min(y) and not _wait(y, tid, found):
+            good = found is not None and (_first_engine(y, tid) or found[0] >= place_min(y))
+            if found is not None and good and not _wait(y, tid, found):
                 return opt_id
     if finished(s, p, y):
         # a tile left in the reserve is lost (-1 credit): anywhere legal beats that
@@ -495,8 +505,23 @@ def _wait(y: Yard, tid: int, found: tuple[float, sh.Cell, int]) -> bool:
     the reserve for a better one (the ship is still growing towards the edges)?"""
     _, cell, rot = found
     f = facing(tid, rot)
+    if _first_engine(y, tid):
+        return False  # the first single engine goes aboard: its places may all close up
     return (
         f is not None and sh.neighbour(cell, f) in y.board and len(y.ship) < PATIENT * len(y.board)
+    )
+
+
+def _first_engine(y: Yard, tid: int) -> bool:
+    """Is ``tid`` a single engine, the ship without one and already half built? It goes
+    aboard wherever it fits best, at once: waiting longer for a place on the edge, the ship
+    may close up every place an engine could take, and a ship without engine power leaves
+    the flight at the first open space."""
+    return (
+        y.singles == 0
+        and tile(tid).type == "engine"
+        and not tile(tid).double
+        and len(y.ship) >= FIRST_ENGINE * len(y.board)
     )
 
 
@@ -506,7 +531,7 @@ def _with_hand(s: dict[str, Any], y: Yard, p: dict[str, Any], ids: list[str]) ->
     if found is not None and p["src"] == "reserve" and finished(s, p, y):
         _, cell, rot = found  # building is over for this bot: the reserve tile goes aboard
         return "rot" if rot != p["rot"] else f"place.{cell[0]}.{cell[1]}"
-    if found is not None and found[0] >= place_min(y):
+    if found is not None and (_first_engine(y, tid) or found[0] >= place_min(y)):
         if _wait(y, tid, found) and ("reserve" in ids or "back" in ids):
             return "reserve" if "reserve" in ids else "back"
         _, cell, rot = found
@@ -540,7 +565,8 @@ def _prelaunch(s: dict[str, Any], seat: int, ids: list[str]) -> str:
 
 def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     """Full power, every reward except a crew trade that would leave fewer than 3 aboard,
-    the richest free planet, and the biggest part of a broken ship."""
+    the free planet that adds the most to the goods the holds carry (:func:`load_gain`),
+    and the biggest part of a broken ship."""
     f = s["flight"]
     kind = (f.get("ask") or {}).get("kind")
     if kind not in FLIGHT_KINDS:  # a question this bot does not know: never retire
@@ -584,10 +610,20 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
     if kind == "reward":
         return "take"
     planets = [i for i in ids if i.startswith("planet.")]
-    if not planets:
-        return "pass"
-    values = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
-    return max(planets, key=lambda i: sum(values[g] for g in card["planets"][int(i[7:])]))
+    gains = {i: load_gain(s, seat, card["planets"][int(i[7:])]) for i in planets}
+    if not planets or max(gains.values()) <= 0:
+        return "pass"  # (landing where nothing fits only costs days)
+    return max(planets, key=lambda i: gains[i])
+
+
+def load_gain(s: dict[str, Any], seat: int, new: list[str]) -> int:
+    """What loading ``new`` the automatic way (R16) adds to the value of the goods aboard:
+    only what the holds can carry counts (red goods need a red hold)."""
+    pool = gd.goods_pool(s, seat, new)
+    colour = dict(pool)
+    kept = gd.best_goods(pool, gd._holds(sh.load(s["players"][seat]["ship"])))
+    aboard = sum(fl.GOODS_VALUE[g] for oid, g in pool if oid.startswith("a."))
+    return sum(fl.GOODS_VALUE[colour[oid]] for oid in kept) - aboard
 
 
 def _against(s: dict[str, Any], seat: int, powers: list[str], enemy: int) -> str:

@@ -19,15 +19,23 @@ retire — is searched by play-outs to the end of the flight.
   judged by the running credits once the flight is over (the next flights start afresh
   for everyone, with new ships), rather than by playing the building of the next flight.
 * :func:`rollout` is the bot's own policy (building heuristic, full power, every reward,
-  defend, load the automatic way, never retire).
+  defend, load the automatic way, never retire), except that in a sampled world (marked
+  :data:`SAMPLED`, never a real game's state) a ship gives up when that locks the win, as
+  the searching levels do at the table (the easy level, which plays this policy on the
+  real state, still never retires: R28).
 * :func:`prune`: the heuristic's answer alone outside the flight; in flight every option
   (a hazard: ``def`` or ``hit``, which battery pays is the heuristic's business; a broken
   ship: one cell per part), except when giving up locks the win (:func:`locked_win`):
-  every other ship is already out of the flight and the seat, leaving now, keeps more
-  credits than any of them can end with. Then ``retire`` alone: flying on could only
-  lose the win (a meteor swarm that takes the ship apart, slavers that take the last
-  humans), and play-outs that never retire (the heuristic, R28) miss it often enough to
-  tie games at 0 credits.
+  every other ship is already out of the flight and the seat, leaving after this card,
+  keeps more credits than any of them ended with — by LOCK_MARGIN beside a question of a
+  card that may still cost the ship, by one between two cards or beside a card that can
+  only add; beside a reward, an abandoned ship or station or a planet, what it leaves with
+  counts what the best answer pays (:func:`after_card`: the credits, the goods the holds
+  take at half price). Then ``retire`` alone: flying on could only lose the win (a meteor
+  swarm that takes the ship apart, slavers that take the last humans). Play-outs that
+  never retired missed it, and the search's reward (the win plus a little for the margin)
+  found a sure win by one credit no better than flying on for a bigger one: such ships
+  flew on and tied games at 0 credits (2026-11-27).
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from rules.search import Budget
 from . import bot
 from . import flight as fl
 from . import ship as sh
+from .engine import pending_of
 from .tiles import cards, data, level
 
 #: Budgets per level. Easy: the heuristic with one answer in five at random (also while
@@ -92,9 +101,15 @@ def _draw(counts: dict[str, int], seen: set[str], rng: random.Random) -> list[st
     return out
 
 
+#: The key a sampled world carries (never a real game's state): in its play-outs a ship
+#: gives up the flight when that locks the win, as the searching levels do at the table.
+SAMPLED = "sampled"
+
+
 def sample(s: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
     """A state ``seat`` cannot tell from ``s``: everything hidden from it redrawn."""
     w = clone(s)
+    w[SAMPLED] = True
     w["seed"] = rng.getrandbits(48)
     w["rc"] = 0
     spec = dict(level(w["level"])["piles"])
@@ -148,24 +163,57 @@ _last: list[Any] = [None, -1, ""]
 def rollout(s: dict[str, Any], seat: int, rng: random.Random) -> str:
     if _last[0] is s and _last[1] == seat:
         return str(_last[2])
-    answer = bot.choose(s, seat, rng)
+    if s.get(SAMPLED) and locked_win(s, seat) and _may_retire(s, seat):
+        answer = "retire"  # (play-outs only: the heuristic itself never retires, R28)
+    else:
+        answer = bot.choose(s, seat, rng)
     _last[:] = [s, seat, answer]
     return answer
 
 
-#: Beside a question (the card not yet resolved: it may still cost tiles or goods), giving
-#: up locks the win only with at least this many credits more than the best other ship;
-#: between two cards (``next``) one more is enough.
+#: Beside a question of a card that may still cost tiles, crew or goods (an enemy, a combat
+#: zone, a hazard), giving up locks the win only with at least this many credits more than
+#: the best other ship; between two cards (``next``), or beside a question of a card that
+#: can only add (:data:`SAFE_CARDS`, or taking a reward), one more is enough.
 LOCK_MARGIN = 3
+#: Cards whose questions cost nothing a retired ship is paid for: open space (days only),
+#: planets and abandoned stations (goods added), abandoned ships (crew for credits).
+SAFE_CARDS = ("open_space", "planets", "abandoned_ship", "abandoned_station", "stardust")
 
 
 def retired_value(s: dict[str, Any], seat: int) -> int:
     """The credits ``seat`` ends the flight with if it leaves now (R27: credits won on
     cards, goods at half price, lost tiles paid; never below 0)."""
+    return _credits(s, seat)
+
+
+def _credits(s: dict[str, Any], seat: int, won: int = 0, goods: int = 0) -> int:
+    """What a retired ``seat`` would be paid with ``won`` more credits and ``goods`` more
+    worth of goods aboard (R27: goods at half price, lost tiles paid; never below 0)."""
     p = s["players"][seat]
-    goods = {sh.unkey(k): v for k, v in p.get("goods", {}).items()}
+    worth = fl.goods_value({sh.unkey(k): v for k, v in p.get("goods", {}).items()}, False)
     lost = len(p["lost"]) * int(data()["lost_tile_penalty"])
-    return max(0, int(p.get("won", 0)) + fl.goods_value(goods, retired=True) - lost)
+    total = int(p.get("won", 0)) + won + (worth + goods + 1) // 2 - lost
+    return max(0, total)
+
+
+def after_card(s: dict[str, Any], seat: int) -> int:
+    """What ``seat`` leaves with if it gives up beside this question and answers it the best
+    way: a reward, an abandoned ship or station, a planet (nothing of them costs tiles, and
+    a retired ship keeps what they pay). Other questions: what it has now."""
+    f = s["flight"]
+    kind = (f.get("ask") or {}).get("kind")
+    now = retired_value(s, seat)
+    if kind not in ("take", "reward", "planet") or not f.get("card"):
+        return now
+    card = cards()[f["card"]]
+    if kind == "planet":
+        free = f["ask"].get("free", [])
+        gain = max((bot.load_gain(s, seat, card["planets"][i]) for i in free), default=0)
+        return max(now, _credits(s, seat, goods=gain))
+    reward = card.get("reward", {})
+    gain = bot.load_gain(s, seat, list(reward.get("goods", [])))
+    return max(now, _credits(s, seat, won=int(reward.get("credits", 0)), goods=gain))
 
 
 def locked_win(s: dict[str, Any], seat: int) -> bool:
@@ -178,9 +226,20 @@ def locked_win(s: dict[str, Any], seat: int) -> bool:
     others = [k for k in range(len(s["players"])) if k != seat]
     if any(f["pos"][k] is not None for k in others):
         return False
-    margin = 1 if (f.get("ask") or {}).get("kind") == "next" else LOCK_MARGIN
+    kind = (f.get("ask") or {}).get("kind")
+    card = cards()[f["card"]]["type"] if f.get("card") else None
+    safe = kind in ("next", "reward", "planet") or card in SAFE_CARDS
+    margin = 1 if safe else LOCK_MARGIN
     best = max((retired_value(s, k) for k in others), default=0)
-    return retired_value(s, seat) >= best + margin
+    return after_card(s, seat) >= best + margin
+
+
+def _may_retire(s: dict[str, Any], seat: int) -> bool:
+    """Is ``retire`` among ``seat``'s options now (beside its question, or between cards)?"""
+    f = s.get("flight")
+    if s["phase"] != "flight" or f is None or (f.get("ask") or {}).get("seat") != seat:
+        return False
+    return any(o.id == "retire" for d in pending_of(s) if d.seat == seat for o in d.options)
 
 
 def prune(s: dict[str, Any], decision: Decision) -> list[str]:

@@ -297,10 +297,23 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     assert gt_search.prune(w, d) == ["retire"]
     assert bot_for(GAME, "hard")(w, seat, random.Random(0)) == "retire"
     assert bot.choose(w, seat, random.Random(0)) != "retire"  # the heuristic never (R28)
-    # Not locked: a margin too small beside a question, another ship still flying, the Trek.
+    # Not locked: a margin too small beside a question of a card that may still cost the
+    # ship (an enemy), another ship still flying, the Trek.
     close = clone(w)
     close["players"][other]["won"] = 3
-    assert not gt_search.locked_win(close, seat)
+    risky = clone(close)
+    risky["flight"]["card"] = next(c for c, v in cards().items() if v["type"] == "pirates")
+    risky["flight"]["ask"] = {"seat": seat, "kind": "cannons", "most": 1}
+    assert not gt_search.locked_win(risky, seat)
+    # Beside a question of a card that can only add (here an abandoned station: goods for
+    # crew, nothing lost), one credit more is enough.
+    assert cards()[close["flight"]["card"]]["type"] in gt_search.SAFE_CARDS
+    assert gt_search.locked_win(close, seat)
+    # (What it leaves with counts what the station would load before it leaves.)
+    tied = clone(w)
+    tied["players"][other]["won"] = gt_search.after_card(w, seat)
+    assert gt_search.after_card(w, seat) >= 5
+    assert not gt_search.locked_win(tied, seat)
     flying = clone(w)
     flying["flight"]["pos"][other] = s["flight"]["pos"][other]
     assert not gt_search.locked_win(flying, seat)
@@ -309,6 +322,42 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     trek["trek"] = {"flight": 1}
     assert not gt_search.locked_win(trek, seat)
     # Between two cards (the card resolved) one credit more is enough.
-    window = clone(close)
+    window = clone(risky)
     window["flight"]["ask"] = {"seat": seat, "kind": "next"}
     assert gt_search.locked_win(window, seat)
+
+
+def test_a_reward_that_pays_more_than_the_lost_tiles_locks_the_win() -> None:
+    """Alone in the flight with nothing to sell (lost tiles ate it all), a ship offered an
+    abandoned ship's credits gives up beside the question and takes them (2026-11-27: the
+    searches let such ships fly on and tie at 0 credits)."""
+    s, seat = at_retire_question(0)
+    other = 1 - seat
+    w = clone(s)
+    f = w["flight"]
+    f["pos"][other] = None
+    f["retired"].append(other)
+    f["card"] = next(c for c, v in cards().items() if v["type"] == "abandoned_ship")
+    f["ask"] = {"seat": seat, "kind": "take"}
+    credits = cards()[f["card"]]["reward"]["credits"]
+    for k in (seat, other):
+        w["players"][k].update(won=0, goods={}, lost=[])
+    w["players"][seat]["lost"] = list(range(credits - 1))  # paid out of the reward
+    d = next(d for d in GAME.pending(w) if d.seat == seat)
+    assert {"take", "pass", "retire"} <= {o.id for o in d.options}
+    assert gt_search.retired_value(w, seat) == 0 and gt_search.after_card(w, seat) == 1
+    assert gt_search.prune(w, d) == ["retire"]
+    w["players"][seat]["lost"].append(0)  # one more lost tile: the reward leaves 0, a tie
+    assert not gt_search.locked_win(w, seat)
+
+
+def test_the_heuristic_lands_where_its_holds_take_the_goods() -> None:
+    s, seat = at_retire_question(0)
+    w = clone(s)
+    w["players"][seat]["goods"] = {}
+    ship = sh.load(w["players"][seat]["ship"])
+    holds = [tile(t) for t, _ in ship.values() if tile(t).type == "cargo_hold"]
+    red = sum(h.capacity for h in holds if h.red)
+    room = sum(h.capacity for h in holds)
+    assert bot.load_gain(w, seat, ["red"]) == (4 if red else 0)
+    assert bot.load_gain(w, seat, ["blue"] * (room + 2)) == room

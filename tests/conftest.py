@@ -77,6 +77,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         if where in SLOW or item.nodeid.split("tests/", 1)[-1] in SLOW:
             item.add_marker(pytest.mark.slow)
+    # The slow tests first (the order among them and among the others kept): run on every
+    # core (pytest-xdist), the run then ends with short tests, not with a core idle while
+    # the other plays a whole game.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 #: The bots' levels in tests: the real levels' shape with tiny budgets (normal: the game's

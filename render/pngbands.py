@@ -27,12 +27,15 @@ identical, and cold and warm.
 
 Only what Pillow would write for the picture is handled: an 8-bit palette picture (more than
 16 colours, an RGB palette, no transparency); :func:`encode` answers None for anything else
-and the caller saves it with Pillow.
+and the caller saves it with Pillow. It answers None too if writing a picture fails (a bug
+here must not cost a player a picture): the caller's Pillow writes that one, and the first
+failure of the process is logged with its traceback.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import struct
 import threading
@@ -42,6 +45,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 from PIL import Image
+
+log = logging.getLogger(__name__)
 
 #: Bytes of PNG rows in a band (rounded down to whole rows): 32 rows of a 1400 px table.
 #: Smaller bands are reused more often after a move but deflate a little worse and cost more
@@ -59,12 +64,29 @@ CACHE_BYTES = 32 * 2**20
 #: small bands hold half as much again as its bound).
 ENTRY_OVERHEAD = 360
 
+
+def threads_setting(value: str | None) -> int:
+    """The threads ``COSMODROME_PNG_THREADS`` asks for: a whole number from 0; unset or
+    empty is 0, anything else is logged and read as 0 (a typo must not stop the bot)."""
+    if value is None or not value.strip():
+        return 0
+    try:
+        threads = int(value)
+    except ValueError:
+        threads = -1
+    if threads < 0:
+        log.warning("COSMODROME_PNG_THREADS=%r is not a whole number from 0: using 0", value)
+        return 0
+    return threads
+
+
 #: Threads that deflate a picture's missing bands together (zlib runs without the
 #: interpreter's lock); 0 or 1: deflated in the caller's thread. 0 by default: on two cores
 #: they saved no CPU and gave no more moves per second, in-process or in render workers
 #: (README, issue 23); ``COSMODROME_PNG_THREADS`` sets it (render workers inherit the
-#: environment).
-THREADS = int(os.environ.get("COSMODROME_PNG_THREADS", "0") or 0)
+#: environment). Read at each picture: setting it at run time (the benches do) replaces the
+#: pool of threads, and the old pool's threads end.
+THREADS = threads_setting(os.environ.get("COSMODROME_PNG_THREADS"))
 
 _MAGIC = b"\x89PNG\r\n\x1a\n"
 #: A final, empty deflate block (fixed Huffman codes): ends the stream after the last band.
@@ -153,13 +175,19 @@ _pool_lock = threading.Lock()
 
 
 def _executor() -> ThreadPoolExecutor | None:
-    """The threads deflating bands (:data:`THREADS` of them), None for the caller's own."""
+    """The threads deflating bands (:data:`THREADS` of them, as it is now), None for the
+    caller's own; a pool made for another number of threads is shut down (its threads end
+    once what was given to it is done)."""
     global _pool
-    if THREADS <= 1:
-        return None
+    threads = THREADS
     with _pool_lock:
-        if _pool is None or _pool[0] != THREADS:
-            _pool = (THREADS, ThreadPoolExecutor(THREADS, thread_name_prefix="pngbands"))
+        if _pool is not None and _pool[0] != threads:
+            _pool[1].shutdown(wait=False)
+            _pool = None
+        if threads <= 1:
+            return None
+        if _pool is None:
+            _pool = (threads, ThreadPoolExecutor(threads, thread_name_prefix="pngbands"))
         return _pool[1]
 
 
@@ -195,13 +223,45 @@ def palette_chunks(img: Image.Image) -> bytes | None:
     return _chunk(b"IHDR", ihdr) + _chunk(b"PLTE", bytes(palette[: colors * 3]))
 
 
+#: Pictures this process failed to write band by band (each then written by Pillow).
+FAILURES = 0
+
+
 def encode(
     img: Image.Image, level: int, cache: BandCache | None = None, band_rows: int | None = None
 ) -> bytes | None:
     """PNG bytes of the palette picture ``img`` deflated at zlib ``level`` band by band
     (``band_rows`` rows each, else :data:`BAND_BYTES`), reusing the bands ``cache`` (the
     process's :data:`CACHE` by default) holds; None when ``img`` is not a picture this
-    writer handles (see :func:`palette_chunks`)."""
+    writer handles (see :func:`palette_chunks`), or when writing it failed (counted in
+    :data:`FAILURES`, the first failure logged): the caller writes it with Pillow."""
+    global FAILURES
+    try:
+        return _encode(img, level, cache, band_rows)
+    except Exception:
+        FAILURES += 1
+        if FAILURES == 1:
+            log.exception("banded PNG writer failed: Pillow writes this picture (logged once)")
+        return None
+
+
+def _deflate_missing(
+    raw: memoryview, width: int, spans: list[tuple[int, int]], missing: list[int], level: int
+) -> list[Band]:
+    """The bands ``missing`` (indices into ``spans``) deflated, on the pool's threads when
+    there are several and :data:`THREADS` asks for threads."""
+    pool = _executor() if len(missing) > 1 else None
+    if pool is not None:
+        try:
+            return list(pool.map(lambda i: _deflate(raw, width, *spans[i], level), missing))
+        except RuntimeError:
+            pass  # the pool was shut down meanwhile (THREADS changed): deflated here
+    return [_deflate(raw, width, *spans[i], level) for i in missing]
+
+
+def _encode(
+    img: Image.Image, level: int, cache: BandCache | None, band_rows: int | None
+) -> bytes | None:
     head = palette_chunks(img)
     if head is None:
         return None
@@ -218,12 +278,7 @@ def encode(
         keys.append(key)
         bands.append(cache.get(key))
     missing = [i for i, band in enumerate(bands) if band is None]
-    pool = _executor() if len(missing) > 1 else None
-    if pool is not None:
-        done = pool.map(lambda i: _deflate(raw, width, *spans[i], level), missing)
-        made = list(done)
-    else:
-        made = [_deflate(raw, width, *spans[i], level) for i in missing]
+    made = _deflate_missing(raw, width, spans, missing, level)
     for i, fresh in zip(missing, made, strict=True):
         bands[i] = fresh
         cache.put(keys[i], fresh)

@@ -6,7 +6,8 @@ Pillow's own header and palette for the same picture, hardly bigger; so are pict
 every edge size (one pixel, one band, a last band of one row, rows wider than a band or than
 deflate's window) at every level; the same bytes whatever the band cache holds (empty, warm,
 too small to keep a picture); the cache stays within its bytes of memory; pictures the
-writer does not handle are left to Pillow."""
+writer does not handle, or fails on, are left to Pillow; a bad thread count is read as none,
+and the pool of threads follows the count."""
 
 from __future__ import annotations
 
@@ -299,6 +300,65 @@ def test_deflating_on_threads_writes_the_same_bytes(monkeypatch: pytest.MonkeyPa
     alone = [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs]
     monkeypatch.setattr(pngbands, "THREADS", 2)
     assert [pngbands.encode(img, 3, pngbands.BandCache()) for img in imgs] == alone
+
+
+def test_the_pool_follows_threads_and_ends_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pngbands, "_pool", None)
+    monkeypatch.setattr(pngbands, "THREADS", 2)
+    two = pngbands._executor()
+    assert two is not None and two._max_workers == 2
+    assert pngbands._executor() is two
+    monkeypatch.setattr(pngbands, "THREADS", 3)
+    three = pngbands._executor()
+    assert three is not None and three._max_workers == 3 and two._shutdown
+    monkeypatch.setattr(pngbands, "THREADS", 0)
+    assert pngbands._executor() is None and three._shutdown and pngbands._pool is None
+    # a pool shut down between being handed out and used: the bands are deflated here
+    monkeypatch.setattr(pngbands, "THREADS", 2)
+    img = random_picture(random.Random(5))
+    alone = pngbands.encode(img, 1, pngbands.BandCache(), 4)
+    monkeypatch.setattr(pngbands, "_executor", lambda: two)
+    assert pngbands.encode(img, 1, pngbands.BandCache(), 4) == alone
+
+
+@pytest.mark.parametrize(
+    ("value", "threads", "warned"),
+    [
+        (None, 0, False),
+        ("", 0, False),
+        (" 4 ", 4, False),
+        ("0", 0, False),
+        ("two", 0, True),
+        ("-1", 0, True),
+        ("1.5", 0, True),
+    ],
+)
+def test_a_bad_threads_setting_is_logged_and_read_as_none(
+    value: str | None, threads: int, warned: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level("WARNING", logger="render.pngbands"):
+        assert pngbands.threads_setting(value) == threads
+    assert bool(caplog.records) == warned
+
+
+def test_a_picture_the_writer_fails_on_is_written_by_pillow_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    palette = random_picture(random.Random(6))
+    img = palette.convert("RGB")
+    monkeypatch.setattr(kit, "BANDED", False)
+    pillows = kit.to_png_palette(img, palette)
+    monkeypatch.setattr(kit, "BANDED", True)
+
+    def broken(*args: Any) -> pngbands.Band:
+        raise ValueError("broken band")
+
+    monkeypatch.setattr(pngbands, "_deflate", broken)
+    monkeypatch.setattr(pngbands, "FAILURES", 0)
+    with caplog.at_level("ERROR", logger="render.pngbands"):
+        assert [kit.to_png_palette(img, palette) for _ in range(2)] == [pillows, pillows]
+    assert pngbands.FAILURES == 2
+    assert len(caplog.records) == 1 and "broken band" in caplog.text
 
 
 def test_pictures_drawn_on_several_threads_share_one_cache() -> None:

@@ -26,6 +26,14 @@ def test_same_keys_and_placeholders_in_both_languages() -> None:
         assert placeholders(text) == placeholders(cat["es"][key]), key
 
 
+def test_spanish_ordinals_have_their_period() -> None:
+    # the RAE writes a figure's ordinal with a period before the letter: 1.º, 2.ª, n.º
+    bare = re.compile(r"[0-9}][ºª]")
+    wrong = {k: v for k, v in i18n.catalog()["es"].items() if bare.search(v)}
+    assert not wrong, wrong
+    assert i18n.t("galaxy_trucker.pic.place", "es", place=1) == "1.º"
+
+
 def test_every_key_used_by_the_host_and_cogs_exists() -> None:
     cat = i18n.catalog()
     used: set[str] = set()

@@ -94,6 +94,7 @@ class GameCog(
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._bots_again: set[int] = set()
         self._resume: asyncio.Task[None] | None = None
+        self.replay_pace = {}
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)

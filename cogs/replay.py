@@ -65,12 +65,13 @@ def step_groups(replay: Replay) -> list[tuple[int, int, Any]]:
 class ReplayMixin(CogBase):
     """Part of :class:`cogs.game.GameCog`."""
 
-    #: user id -> (pictures left, when last counted)
+    #: user id -> (pictures left, when last counted), the longest unseen first (set in
+    #: :meth:`cogs.game.GameCog.__init__`)
     replay_pace: dict[int, tuple[float, float]]
 
     def paced(self, user_id: int) -> bool:
         """Whether ``user_id`` may draw a picture now (and count it)."""
-        pace: dict[int, tuple[float, float]] = self.__dict__.setdefault("replay_pace", {})
+        pace = self.replay_pace
         now = self.host.clock.now()
         left, then = pace.pop(user_id, (BURST, now))
         left = min(BURST, left + max(0.0, now - then) * RATE)

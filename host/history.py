@@ -45,6 +45,11 @@ class Replay:
 class History(Play):
     """Undo, rollback and replay."""
 
+    #: The replay viewer's games lately rebuilt: game id -> (when built, its replay), the
+    #: least recently used first (see :meth:`replay_steps`). Made on first use: the host's
+    #: parts have no ``__init__`` of their own (:class:`host.base.HostBase` has the one).
+    _replay_cache: OrderedDict[int, tuple[float, Replay]] | None = None
+
     # -- undo and rollback --------------------------------------------------------------
 
     @staticmethod
@@ -180,9 +185,9 @@ class History(Play):
         snap = await self.by_id(game_id)
         if snap.row.state is None:
             raise HostError("host.replay.not_started")
-        cache: OrderedDict[int, tuple[float, Replay]] = self.__dict__.setdefault(
-            "_replay_cache", OrderedDict()
-        )
+        cache = self._replay_cache
+        if cache is None:
+            cache = self._replay_cache = OrderedDict()
         now = self.clock.now()
         hit = cache.get(game_id)
         if hit is not None and hit[1].version == snap.row.version and now - hit[0] < REPLAY_TTL:
@@ -208,6 +213,10 @@ class History(Play):
         while len(cache) > REPLAY_CACHE:
             cache.popitem(last=False)
         return snap, replay
+
+    def forget_replays(self) -> None:
+        """Drop the replays kept: the next :meth:`replay_steps` of any game rebuilds it."""
+        self._replay_cache = None
 
     # -- audit --------------------------------------------------------------------------
 

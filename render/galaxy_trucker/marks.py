@@ -53,7 +53,8 @@ def _apart() -> Iterator[set[str]]:
 
 
 #: Legend entries, in the order drawn: (entry, the marks it explains). The entry's words
-#: are ``galaxy_trucker.pic.lg.<entry>``; its icon is drawn by :func:`_legend_icon`.
+#: are ``galaxy_trucker.pic.lg.<entry>``; its icon is drawn by
+#: :func:`render.galaxy_trucker.legend._legend_icon`.
 LEGEND: tuple[tuple[str, frozenset[str]], ...] = (
     ("rocket", frozenset({"rocket"})),
     ("cabin", frozenset({"cabin", "human"})),

@@ -12,7 +12,7 @@ from tests.rules.kosmonavts_kit import both_landed, fly, fresh, offered, orders,
 
 
 def _host_rng(seed: int, version: int, seat: int) -> random.Random:
-    """The generator host/sessions.py ``bot_pick`` hands a bot seat."""
+    """The generator host/play.py ``bot_pick`` hands a bot seat."""
     return random.Random(f"{seed}:bot:{version}:{seat}")
 
 

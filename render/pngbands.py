@@ -180,6 +180,8 @@ def _executor() -> ThreadPoolExecutor | None:
     once what was given to it is done)."""
     global _pool
     threads = THREADS
+    if threads <= 1 and _pool is None:
+        return None  # the default: no pool, no lock taken
     with _pool_lock:
         if _pool is not None and _pool[0] != threads:
             _pool[1].shutdown(wait=False)

@@ -33,6 +33,7 @@ import contextlib
 import logging
 import os
 import random
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -98,7 +99,10 @@ class BotPool(WorkerPool):
     def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
         super().__init__(workers, niceness=niceness, timeout=TIMEOUT)
         self.warm = warm
-        self._slots = asyncio.Semaphore(workers)
+        #: One search per worker handed over at a time, per event loop (the bot runs one;
+        #: a benchmark's hard bot runs its own).
+        self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+        self._slots = weakref.WeakKeyDictionary()
         #: Searches answered by a worker (benchmarks).
         self.searches = 0
 
@@ -111,7 +115,9 @@ class BotPool(WorkerPool):
         """(searched, answer): searched False when the pool cannot search (never started,
         left aside, closed): the caller searches in-process. :class:`SearchLost` when the
         worker died or hung; the engine's own error is raised as it would be in-process."""
-        async with self._slots:  # one search per worker at a time: the timeout is its own
+        loop = asyncio.get_running_loop()
+        slots = self._slots.setdefault(loop, asyncio.Semaphore(self.workers))
+        async with slots:  # one search per worker at a time: the timeout is its own
             status, answer = await self.run(1, search, game_id, dumped, seat, seed, budget)
         if status == "lost":
             raise SearchLost(f"the bot worker searching {game_id} died or hung")

@@ -8,6 +8,7 @@ The other tests search in a thread (``Settings.bot_workers`` is 0 unless set).""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -158,8 +159,12 @@ async def test_a_killed_worker_loses_its_search_and_is_replaced(pool: botpool.Bo
     snap = mlem_snapshot()
     seat = snap.decisions[0].seat
     (pid,) = await pool.pids()
-    os.kill(pid, signal.SIGKILL)  # its only worker: the search cannot go anywhere else
-    answer = await host.bot_pick(snap, seat)
+    os.kill(pid, signal.SIGSTOP)  # (so that the search cannot end before the kill)
+    picking = asyncio.create_task(host.bot_pick(snap, seat))
+    while not getattr(pool._executor, "_pending_work_items", None):
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until the search is handed over
+    os.kill(pid, signal.SIGKILL)  # its only worker, mid-search: the search is lost
+    answer = await picking
     assert answer == fallback(snap, seat)
     assert any(answers(d, answer) for d in snap.decisions_for(seat))
     assert pool.replaced == 1 and not pool.broken

@@ -95,6 +95,7 @@ class BotPool(WorkerPool):
     """``workers`` worker processes searching bots' moves; see the module's docstring."""
 
     what = "bot"
+    without = "searching in a thread"
 
     def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
         super().__init__(workers, niceness=niceness, timeout=TIMEOUT)

@@ -5,13 +5,14 @@ Renderers share their FreeType faces, so one process draws one picture at a time
 others idled. A :class:`RenderPool` runs ``COSMODROME_RENDER_WORKERS`` worker processes
 (one per core by default), never a ``fork`` of the running bot (its threads, sockets and
 database connections): they are forked from a fork server, a clean process started once that
-imports the renderers before any worker exists (:func:`context`), so their modules' memory is
-shared between the workers (each worker's own share, PSS, measured 66 MB against 128 MB when
-each was started afresh with ``spawn``, which is used where there is no fork server). Each
-worker warms up once at start: its fonts loaded and its static layers built by drawing one
-table and one private picture of each game. A picture is asked for with plain data (the game
-id, the view dict, the names, the language) and comes back as PNG bytes, byte for byte the
-picture the bot would draw itself.
+imports the renderers (and the rules and the bots' search engine, for the bots' pool) before
+any worker exists (:func:`context`), so their modules' memory is shared between the workers
+(each worker's own share, PSS, measured 66 MB against 128 MB when each was started afresh
+with ``spawn``, which is used where there is no fork server). Each worker warms up once at
+start: its fonts loaded and its static layers built by drawing one table and one private
+picture of each game. A picture is asked for with plain data (the game id, the view dict,
+the names, the language) and comes back as PNG bytes, byte for byte the picture the bot
+would draw itself.
 
 Never a move lost or unshown because of the pool (the move is committed before anything is
 drawn anyway): a worker that dies (killed, out of memory) breaks the executor, and one that
@@ -120,6 +121,8 @@ class WorkerPool:
 
     #: What the workers do, in log lines.
     what = "worker"
+    #: What the callers do when the pool cannot, in log lines.
+    without = "working in-process"
 
     def __init__(self, workers: int, *, niceness: int, timeout: float) -> None:
         if workers < 1:
@@ -159,7 +162,7 @@ class WorkerPool:
             # task per worker starts them now rather than at the first call.
             self._warming = [executor.submit(worker_pid) for _ in range(self.workers)]
         except (OSError, RuntimeError) as err:
-            log.error("%s pool: cannot start workers (%r); working in-process", self.what, err)
+            log.error("%s pool: cannot start workers (%r); %s", self.what, err, self.without)
             self.broken = True
             return None
         return executor
@@ -199,7 +202,7 @@ class WorkerPool:
                 process.kill()  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
-            log.error("%s pool: %d breaks in a row; working in-process", self.what, self._breaks)
+            log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
             self._executor = None
             self.broken = True
             return
@@ -244,6 +247,7 @@ class RenderPool(WorkerPool):
     """``workers`` worker processes drawing pictures; see the module's docstring."""
 
     what = "render"
+    without = "drawing in-process"
 
     def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
         super().__init__(workers, niceness=niceness, timeout=TIMEOUT)

@@ -7,8 +7,8 @@ hard bot thinks, every click and every picture handed to a render worker waits i
 only search, forked from the same fork server as the render workers (host/renderpool.py:
 the rules and the search engine are imported there once) and started nicer than the render
 workers (:data:`NICENESS`): on a busy machine the clicks, then the pictures, get the CPU
-first, and a bot thinks with what is left (bots play over days: a search that takes longer
-costs nothing a player sees).
+first, and a bot thinks with what is left (bots play over days: a bot's move may come a
+little later, a click's picture does not).
 
 A search is asked for with plain data: the game's registry key, its stored dump (the
 ``state`` the move that led to it wrote), the seat, the seed string and the level's budget
@@ -16,10 +16,12 @@ A search is asked for with plain data: the game's registry key, its stored dump 
 ``choose`` with ``random.Random(seed)``: the same move as the in-thread search for the same
 position (tests/host/test_botpool.py checks it for every game and level). At most one search
 per worker is handed over at a time (the others wait in the bot's process), so
-:data:`TIMEOUT` times a search, not its wait in a queue.
+:data:`TIMEOUT` times a search, not its wait in a queue; a quick move (an easy bot's) may
+wait for a hard search to end: more workers, ``COSMODROME_BOT_WORKERS``, search side by
+side.
 
 A bot never blocks a game: a worker that dies (killed, out of memory) or hangs (no answer
-within :data:`TIMEOUT`) loses that search, which :func:`search` reports by raising
+within :data:`TIMEOUT`) loses that search, which :meth:`BotPool.choose` reports by raising
 :class:`SearchLost` (``Play.bot_pick`` then plays the game's heuristic, as for any failed
 search); the workers are replaced for the next search, and after
 ``renderpool.GIVE_UP`` breaks in a row the pool is left aside and searches run in a thread

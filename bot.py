@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from core import i18n
-from host import renderpool
+from host import botpool, renderpool
 from host.clock import Clock
 from host.sessions import Host
 from host.settings import Settings, SettingsError, redact_url
@@ -88,6 +88,7 @@ class Cosmodrome(commands.AutoShardedBot):
         self.clock = clock or Clock()
         self.seeds = seeds
         self.render_pool: renderpool.RenderPool | None = None
+        self.bot_pool: botpool.BotPool | None = None
 
     async def setup_hook(self) -> None:
         path = self.settings.db_path
@@ -100,6 +101,10 @@ class Cosmodrome(commands.AutoShardedBot):
             self.render_pool = renderpool.RenderPool(self.settings.render_workers)
             self.render_pool.start()
             renderpool.install(self.render_pool)
+        if self.settings.bot_workers > 0:  # the bots' searches, off the bot's interpreter
+            self.bot_pool = botpool.BotPool(self.settings.bot_workers)
+            self.bot_pool.start()
+            botpool.install(self.bot_pool)
         if is_postgres_url(path):
             import asyncpg
 
@@ -148,6 +153,11 @@ class Cosmodrome(commands.AutoShardedBot):
             if renderpool.current() is pool:
                 renderpool.install(None)
             await pool.close()
+        searchers, self.bot_pool = self.bot_pool, None
+        if searchers is not None:
+            if botpool.current() is searchers:
+                botpool.install(None)
+            await searchers.close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

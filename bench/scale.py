@@ -2,7 +2,8 @@
 a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
-                          [--hard-bot] [--only-live] [--pillow] [--png-threads N]
+                          [--hard-bot] [--bot-workers N] [--only-live] [--pillow]
+                          [--png-threads N]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -22,9 +23,11 @@ the bot's process and each render worker's RSS.
 
 ``--workers N`` draws the pictures in N worker processes (host/renderpool.py; the default,
 0, draws them in a thread of the bot's process, as the offline tests do); ``--hard-bot``
-keeps a hard bot searching (the search engine at level ``hard`` on a Galaxy Trucker
-flight, in a thread of the bot's process as host/play.py runs it) while the 20 games are
-clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
+keeps a hard bot searching (the search engine at level ``hard`` on a Galaxy Trucker game,
+through ``Host.bot_pick`` as the host runs it) while the 20 games are clicked;
+``--bot-workers N`` searches the bots' moves in N worker processes (host/botpool.py; the
+default, 1, as the bot runs; 0 searches in a thread of the bot's process, the before);
+``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
 ``--pillow`` writes the PNGs with Pillow's own writer instead of the banded one with its
 cache of deflated bands (render/pngbands.py), in the workers too: the before of issue 23's
 banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads.
@@ -45,9 +48,12 @@ from typing import Any
 
 from bench.common import pct
 from bot import build_bot
-from host import pacing, registry, renderpool
+from host import botpool, pacing, registry, renderpool
 from host.clock import FakeClock
 from host.pacing import HOUR
+from host.records import Snapshot
+from host.renderpool import WorkerPool
+from host.rows import GameRow, SeatRow
 from host.sessions import Host, Player
 from host.settings import Settings
 from host.storage import SqliteStore
@@ -100,13 +106,22 @@ def pss_of(pid: int) -> float:
 
 async def memory() -> str:
     """The bot's RSS, each render worker's and the sum; and the PSS of the workers and of
-    the fork server they are forked from (its memory is shared with them)."""
+    the fork server they are forked from (its memory is shared with them); and the bots'
+    search workers' RSS and PSS."""
     main = rss_of(os.getpid())
     pool = renderpool.current()
     pids = await pool.pids() if pool else set()
     workers = sorted(rss_of(pid) for pid in pids)
+    searchers = botpool.current()
+    bots = sorted(await searchers.pids()) if searchers else []
+    bot_line = (
+        f"; bot workers' RSS {', '.join(f'{rss_of(p):.0f}' for p in bots)} MB, "
+        f"PSS {', '.join(f'{pss_of(p):.0f}' for p in bots)} MB"
+        if bots
+        else ""
+    )
     if not workers:
-        return f"RSS {main:.0f} MB (pictures drawn in-process)"
+        return f"RSS {main:.0f} MB (pictures drawn in-process){bot_line}"
     each = ", ".join(f"{w:.0f}" for w in workers)
     shares = ", ".join(f"{pss_of(pid):.0f}" for pid in sorted(pids))
     parents = {
@@ -116,12 +131,13 @@ async def memory() -> str:
     return (
         f"RSS {main:.0f} MB + {len(workers)} render workers ({each} MB) = "
         f"{main + sum(workers):.0f} MB; workers' PSS {shares} MB, fork server's {server:.0f} MB"
+        f"{bot_line}"
     )
 
 
-async def workers_cpu() -> float:
-    """CPU seconds the render workers have used (user + system)."""
-    pool = renderpool.current()
+async def workers_cpu(pool: WorkerPool | None = None) -> float:
+    """CPU seconds the render workers (or ``pool``'s) have used (user + system)."""
+    pool = pool or renderpool.current()
     total = 0.0
     for pid in await pool.pids() if pool else set():
         try:
@@ -133,27 +149,44 @@ async def workers_cpu() -> float:
 
 
 class HardBot:
-    """A hard bot searching without a pause in a thread of the bot's process (as
-    host/play.py runs a search: ``asyncio.to_thread``; here a plain thread, which the
-    harness does not wait for), until stopped."""
+    """A hard bot searching without a pause, as the host runs a bot's search
+    (``Host.bot_pick``: in the bot pool, host/botpool.py, when the bot runs one; else in a
+    thread of the bot's process), on a Galaxy Trucker game whose four seats are hard bots
+    (its moves applied by the engine, nothing stored), until stopped. Its event loop runs
+    in a thread of its own: the harness waits for every search the bot's loop hands out,
+    and the clicks' rounds must not wait for this one."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: Host) -> None:
+        self.host = host
         self.stop = threading.Event()
         self.searches = 0
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.run()), daemon=True)
 
-    def run(self) -> None:
+    def snapshot(self, state: Any, version: int) -> Snapshot:
+        """The game as ``Host.by_id`` would read it (its row holds the state's dump)."""
         game = registry.get("galaxy_trucker")
-        choose = registry.bot_chooser()
+        row = GameRow(
+            id=0, guild_id=None, channel_id=0, game=game.id, status="active", options={},
+            seed=9, version=version, state=game.dump(state), lang="en", owner_id=0,
+            lobby_message_id=None, table_message_id=None, table_to_move=[], created_at=0.0,
+            updated_at=0.0, finished_at=None,
+        )  # fmt: skip
+        seats = [SeatRow(0, i, None, True, f"B{i}", "en", False, level="hard") for i in range(4)]
+        return Snapshot(row, seats, game, state, decisions=game.pending(state))
+
+    async def run(self) -> None:
+        game = registry.get("galaxy_trucker")
         rng = random.Random(9)
         state = game.new(4, {}, 9)
+        version = 0
         while not self.stop.is_set():
             pending = game.pending(state)
-            if not pending:
+            if not pending or game.result(state) is not None:
                 state = game.new(4, {}, rng.randrange(1000))
                 continue
+            version += 1
             d = rng.choice(pending)
-            answer = choose(game, state, d.seat, rng, "hard")
+            answer = await self.host.bot_pick(self.snapshot(state, version), d.seat)
             state, _ = game.apply(state, d.seat, answer)
             self.searches += 1
 
@@ -280,6 +313,7 @@ async def run(
     hard_bot: bool,
     only_live: bool,
     niceness: int | None = None,
+    bot_workers: int = 1,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -287,6 +321,7 @@ async def run(
             db_path=str(Path(tmp) / "scale.db"),
             tick_seconds=0,
             render_workers=workers,
+            bot_workers=bot_workers,
         )
         clock, seeds = FakeClock(), random.Random(1)
         h = Harness(lambda: build_bot(settings, clock=clock, seeds=seeds))
@@ -302,6 +337,9 @@ async def run(
             h.bot.render_pool = pool  # type: ignore[union-attr]
         if pool is not None:
             await pool.ready()
+        searchers = botpool.current()
+        if searchers is not None:
+            await searchers.ready()
         try:
             await measure(h, clock, games, rounds, hard_bot=hard_bot, only_live=only_live)
         finally:
@@ -331,18 +369,23 @@ async def measure(
     if not only_live:
         await ticks_and_lone_clicks(b, clock, templates, clones, rounds, rng)
     live = [g for g in templates[1:] if g in b.live]
+    searchers = botpool.current()
     cpu0, workers0 = time.process_time(), await workers_cpu()
+    bots0 = await workers_cpu(searchers) if searchers else 0.0
     if hard_bot:
-        with HardBot() as bot:
+        with HardBot(b.host) as bot:
             moves, seconds, got = await twenty_at_once(b, live, rng)
-        print(f"(a hard bot searching meanwhile: {bot.searches} searches)")
+        where = "in the bot pool" if searchers else "in a thread of the bot's process"
+        print(f"(a hard bot searching meanwhile, {where}: {bot.searches} searches)")
     else:
         moves, seconds, got = await twenty_at_once(b, live, rng)
     cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
+    bots = (await workers_cpu(searchers) if searchers else 0.0) - bots0
     print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
     print(
         f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too), "
-        f"render workers {workers / moves * 1000:.1f} ms"
+        f"render workers {workers / moves * 1000:.1f} ms, bot workers "
+        f"{bots / moves * 1000:.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
     print(line(f"click→ack, {LIVE} games clicked at once (from its own click)", got.own_acks))
     print(line(f"click→ack, {LIVE} games clicked at once (from the round's start)", got.acks))
@@ -623,6 +666,12 @@ def main() -> None:
         "--hard-bot", action="store_true", help="a hard bot searching while the 20 games play"
     )
     ap.add_argument(
+        "--bot-workers",
+        type=int,
+        default=1,
+        help="bots' search worker processes (host/botpool.py; 0: searches in a thread)",
+    )
+    ap.add_argument(
         "--only-live",
         action="store_true",
         help="only the 20 games clicked at once (no ticks, lone clicks or accept runs)",
@@ -668,6 +717,7 @@ def main() -> None:
             args.hard_bot,
             args.only_live,
             args.worker_nice,
+            args.bot_workers,
         )
     )
 

@@ -23,7 +23,7 @@ from core.contract import (
     split_picks,
     standing_of,
 )
-from host import pacing, registry, skill
+from host import botpool, pacing, registry, skill
 from host.dbfaults import StorageDown, move_stored, storage_fault
 from host.records import TIMER_EVENT, Gone, HostError, Outcome, Snapshot, Step, event_dict
 from host.storage import Move, VersionConflict
@@ -234,22 +234,14 @@ class Play(Waits):
         return level if level in pacing.BOT_LEVELS else pacing.DEFAULT_BOT_LEVEL
 
     async def bot_pick(self, snap: Snapshot, seat: int) -> str:
-        """A bot's answer for ``seat``: the search engine at the seat's level, in a worker
-        thread (a search takes up to a couple of seconds; the event loop goes on), from a
-        generator seeded by the game and its version, so a position always gives the same
-        move. Games the engine cannot search play their own heuristic (the engine's rule)."""
+        """A bot's answer for ``seat``: the search engine at the seat's level, off the event
+        loop (a search takes up to a couple of seconds), from a generator seeded by the game
+        and its version, so a position always gives the same move. Games the engine cannot
+        search play their own heuristic (the engine's rule); a search that fails plays the
+        game's heuristic, else a random answer (a bot never blocks a game)."""
         seed = f"{snap.row.seed}:bot:{snap.row.version}:{seat}"
-        level = self.level_of(snap, seat)
-        choose = self._chooser or registry.bot_chooser()
-        args = (
-            snap.game,
-            snap.state,
-            seat,
-            random.Random(seed),
-            self.bot_budgets.get(level, level),
-        )
         try:
-            choice = str(await asyncio.to_thread(choose, *args))
+            choice: str | None = await self._search(snap, seat, seed)
         except Exception:  # a bot must never block a game: fall back to the plainest move
             log.exception("game %s: the bot of seat %s could not search", snap.id, seat)
             choice = None
@@ -264,6 +256,23 @@ class Play(Waits):
             if any(answers(d, choice) for d in offered):
                 return choice
         return random_answer(offered[0], random.Random(seed))
+
+    async def _search(self, snap: Snapshot, seat: int, seed: str) -> str:
+        """The search of :meth:`bot_pick`: in a bot worker process (host/botpool.py), the
+        state passed as its stored dump, when the bot runs a pool and the game is one of the
+        registry's; else (no pool, one that cannot search, a chooser of the tests') in a
+        worker thread. The same answer either way."""
+        level = self.level_of(snap, seat)
+        budget = self.bot_budgets.get(level, level)
+        dumped = snap.row.state
+        pool = None if self._chooser else botpool.searcher(snap.game, snap.row.game, dumped)
+        if pool is not None and dumped is not None:
+            searched, choice = await pool.choose(snap.row.game, dumped, seat, seed, budget)
+            if searched and choice is not None:
+                return choice
+        choose = self._chooser or registry.bot_chooser()
+        args = (snap.game, snap.state, seat, random.Random(seed), budget)
+        return str(await asyncio.to_thread(choose, *args))
 
     async def play_bots(self, game_id: int) -> list[Step]:
         """Make the moves the bot seats owe, one at a time, until a person is to move or the

@@ -5,13 +5,14 @@ Renderers share their FreeType faces, so one process draws one picture at a time
 others idled. A :class:`RenderPool` runs ``COSMODROME_RENDER_WORKERS`` worker processes
 (one per core by default), never a ``fork`` of the running bot (its threads, sockets and
 database connections): they are forked from a fork server, a clean process started once that
-imports the renderers before any worker exists (:func:`context`), so their modules' memory is
-shared between the workers (each worker's own share, PSS, measured 66 MB against 128 MB when
-each was started afresh with ``spawn``, which is used where there is no fork server). Each
-worker warms up once at start: its fonts loaded and its static layers built by drawing one
-table and one private picture of each game. A picture is asked for with plain data (the game
-id, the view dict, the names, the language) and comes back as PNG bytes, byte for byte the
-picture the bot would draw itself.
+imports the renderers (and the rules and the bots' search engine, for the bots' pool) before
+any worker exists (:func:`context`), so their modules' memory is shared between the workers
+(each worker's own share, PSS, measured 66 MB against 128 MB when each was started afresh
+with ``spawn``, which is used where there is no fork server). Each worker warms up once at
+start: its fonts loaded and its static layers built by drawing one table and one private
+picture of each game. A picture is asked for with plain data (the game id, the view dict,
+the names, the language) and comes back as PNG bytes, byte for byte the picture the bot
+would draw itself.
 
 Never a move lost or unshown because of the pool (the move is committed before anything is
 drawn anyway): a worker that dies (killed, out of memory) breaks the executor, and one that
@@ -23,6 +24,8 @@ between them the pool is left aside for good and every picture is drawn in-proce
 
 The pool in use is process-wide (:func:`install`, :func:`current`): the bot starts one in
 its ``setup_hook`` and closes it in ``close``; :func:`render` is what the cogs call.
+:class:`WorkerPool` is the machinery (start, replace, give up, time out) that the bots'
+search pool (host/botpool.py) shares.
 """
 
 from __future__ import annotations
@@ -82,13 +85,16 @@ def warm_up() -> None:
 
 
 def context() -> multiprocessing.context.BaseContext:
-    """The fork server (where there is one) with the renderers imported once, else spawn."""
+    """The fork server (where there is one) with the renderers, the rules and the bots'
+    search engine imported once (the render and bot pools fork from the same server), else
+    spawn."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     # (only read when the fork server starts: the first pool of the process)
     modules = [f"render.{game_id}" for game_id in registry.GAME_MODULES]
-    ctx.set_forkserver_preload(["__main__", __name__, *modules])
+    rules = [*registry.GAME_MODULES.values(), registry.SEARCH_MODULE]
+    ctx.set_forkserver_preload(["__main__", __name__, *modules, *rules])
     return ctx
 
 
@@ -105,24 +111,37 @@ def worker_pid() -> int:
     return os.getpid()
 
 
-class RenderPool:
-    """``workers`` worker processes drawing pictures; see the module's docstring."""
+class WorkerPool:
+    """``workers`` worker processes forked from the fork server (:func:`context`), asked
+    for plain data: the machinery the render pool and the bots' pool (host/botpool.py)
+    share. A worker that dies breaks the executor, and one that hangs (no answer within
+    ``timeout``) is killed; the executor is then replaced by a fresh one, unless
+    :data:`GIVE_UP` breaks came in a row with no answer between them: the pool is then left
+    aside for good (``broken``). Subclasses say how a worker starts (:meth:`initializer`)."""
 
-    def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
+    #: What the workers do, in log lines.
+    what = "worker"
+    #: What the callers do when the pool cannot, in log lines.
+    without = "working in-process"
+
+    def __init__(self, workers: int, *, niceness: int, timeout: float) -> None:
         if workers < 1:
-            raise ValueError("a render pool needs at least one worker")
+            raise ValueError(f"a {self.what} pool needs at least one worker")
         self.workers = workers
-        self.warm = warm
-        self.timeout = TIMEOUT
+        self.timeout = timeout
         self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._warming: list[Future[Any]] = []
-        #: Executors replaced after a worker died; breaks in a row with no picture between.
+        #: Executors replaced after a worker died; breaks in a row with no answer between.
         self.replaced = 0
         self._breaks = 0
-        #: Left aside for good (see GIVE_UP), or never started: every picture in-process.
+        #: Left aside for good (see GIVE_UP), or never started: the callers do without.
         self.broken = False
         self.closed = False
+
+    def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
+        """A worker's initializer and its arguments."""
+        raise NotImplementedError
 
     # -- life ------------------------------------------------------------------------------
 
@@ -131,18 +150,19 @@ class RenderPool:
         self._executor = self._new()
 
     def _new(self) -> ProcessPoolExecutor | None:
+        initializer, initargs = self.initializer()
         try:
             executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=context(),
-                initializer=start_worker,
-                initargs=(self.warm, self.niceness),
+                initializer=initializer,
+                initargs=initargs,
             )
             # Every worker starts at the first task (and runs its warm-up then): one small
-            # task per worker starts them now rather than at the first click.
+            # task per worker starts them now rather than at the first call.
             self._warming = [executor.submit(worker_pid) for _ in range(self.workers)]
         except (OSError, RuntimeError) as err:
-            log.error("render pool: cannot start workers (%r); drawing in-process", err)
+            log.error("%s pool: cannot start workers (%r); %s", self.what, err, self.without)
             self.broken = True
             return None
         return executor
@@ -152,7 +172,7 @@ class RenderPool:
         for fut in list(self._warming):
             try:
                 await asyncio.wrap_future(fut)
-            except Exception:  # a worker that died is replaced at the next picture
+            except Exception:  # a worker that died is replaced at the next call
                 return
 
     async def pids(self) -> set[int]:
@@ -165,8 +185,8 @@ class RenderPool:
         return set(procs)
 
     async def close(self) -> None:
-        """Stop the workers (a picture being drawn is finished first; queued ones are
-        cancelled and their callers draw them in-process)."""
+        """Stop the workers (a call being run is finished first; queued ones are
+        cancelled and their callers do without the pool)."""
         self.closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
@@ -182,34 +202,34 @@ class RenderPool:
                 process.kill()  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
-            log.error("render pool: %d breaks in a row; drawing in-process", self._breaks)
+            log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
             self._executor = None
             self.broken = True
             return
-        log.warning("render pool: a worker died; starting fresh workers")
+        log.warning("%s pool: a worker died; starting fresh workers", self.what)
         self.replaced += 1
         self._executor = self._new()
 
-    # -- drawing -----------------------------------------------------------------------------
+    # -- calls -------------------------------------------------------------------------------
 
-    async def draw(
-        self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
-    ) -> tuple[bool, Picture]:
-        """(drawn, picture): drawn False when the pool could not draw it (broken, closed,
-        a worker died twice): the caller draws it in-process. A renderer's own error is
-        raised as it would be in-process."""
+    async def run(self, tries: int, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
+        """``fn(*args)`` in a worker: ("done", its result); ("off", None) when there was no
+        worker to ask (never started, left aside, closed); ("lost", None) when the workers
+        died or hung at each of ``tries`` attempts (each on fresh workers). An error of
+        ``fn`` itself is raised as it would be in-process."""
         loop = asyncio.get_running_loop()
-        for _ in range(2):  # the picture, and once more on fresh workers if a worker died
+        status = "off"
+        for _ in range(tries):
             executor = self._executor
             if executor is None or self.broken or self.closed:
                 break
             try:
-                data = await asyncio.wait_for(
-                    loop.run_in_executor(executor, draw, kind, game_id, view, names, lang),
-                    self.timeout,
+                result = await asyncio.wait_for(
+                    loop.run_in_executor(executor, fn, *args), self.timeout
                 )
             except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
                 self._replace(executor)
+                status = "lost"
                 continue
             except RuntimeError:  # shut down meanwhile (the bot is closing)
                 break
@@ -219,8 +239,31 @@ class RenderPool:
                     break  # cancelled by the pool's shutdown, not the caller
                 raise
             self._breaks = 0
-            return True, data
-        return False, None
+            return "done", result
+        return status, None
+
+
+class RenderPool(WorkerPool):
+    """``workers`` worker processes drawing pictures; see the module's docstring."""
+
+    what = "render"
+    without = "drawing in-process"
+
+    def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
+        super().__init__(workers, niceness=niceness, timeout=TIMEOUT)
+        self.warm = warm
+
+    def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
+        return start_worker, (self.warm, self.niceness)
+
+    async def draw(
+        self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
+    ) -> tuple[bool, Picture]:
+        """(drawn, picture): drawn False when the pool could not draw it (broken, closed,
+        a worker died twice): the caller draws it in-process. A renderer's own error is
+        raised as it would be in-process."""
+        status, data = await self.run(2, draw, kind, game_id, view, names, lang)
+        return status == "done", data
 
 
 _current: RenderPool | None = None

@@ -58,6 +58,10 @@ class Settings:
     #: 0 draws them in a thread of the bot's own process. From the environment the default
     #: is one per core; a Settings built in code (tests, benchmarks) draws in-process.
     render_workers: int = 0
+    #: COSMODROME_BOT_WORKERS: worker processes searching the bots' moves (host/botpool.py);
+    #: 0 searches in a thread of the bot's own process. From the environment the default is
+    #: one; a Settings built in code (tests, benchmarks) searches in-process.
+    bot_workers: int = 0
 
     @property
     def one_of_several(self) -> bool:
@@ -104,8 +108,14 @@ class Settings:
             raise SettingsError(
                 f"COSMODROME_RENDER_WORKERS must be a number from 0 to 64, got {workers!r}"
             )
+        searchers = merged.get("COSMODROME_BOT_WORKERS", "").strip() or "1"
+        if not searchers.isdigit() or int(searchers) > 64:
+            raise SettingsError(
+                f"COSMODROME_BOT_WORKERS must be a number from 0 to 64, got {searchers!r}"
+            )
         settings = cls(
             render_workers=int(workers) if workers else default_render_workers(),
+            bot_workers=int(searchers),
             db_pool=int(pool),
             db_timeout=db_timeout,
             token=merged.get("DISCORD_TOKEN", "").strip() or None,

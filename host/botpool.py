@@ -21,11 +21,12 @@ wait for a hard search to end: more workers, ``COSMODROME_BOT_WORKERS``, search 
 side.
 
 A bot never blocks a game: a worker that dies (killed, out of memory) or hangs (no answer
-within :data:`TIMEOUT`) loses that search, which :meth:`BotPool.choose` reports by raising
-:class:`SearchLost` (``Play.bot_pick`` then plays the game's heuristic, as for any failed
-search); the workers are replaced for the next search, and after
-``renderpool.GIVE_UP`` breaks in a row the pool is left aside and searches run in a thread
-of the bot's process, as with ``COSMODROME_BOT_WORKERS=0``.
+within :data:`TIMEOUT`) while it searches loses that search, which :meth:`BotPool.choose`
+reports by raising :class:`SearchLost` (``Play.bot_pick`` then plays the game's heuristic,
+as for any failed search); the workers are replaced for the next search (workers found dead
+before a search is handed over, killed while idle, are replaced first: that search is not
+lost), and after ``renderpool.GIVE_UP`` breaks in a row the pool is left aside and
+searches run in a thread of the bot's process, as with ``COSMODROME_BOT_WORKERS=0``.
 """
 
 from __future__ import annotations

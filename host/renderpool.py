@@ -215,18 +215,26 @@ class WorkerPool:
     async def run(self, tries: int, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         """``fn(*args)`` in a worker: ("done", its result); ("off", None) when there was no
         worker to ask (never started, left aside, closed); ("lost", None) when the workers
-        died or hung at each of ``tries`` attempts (each on fresh workers). An error of
-        ``fn`` itself is raised as it would be in-process."""
+        died or hung at each of ``tries`` attempts (each on fresh workers). Workers found
+        dead before the call is handed over (a worker killed while idle) cost no attempt:
+        the call goes to fresh workers. An error of ``fn`` itself is raised as it would be
+        in-process."""
         loop = asyncio.get_running_loop()
         status = "off"
-        for _ in range(tries):
+        while tries > 0:
             executor = self._executor
             if executor is None or self.broken or self.closed:
                 break
             try:
-                result = await asyncio.wait_for(
-                    loop.run_in_executor(executor, fn, *args), self.timeout
-                )
+                call = loop.run_in_executor(executor, fn, *args)
+            except BrokenProcessPool:  # died before this call: not its attempt
+                self._replace(executor)
+                continue
+            except RuntimeError:  # shut down meanwhile (the bot is closing)
+                break
+            tries -= 1
+            try:
+                result = await asyncio.wait_for(call, self.timeout)
             except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
                 self._replace(executor)
                 status = "lost"

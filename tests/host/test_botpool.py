@@ -176,6 +176,27 @@ async def test_a_killed_worker_loses_its_search_and_is_replaced(pool: botpool.Bo
     assert again == await host.bot_pick(snap, seat)
 
 
+async def test_a_worker_killed_while_idle_costs_no_search(pool: botpool.BotPool) -> None:
+    # Killed between two moves (the out-of-memory killer, an operator): the next search
+    # goes to a fresh worker and gives the searched move, not the heuristic.
+    host = bare_host()
+    snap = mlem_snapshot()
+    seat = snap.decisions[0].seat
+    botpool.install(None)
+    expected = await host.bot_pick(snap, seat)
+    botpool.install(pool)
+    assert expected != fallback(snap, seat)  # (else this test would tell nothing)
+    executor = pool._executor
+    assert executor is not None
+    (pid,) = await pool.pids()
+    os.kill(pid, signal.SIGKILL)
+    # (no clock: the executor's manager thread ends once it has marked the pool broken)
+    await asyncio.to_thread(executor._executor_manager_thread.join)  # type: ignore[attr-defined]
+    assert await host.bot_pick(snap, seat) == expected
+    assert pool.searches == 1 and pool.replaced == 1 and not pool.broken
+    assert pid not in await pool.pids()
+
+
 async def test_a_hung_worker_is_killed_and_replaced(pool: botpool.BotPool) -> None:
     host = bare_host()
     snap = mlem_snapshot()

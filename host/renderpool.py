@@ -55,6 +55,10 @@ TIMEOUT = 60.0
 #: still gets the CPU first, so clicks are acknowledged at once (a picture waits a little).
 NICENESS = 5
 
+#: Seconds closing a pool waits for a call being run (a picture, a bot's search: a couple
+#: of seconds at most) before its worker is killed.
+CLOSE_GRACE = 10.0
+
 Picture = bytes | None
 
 
@@ -106,6 +110,14 @@ def start_worker(warm: bool, niceness: int = NICENESS) -> None:
         warm_up()
 
 
+def kill_workers(executor: Executor) -> None:
+    """Kill an executor's worker processes (its manager thread then marks it broken and
+    fails what they were running)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+
+
 def worker_pid() -> int:
     """The worker's process id (tests kill one)."""
     return os.getpid()
@@ -138,6 +150,8 @@ class WorkerPool:
         #: Left aside for good (see GIVE_UP), or never started: the callers do without.
         self.broken = False
         self.closed = False
+        #: Seconds :meth:`close` waits for a call being run before killing its worker.
+        self.close_grace = CLOSE_GRACE
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         """A worker's initializer and its arguments."""
@@ -185,21 +199,30 @@ class WorkerPool:
         return set(procs)
 
     async def close(self) -> None:
-        """Stop the workers (a call being run is finished first; queued ones are
-        cancelled and their callers do without the pool)."""
+        """Stop the workers (a call being run is finished first, within
+        :data:`CLOSE_GRACE` seconds, else its worker is killed: a hung worker must not keep
+        the bot from stopping; queued calls are cancelled and their callers do without the
+        pool)."""
         self.closed = True
         executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        stopping = asyncio.ensure_future(
+            asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), self.close_grace)
+        except TimeoutError:
+            log.warning("%s pool: a worker still busy at close; killed", self.what)
+            kill_workers(executor)
+            await stopping
 
     def _replace(self, broken: Executor) -> None:
         """A worker died: a fresh executor, unless another caller replaced it already."""
         if self._executor is not broken or self.closed:
             return
         self._breaks += 1
-        for process in list((getattr(broken, "_processes", None) or {}).values()):
-            with contextlib.suppress(OSError, ValueError):
-                process.kill()  # a hung worker would never end by itself
+        kill_workers(broken)  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
             log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)

@@ -214,6 +214,29 @@ async def test_a_hung_worker_is_killed_and_replaced(pool: botpool.BotPool) -> No
     assert pool.searches == searched + 1
 
 
+def handed_over(pool: botpool.BotPool) -> list[Any]:
+    """The calls handed to the pool's executor (queued for its workers, or running)."""
+    return list((getattr(pool._executor, "_pending_work_items", None) or {}).values())
+
+
+async def test_closing_does_not_wait_for_a_hung_search(pool: botpool.BotPool) -> None:
+    # The bot stopping while a worker hangs mid-search: the worker is killed after the
+    # grace, the close returns, and the search's caller still gets a move.
+    host = bare_host()
+    snap = mlem_snapshot()
+    seat = snap.decisions[0].seat
+    (pid,) = await pool.pids()
+    workers = list(pool._executor._processes.values())  # type: ignore[union-attr]
+    os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+    picking = asyncio.create_task(host.bot_pick(snap, seat))
+    while not any(item.future.running() for item in handed_over(pool)):
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until the worker has it
+    pool.close_grace = 0.2  # (a stopped worker never answers: the outcome is the same)
+    await pool.close()
+    assert [w.exitcode for w in workers] == [-signal.SIGKILL]
+    assert await picking == fallback(snap, seat)  # its search lost: the heuristic
+
+
 async def test_a_pool_that_cannot_search_leaves_it_to_a_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

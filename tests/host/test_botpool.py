@@ -127,6 +127,18 @@ async def test_a_worker_searches_the_same_move_as_the_thread(pool: botpool.BotPo
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + botpool.NICENESS)
 
 
+async def test_several_games_searching_at_once_wait_their_turn(pool: botpool.BotPool) -> None:
+    # Every game's bots asking at once (one worker): each search waits for the worker,
+    # none is lost or mixed up with another's.
+    host = bare_host()
+    snaps = [snapshot(g, s, "hard", version=i + 1) for i, (g, s) in enumerate(positions(1))]
+    asked = [(snap, d.seat) for snap in snaps for d in snap.decisions[:2]]
+    at_once = await asyncio.gather(*(host.bot_pick(snap, seat) for snap, seat in asked))
+    assert pool.searches == len(asked) and pool.replaced == 0
+    botpool.install(None)
+    assert list(at_once) == [await host.bot_pick(snap, seat) for snap, seat in asked]
+
+
 def fallback(snap: Snapshot, seat: int) -> str:
     """The game's heuristic answer, as ``bot_pick`` plays it when a search fails."""
     seed = f"{snap.row.seed}:bot:{snap.row.version}:{seat}"

@@ -35,6 +35,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
+import traceback
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -108,6 +110,25 @@ def start_worker(warm: bool, niceness: int = NICENESS) -> None:
         os.nice(niceness)
     if warm:
         warm_up()
+
+
+class WorkerError(Exception):
+    """An error raised in a worker that could not be sent back as it was (it does not
+    survive pickling, e.g. the rules' ``IllegalMove``): its traceback, as text."""
+
+
+def call(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, in a worker. An error that would not survive the way back (the
+    executor would take it for a dead worker, and kill and replace the workers) comes back
+    as a :class:`WorkerError`; any other as it is."""
+    try:
+        return fn(*args)
+    except Exception as err:
+        try:
+            pickle.loads(pickle.dumps(err))
+        except Exception:
+            raise WorkerError(traceback.format_exc()) from None
+        raise
 
 
 def kill_workers(executor: Executor) -> None:
@@ -241,7 +262,7 @@ class WorkerPool:
         died or hung at each of ``tries`` attempts (each on fresh workers). Workers found
         dead before the call is handed over (a worker killed while idle) cost no attempt:
         the call goes to fresh workers. An error of ``fn`` itself is raised as it would be
-        in-process."""
+        in-process (as a :class:`WorkerError` if it cannot be sent back: see :func:`call`)."""
         loop = asyncio.get_running_loop()
         status = "off"
         while tries > 0:
@@ -249,7 +270,7 @@ class WorkerPool:
             if executor is None or self.broken or self.closed:
                 break
             try:
-                call = loop.run_in_executor(executor, fn, *args)
+                handed = loop.run_in_executor(executor, call, fn, *args)
             except BrokenProcessPool:  # died before this call: not its attempt
                 self._replace(executor)
                 continue
@@ -257,7 +278,7 @@ class WorkerPool:
                 break
             tries -= 1
             try:
-                result = await asyncio.wait_for(call, self.timeout)
+                result = await asyncio.wait_for(handed, self.timeout)
             except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
                 self._replace(executor)
                 status = "lost"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
-from core.contract import answers
+from core.contract import IllegalMove, answers, check_picks
 from host import botpool, registry, renderpool
 from host.clock import FakeClock
 from host.records import Snapshot
@@ -164,6 +164,23 @@ async def test_a_search_that_raises_in_the_worker_plays_the_heuristic(
     expected = await host.bot_pick(snap, seat)
     botpool.install(pool)
     assert await host.bot_pick(snap, seat) == expected
+
+
+async def test_an_error_that_cannot_be_sent_back_does_not_break_the_pool(
+    pool: botpool.BotPool,
+) -> None:
+    # The rules' IllegalMove does not survive pickling (its arguments are keywords): raised
+    # in a worker, the executor would take it for a dead worker and kill the workers.
+    decision = mlem_snapshot().decisions[0]
+    with pytest.raises(IllegalMove):
+        check_picks(decision, "no such option")
+    with pytest.raises(renderpool.WorkerError, match=r"IllegalMove: host\.error\.not_offered"):
+        await pool.run(1, check_picks, decision, "no such option")
+    with pytest.raises(KeyError, match="unknown game"):  # one that does: as it is
+        await pool.run(1, registry.get, "no such game")
+    assert pool.replaced == 0 and not pool.broken
+    status, pid = await pool.run(1, renderpool.worker_pid)  # the same worker goes on
+    assert status == "done" and {pid} == await pool.pids()
 
 
 async def test_a_killed_worker_loses_its_search_and_is_replaced(pool: botpool.BotPool) -> None:

@@ -27,7 +27,7 @@ from host.rows import GameRow, SeatRow
 from host.sessions import Host
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import play_turn
-from tests.e2e.kit import open_game
+from tests.e2e.kit import host_of, open_game
 from tests.e2e.kit import snapshot as snapshot_of
 from tests.harness import Harness
 from tests.render.kit import random_states
@@ -325,6 +325,34 @@ async def test_a_bot_with_a_bot_worker_plays_its_bots_through_it(harness: Harnes
     assert pool.searches > 0  # every bot move was searched in the worker
     await h.stop()
     assert botpool.current() is None and pool.closed
+
+
+async def test_a_restart_with_a_bot_move_owed_plays_it_through_the_fresh_pool(
+    harness: Harness,
+) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_game(h, "mlem", ana, [ben], bots=1)
+    rng = random.Random(3)
+    await play_turn(h, {ana: 0, ben: 1}, rng)
+    # Ben's seat handed to a bot behind the bot's back: nothing plays it before the restart.
+    before = await snapshot_of(h)
+    seat = next(s for s in before.to_move() if before.human(s))
+    await host_of(h).store.update_seat(before.id, seat, is_bot=True, autopilot=True)
+    owed = await snapshot_of(h)
+    assert host_of(h).bot_to_move(owed) == seat
+    old = botpool.current()
+    botpool.install(None)
+    expected = await host_of(h).bot_pick(owed, seat)  # the search in a thread
+    botpool.install(old)
+    await h.restart()
+    pool = botpool.current()
+    assert pool is not None and pool is not old and old is not None and old.closed
+    # At start-up the fresh bot finds the move owed and plays it, searched in its pool.
+    played = sum(owed.moves_by_seat.values())
+    moves = [a for a in await host_of(h).store.actions(owed.id) if a.seq > played]
+    assert moves and moves[0].seat == seat and moves[0].by_bot
+    assert moves[0].choice == expected and pool.searches >= 1
 
 
 def test_the_setting() -> None:

@@ -118,7 +118,8 @@ class BotPool(WorkerPool):
     ) -> tuple[bool, str | None]:
         """(searched, answer): searched False when the pool cannot search (never started,
         left aside, closed): the caller searches in-process. :class:`SearchLost` when the
-        worker died or hung; the engine's own error is raised as it would be in-process."""
+        worker died or hung; the engine's own error is raised as it would be in-process (as a
+        ``renderpool.WorkerError`` if it cannot be pickled back)."""
         loop = asyncio.get_running_loop()
         slots = self._slots.setdefault(loop, asyncio.Semaphore(self.workers))
         async with slots:  # one search per worker at a time: the timeout is its own

@@ -21,11 +21,12 @@ wait for a hard search to end: more workers, ``COSMODROME_BOT_WORKERS``, search 
 side.
 
 A bot never blocks a game: a worker that dies (killed, out of memory) or hangs (no answer
-within :data:`TIMEOUT`) loses that search, which :meth:`BotPool.choose` reports by raising
-:class:`SearchLost` (``Play.bot_pick`` then plays the game's heuristic, as for any failed
-search); the workers are replaced for the next search, and after
-``renderpool.GIVE_UP`` breaks in a row the pool is left aside and searches run in a thread
-of the bot's process, as with ``COSMODROME_BOT_WORKERS=0``.
+within :data:`TIMEOUT`) while it searches loses that search, which :meth:`BotPool.choose`
+reports by raising :class:`SearchLost` (``Play.bot_pick`` then plays the game's heuristic,
+as for any failed search); the workers are replaced for the next search (workers found dead
+before a search is handed over, killed while idle, are replaced first: that search is not
+lost), and after ``renderpool.GIVE_UP`` breaks in a row the pool is left aside and
+searches run in a thread of the bot's process, as with ``COSMODROME_BOT_WORKERS=0``.
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ class BotPool(WorkerPool):
     ) -> tuple[bool, str | None]:
         """(searched, answer): searched False when the pool cannot search (never started,
         left aside, closed): the caller searches in-process. :class:`SearchLost` when the
-        worker died or hung; the engine's own error is raised as it would be in-process."""
+        worker died or hung; the engine's own error is raised as it would be in-process (as a
+        ``renderpool.WorkerError`` if it cannot be pickled back)."""
         loop = asyncio.get_running_loop()
         slots = self._slots.setdefault(loop, asyncio.Semaphore(self.workers))
         async with slots:  # one search per worker at a time: the timeout is its own

@@ -35,6 +35,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
+import traceback
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,6 +56,10 @@ TIMEOUT = 60.0
 #: How much nicer than the bot the workers run: with every core drawing, the event loop
 #: still gets the CPU first, so clicks are acknowledged at once (a picture waits a little).
 NICENESS = 5
+
+#: Seconds closing a pool waits for a call being run (a picture, a bot's search: a couple
+#: of seconds at most) before its worker is killed.
+CLOSE_GRACE = 10.0
 
 Picture = bytes | None
 
@@ -106,6 +112,33 @@ def start_worker(warm: bool, niceness: int = NICENESS) -> None:
         warm_up()
 
 
+class WorkerError(Exception):
+    """An error raised in a worker that could not be sent back as it was (it does not
+    survive pickling, e.g. the rules' ``IllegalMove``): its traceback, as text."""
+
+
+def call(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, in a worker. An error that would not survive the way back (the
+    executor would take it for a dead worker, and kill and replace the workers) comes back
+    as a :class:`WorkerError`; any other as it is."""
+    try:
+        return fn(*args)
+    except Exception as err:
+        try:
+            pickle.loads(pickle.dumps(err))
+        except Exception:
+            raise WorkerError(traceback.format_exc()) from None
+        raise
+
+
+def kill_workers(executor: Executor) -> None:
+    """Kill an executor's worker processes (its manager thread then marks it broken and
+    fails what they were running)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+
+
 def worker_pid() -> int:
     """The worker's process id (tests kill one)."""
     return os.getpid()
@@ -138,6 +171,8 @@ class WorkerPool:
         #: Left aside for good (see GIVE_UP), or never started: the callers do without.
         self.broken = False
         self.closed = False
+        #: Seconds :meth:`close` waits for a call being run before killing its worker.
+        self.close_grace = CLOSE_GRACE
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         """A worker's initializer and its arguments."""
@@ -185,21 +220,30 @@ class WorkerPool:
         return set(procs)
 
     async def close(self) -> None:
-        """Stop the workers (a call being run is finished first; queued ones are
-        cancelled and their callers do without the pool)."""
+        """Stop the workers (a call being run is finished first, within
+        :data:`CLOSE_GRACE` seconds, else its worker is killed: a hung worker must not keep
+        the bot from stopping; queued calls are cancelled and their callers do without the
+        pool)."""
         self.closed = True
         executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        stopping = asyncio.ensure_future(
+            asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), self.close_grace)
+        except TimeoutError:
+            log.warning("%s pool: a worker still busy at close; killed", self.what)
+            kill_workers(executor)
+            await stopping
 
     def _replace(self, broken: Executor) -> None:
         """A worker died: a fresh executor, unless another caller replaced it already."""
         if self._executor is not broken or self.closed:
             return
         self._breaks += 1
-        for process in list((getattr(broken, "_processes", None) or {}).values()):
-            with contextlib.suppress(OSError, ValueError):
-                process.kill()  # a hung worker would never end by itself
+        kill_workers(broken)  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
             log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
@@ -215,18 +259,26 @@ class WorkerPool:
     async def run(self, tries: int, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         """``fn(*args)`` in a worker: ("done", its result); ("off", None) when there was no
         worker to ask (never started, left aside, closed); ("lost", None) when the workers
-        died or hung at each of ``tries`` attempts (each on fresh workers). An error of
-        ``fn`` itself is raised as it would be in-process."""
+        died or hung at each of ``tries`` attempts (each on fresh workers). Workers found
+        dead before the call is handed over (a worker killed while idle) cost no attempt:
+        the call goes to fresh workers. An error of ``fn`` itself is raised as it would be
+        in-process (as a :class:`WorkerError` if it cannot be sent back: see :func:`call`)."""
         loop = asyncio.get_running_loop()
         status = "off"
-        for _ in range(tries):
+        while tries > 0:
             executor = self._executor
             if executor is None or self.broken or self.closed:
                 break
             try:
-                result = await asyncio.wait_for(
-                    loop.run_in_executor(executor, fn, *args), self.timeout
-                )
+                handed = loop.run_in_executor(executor, call, fn, *args)
+            except BrokenProcessPool:  # died before this call: not its attempt
+                self._replace(executor)
+                continue
+            except RuntimeError:  # shut down meanwhile (the bot is closing)
+                break
+            tries -= 1
+            try:
+                result = await asyncio.wait_for(handed, self.timeout)
             except (BrokenProcessPool, TimeoutError):  # a worker died, or hangs
                 self._replace(executor)
                 status = "lost"

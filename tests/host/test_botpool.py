@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
-from core.contract import answers
+from core.contract import IllegalMove, answers, check_picks
 from host import botpool, registry, renderpool
 from host.clock import FakeClock
 from host.records import Snapshot
@@ -27,7 +27,7 @@ from host.rows import GameRow, SeatRow
 from host.sessions import Host
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import play_turn
-from tests.e2e.kit import open_game
+from tests.e2e.kit import host_of, open_game
 from tests.e2e.kit import snapshot as snapshot_of
 from tests.harness import Harness
 from tests.render.kit import random_states
@@ -127,6 +127,18 @@ async def test_a_worker_searches_the_same_move_as_the_thread(pool: botpool.BotPo
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + botpool.NICENESS)
 
 
+async def test_several_games_searching_at_once_wait_their_turn(pool: botpool.BotPool) -> None:
+    # Every game's bots asking at once (one worker): each search waits for the worker,
+    # none is lost or mixed up with another's.
+    host = bare_host()
+    snaps = [snapshot(g, s, "hard", version=i + 1) for i, (g, s) in enumerate(positions(1))]
+    asked = [(snap, d.seat) for snap in snaps for d in snap.decisions[:2]]
+    at_once = await asyncio.gather(*(host.bot_pick(snap, seat) for snap, seat in asked))
+    assert pool.searches == len(asked) and pool.replaced == 0
+    botpool.install(None)
+    assert list(at_once) == [await host.bot_pick(snap, seat) for snap, seat in asked]
+
+
 def fallback(snap: Snapshot, seat: int) -> str:
     """The game's heuristic answer, as ``bot_pick`` plays it when a search fails."""
     seed = f"{snap.row.seed}:bot:{snap.row.version}:{seat}"
@@ -154,6 +166,23 @@ async def test_a_search_that_raises_in_the_worker_plays_the_heuristic(
     assert await host.bot_pick(snap, seat) == expected
 
 
+async def test_an_error_that_cannot_be_sent_back_does_not_break_the_pool(
+    pool: botpool.BotPool,
+) -> None:
+    # The rules' IllegalMove does not survive pickling (its arguments are keywords): raised
+    # in a worker, the executor would take it for a dead worker and kill the workers.
+    decision = mlem_snapshot().decisions[0]
+    with pytest.raises(IllegalMove):
+        check_picks(decision, "no such option")
+    with pytest.raises(renderpool.WorkerError, match=r"IllegalMove: host\.error\.not_offered"):
+        await pool.run(1, check_picks, decision, "no such option")
+    with pytest.raises(KeyError, match="unknown game"):  # one that does: as it is
+        await pool.run(1, registry.get, "no such game")
+    assert pool.replaced == 0 and not pool.broken
+    status, pid = await pool.run(1, renderpool.worker_pid)  # the same worker goes on
+    assert status == "done" and {pid} == await pool.pids()
+
+
 async def test_a_killed_worker_loses_its_search_and_is_replaced(pool: botpool.BotPool) -> None:
     host = bare_host()
     snap = mlem_snapshot()
@@ -176,6 +205,27 @@ async def test_a_killed_worker_loses_its_search_and_is_replaced(pool: botpool.Bo
     assert again == await host.bot_pick(snap, seat)
 
 
+async def test_a_worker_killed_while_idle_costs_no_search(pool: botpool.BotPool) -> None:
+    # Killed between two moves (the out-of-memory killer, an operator): the next search
+    # goes to a fresh worker and gives the searched move, not the heuristic.
+    host = bare_host()
+    snap = mlem_snapshot()
+    seat = snap.decisions[0].seat
+    botpool.install(None)
+    expected = await host.bot_pick(snap, seat)
+    botpool.install(pool)
+    assert expected != fallback(snap, seat)  # (else this test would tell nothing)
+    executor = pool._executor
+    assert executor is not None
+    (pid,) = await pool.pids()
+    os.kill(pid, signal.SIGKILL)
+    # (no clock: the executor's manager thread ends once it has marked the pool broken)
+    await asyncio.to_thread(executor._executor_manager_thread.join)  # type: ignore[attr-defined]
+    assert await host.bot_pick(snap, seat) == expected
+    assert pool.searches == 1 and pool.replaced == 1 and not pool.broken
+    assert pid not in await pool.pids()
+
+
 async def test_a_hung_worker_is_killed_and_replaced(pool: botpool.BotPool) -> None:
     host = bare_host()
     snap = mlem_snapshot()
@@ -191,6 +241,29 @@ async def test_a_hung_worker_is_killed_and_replaced(pool: botpool.BotPool) -> No
     searched = pool.searches
     await host.bot_pick(snap, seat)
     assert pool.searches == searched + 1
+
+
+def handed_over(pool: botpool.BotPool) -> list[Any]:
+    """The calls handed to the pool's executor (queued for its workers, or running)."""
+    return list((getattr(pool._executor, "_pending_work_items", None) or {}).values())
+
+
+async def test_closing_does_not_wait_for_a_hung_search(pool: botpool.BotPool) -> None:
+    # The bot stopping while a worker hangs mid-search: the worker is killed after the
+    # grace, the close returns, and the search's caller still gets a move.
+    host = bare_host()
+    snap = mlem_snapshot()
+    seat = snap.decisions[0].seat
+    (pid,) = await pool.pids()
+    workers = list(pool._executor._processes.values())  # type: ignore[union-attr]
+    os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+    picking = asyncio.create_task(host.bot_pick(snap, seat))
+    while not any(item.future.running() for item in handed_over(pool)):
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until the worker has it
+    pool.close_grace = 0.2  # (a stopped worker never answers: the outcome is the same)
+    await pool.close()
+    assert [w.exitcode for w in workers] == [-signal.SIGKILL]
+    assert await picking == fallback(snap, seat)  # its search lost: the heuristic
 
 
 async def test_a_pool_that_cannot_search_leaves_it_to_a_thread(
@@ -252,6 +325,34 @@ async def test_a_bot_with_a_bot_worker_plays_its_bots_through_it(harness: Harnes
     assert pool.searches > 0  # every bot move was searched in the worker
     await h.stop()
     assert botpool.current() is None and pool.closed
+
+
+async def test_a_restart_with_a_bot_move_owed_plays_it_through_the_fresh_pool(
+    harness: Harness,
+) -> None:
+    h = harness
+    ana, ben = h.user("Ana", "en-US"), h.user("Ben", "es-ES")
+    await open_game(h, "mlem", ana, [ben], bots=1)
+    rng = random.Random(3)
+    await play_turn(h, {ana: 0, ben: 1}, rng)
+    # Ben's seat handed to a bot behind the bot's back: nothing plays it before the restart.
+    before = await snapshot_of(h)
+    seat = next(s for s in before.to_move() if before.human(s))
+    await host_of(h).store.update_seat(before.id, seat, is_bot=True, autopilot=True)
+    owed = await snapshot_of(h)
+    assert host_of(h).bot_to_move(owed) == seat
+    old = botpool.current()
+    botpool.install(None)
+    expected = await host_of(h).bot_pick(owed, seat)  # the search in a thread
+    botpool.install(old)
+    await h.restart()
+    pool = botpool.current()
+    assert pool is not None and pool is not old and old is not None and old.closed
+    # At start-up the fresh bot finds the move owed and plays it, searched in its pool.
+    played = sum(owed.moves_by_seat.values())
+    moves = [a for a in await host_of(h).store.actions(owed.id) if a.seq > played]
+    assert moves and moves[0].seat == seat and moves[0].by_bot
+    assert moves[0].choice == expected and pool.searches >= 1
 
 
 def test_the_setting() -> None:

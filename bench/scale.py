@@ -3,6 +3,7 @@ a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
                           [--hard-bot] [--only-live] [--pillow] [--png-threads N]
+                          [--profile N]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -27,14 +28,22 @@ flight, in a thread of the bot's process as host/play.py runs it) while the 20 g
 clicked; ``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
 ``--pillow`` writes the PNGs with Pillow's own writer instead of the banded one with its
 cache of deflated bands (render/pngbands.py), in the workers too: the before of issue 23's
-banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads.
+banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads;
+``--profile N`` runs cProfile on the event loop's thread (only it) over the 20 games' rounds
+and prints its top N functions by own and by cumulative time, in ms a move, and how much of
+it is the offline harness's and the bench's own code (the click's parsing by discord.py and
+the harness's HTTP are the bench's cost, not the bot's). The CPU per move is printed for
+the whole process and for the event loop's thread alone; ``--profile-out FILE`` keeps the
+profile for ``python -m pstats``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import pstats
 import random
 import resource
 import tempfile
@@ -166,6 +175,40 @@ class HardBot:
         self.thread.join()
 
 
+def print_profile(prof: cProfile.Profile, moves: int, top: int) -> None:
+    """The event loop's thread under cProfile: the ``top`` functions by own time and by
+    cumulative time, in ms a move (cProfile weighs Python-heavy code more than C calls), and
+    the share of the harness's code (tests/harness, tests/e2e, bench) in the own time."""
+    st = pstats.Stats(prof)
+    entries: dict[Any, Any] = st.stats  # type: ignore[attr-defined]
+    total = sum(tt for _cc, _nc, tt, _ct, _callers in entries.values())
+    harness = sum(
+        tt
+        for (path, _line, _name), (_cc, _nc, tt, _ct, _callers) in entries.items()
+        if any(part in path for part in ("tests/harness", "tests/e2e", "/bench/"))
+    )
+    print(
+        f"profile of the event loop's thread (cProfile): {total / moves * 1000:.2f} ms a move "
+        f"of own time, of which the harness and the bench {harness / moves * 1000:.2f} ms"
+    )
+
+    def where(key: Any) -> str:
+        path, lineno, name = key
+        for root in ("/site-packages/", "/work/"):
+            if root in path:
+                path = path.split(root, 1)[1]
+        return f"{path}:{lineno}({name})" if lineno else name
+
+    for title, index in (("own time", 2), ("cumulative time", 3)):
+        print(f"top {top} by {title} (ms a move, calls a move):")
+        ranked = sorted(entries.items(), key=lambda kv: kv[1][index], reverse=True)[:top]
+        for key, (_cc, nc, tt, ct, _callers) in ranked:
+            print(
+                f"  {tt / moves * 1000:7.3f} own {ct / moves * 1000:7.3f} cum "
+                f"{nc / moves:7.1f}  {where(key)}"
+            )
+
+
 def line(name: str, ms: list[float]) -> str:
     return f"{name}: p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms (n={len(ms)})"
 
@@ -280,6 +323,8 @@ async def run(
     hard_bot: bool,
     only_live: bool,
     niceness: int | None = None,
+    profile: int = 0,
+    profile_out: str | None = None,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -303,7 +348,16 @@ async def run(
         if pool is not None:
             await pool.ready()
         try:
-            await measure(h, clock, games, rounds, hard_bot=hard_bot, only_live=only_live)
+            await measure(
+                h,
+                clock,
+                games,
+                rounds,
+                hard_bot=hard_bot,
+                only_live=only_live,
+                profile=profile,
+                profile_out=profile_out,
+            )
         finally:
             await h.stop()
 
@@ -316,6 +370,8 @@ async def measure(
     *,
     hard_bot: bool = False,
     only_live: bool = False,
+    profile: int = 0,
+    profile_out: str | None = None,
 ) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
@@ -332,18 +388,32 @@ async def measure(
         await ticks_and_lone_clicks(b, clock, templates, clones, rounds, rng)
     live = [g for g in templates[1:] if g in b.live]
     cpu0, workers0 = time.process_time(), await workers_cpu()
+    loop0 = time.thread_time()  # (this thread runs the event loop)
+    # (timed by the thread's own CPU clock: the loop's waits in epoll count for nothing)
+    prof = cProfile.Profile(time.thread_time) if profile else None
+    if prof is not None:
+        prof.enable()  # (this thread only: the event loop's)
     if hard_bot:
         with HardBot() as bot:
             moves, seconds, got = await twenty_at_once(b, live, rng)
         print(f"(a hard bot searching meanwhile: {bot.searches} searches)")
     else:
         moves, seconds, got = await twenty_at_once(b, live, rng)
+    if prof is not None:
+        prof.disable()
+    loop = time.thread_time() - loop0
     cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
     print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
     print(
-        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too), "
+        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too; "
+        f"the event loop's thread {loop / moves * 1000:.1f} ms), "
         f"render workers {workers / moves * 1000:.1f} ms"
     )
+    if prof is not None:
+        print_profile(prof, moves, profile)
+        if profile_out:
+            prof.dump_stats(profile_out)
+            print(f"(the profile is in {profile_out}: python -m pstats {profile_out})")
     print(line(f"click→ack, {LIVE} games clicked at once (from its own click)", got.own_acks))
     print(line(f"click→ack, {LIVE} games clicked at once (from the round's start)", got.acks))
     print(line(f"click→image, {LIVE} games clicked at once", got.images))
@@ -649,6 +719,15 @@ def main() -> None:
         default=None,
         help=f"the workers' niceness over the bot's (default {renderpool.NICENESS})",
     )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile the event loop's thread (cProfile) over the 20 games' rounds and print "
+        "its top N functions by own and by cumulative time",
+    )
+    ap.add_argument("--profile-out", metavar="FILE", help="with --profile: the pstats file")
     args = ap.parse_args()
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
@@ -668,6 +747,8 @@ def main() -> None:
             args.hard_bot,
             args.only_live,
             args.worker_nice,
+            args.profile,
+            args.profile_out,
         )
     )
 

@@ -230,9 +230,13 @@ class SqlBase(Storage):
             return await tx.row(sql, *args)
 
     async def _change(self, sql: str, *args: Any) -> int:
-        """One statement in a transaction of its own; how many rows it touched."""
-        async with self._write() as tx:
+        """One statement in a transaction of its own; how many rows it touched (on SQLite
+        in one trip to the database's thread, see :meth:`_atomic`)."""
+
+        async def body(tx: Tx) -> int:
             return await tx.run(sql, *args)
+
+        return await self._atomic(body)
 
     @staticmethod
     async def _bump(
@@ -661,6 +665,13 @@ class SqlStore(GameQueries):
             seat,
         )
         return (row[0], row[1], row[2]) if row else None
+
+    async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
+        rows = await self._rows(
+            "SELECT seat, token, channel_id, message_id FROM dm_panels WHERE game_id = ?",
+            game_id,
+        )
+        return {int(r[0]): (r[1], r[2], r[3]) for r in rows}
 
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None

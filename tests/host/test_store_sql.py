@@ -87,3 +87,25 @@ async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -
         assert await store.user_stats(1) == [("mlem", 1, 1, 12.0, 1)]
     finally:
         await store.close()
+
+
+async def test_every_seats_dm_panel_read_at_once_as_one_by_one(db: str) -> None:
+    """``dm_panels`` (one read for a publish's every seat) gives what ``dm_panel`` gives seat
+    by seat; ``set_dm_panel`` (one statement in a transaction of its own) replaces a seat's."""
+    store = await open_store(db)
+    try:
+        lobby = NewGame(
+            "mlem", {}, seed=1, owner_id=1, guild_id=5, channel_id=9, lang="en", now=1.0
+        )
+        gid = await store.create_game(lobby)
+        assert await store.dm_panels(gid) == {}
+        await store.set_dm_panel(gid, 0, "a/1", 40, 41)
+        await store.set_dm_panel(gid, 2, "", None, None)
+        await store.set_dm_panel(gid, 0, "a/2", 40, 42)  # replaced
+        panels = await store.dm_panels(gid)
+        assert panels == {0: ("a/2", 40, 42), 2: ("", None, None)}
+        for seat in range(3):
+            assert await store.dm_panel(gid, seat) == panels.get(seat)
+        assert await store.dm_panels(gid + 1) == {}
+    finally:
+        await store.close()

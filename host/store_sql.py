@@ -119,6 +119,26 @@ SEAT_COLS = "game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, m
 ACTION_COLS = "game_id, seq, seat, choice, by_user, by_bot, events, at, undone, think, timer"
 TIMER_COLS = "game_id, key, seat, started, seconds, open, fired_at, fired_seq"
 
+#: The action log's events as decoded from their stored JSON text, by that text: a table's
+#: publish reads the game's latest actions (up to 300) after every move, nearly all of them
+#: read before. Shared between the rows that hold the same text: read them, never change
+#: them. Emptied when full.
+_EVENTS: dict[str, Any] = {}
+EVENTS_KEPT = 8_000
+
+
+def decoded_events(text: Any) -> Any:
+    """An action's stored events (JSON text) decoded, once per text (see :data:`_EVENTS`)."""
+    if not isinstance(text, str):
+        return json.loads(text)
+    events = _EVENTS.get(text)
+    if events is None:
+        events = json.loads(text)
+        if len(_EVENTS) >= EVENTS_KEPT:
+            _EVENTS.clear()
+        _EVENTS[text] = events
+    return events
+
 
 def load_sql(agg: str, array: str, exact: Callable[[str], str], text: str) -> str:
     """The head of :meth:`Storage.load`'s statement (the ``WHERE`` follows): the game's
@@ -594,7 +614,17 @@ class GameQueries(SqlBase):
             )
         return [
             ActionRow(
-                r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7], r[8], r[9], r[10]
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                bool(r[5]),
+                decoded_events(r[6]),
+                r[7],
+                r[8],
+                r[9],
+                r[10],
             )
             for r in rows
         ]

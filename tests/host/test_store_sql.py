@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from host import store_sql
 from host.rows import GAME_COLS, N_GAME_COLS, ChannelBusy, GameRow, Move, NewGame, game_row
 from host.storage import open_store
 from host.storage_pg import numbered
@@ -109,3 +110,19 @@ async def test_every_seats_dm_panel_read_at_once_as_one_by_one(db: str) -> None:
         assert await store.dm_panels(gid + 1) == {}
     finally:
         await store.close()
+
+
+def test_an_actions_events_are_decoded_once_per_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action log's events (host/store_sql.py ``decoded_events``): what ``json.loads``
+    gives, decoded once per stored text (a publish reads the same actions after every move);
+    the memo is bounded."""
+    monkeypatch.setattr(store_sql, "_EVENTS", {})
+    monkeypatch.setattr(store_sql, "EVENTS_KEPT", 3)
+    text = json.dumps([{"code": "mlem.event.launch", "args": {"n": 1.0, "ok": True}}])
+    first = store_sql.decoded_events(text)
+    assert first == json.loads(text) and type(first[0]["args"]["n"]) is float
+    assert store_sql.decoded_events("" + text) is first  # an equal text read again
+    for n in range(5):
+        assert store_sql.decoded_events(f"[{n}]") == [n]
+    assert len(store_sql._EVENTS) <= 3
+    assert store_sql.decoded_events(b"[7]") == [7]  # (bytes: decoded, not kept)

@@ -3,7 +3,7 @@ a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
                           [--hard-bot] [--bot-workers N] [--only-live] [--pillow]
-                          [--png-threads N]
+                          [--png-threads N] [--profile N]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -30,16 +30,26 @@ default, 1, as the bot runs; 0 searches in a thread of the bot's process, the be
 ``--only-live`` skips the ticks, the lone game's clicks and the accept runs;
 ``--pillow`` writes the PNGs with Pillow's own writer instead of the banded one with its
 cache of deflated bands (render/pngbands.py), in the workers too: the before of issue 23's
-banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads.
+banded PNGs; ``--png-threads N`` deflates a picture's missing bands on N threads;
+``--profile N`` runs cProfile on the event loop's thread (only it) over the 20 games' rounds
+and prints its top N functions by own and by cumulative time, in ms a move, and how much of
+it is the offline harness's and the bench's own code (the click's parsing by discord.py and
+the harness's HTTP are the bench's cost, not the bot's). The CPU per move is printed for
+the whole process and for the event loop's thread alone; ``--profile-out FILE`` keeps the
+profile for ``python -m pstats``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import cProfile
 import os
+import pstats
 import random
 import resource
+import sys
 import tempfile
 import threading
 import time
@@ -66,6 +76,7 @@ from tests.host.test_render_pool import jobs
 TEMPLATES = 40
 LOST = 100
 LIVE = 20  # games clicked at once
+LIVE_ROUNDS = 10  # rounds of one click in each (--live-rounds)
 
 
 def rss_mb() -> tuple[float, float]:
@@ -199,6 +210,106 @@ class HardBot:
         self.thread.join()
 
 
+class Sampler:
+    """A sampling profiler of one thread (the event loop's): every ``interval`` s another
+    thread reads the loop thread's stack and charges it the CPU time that thread used since
+    the last sample (its own CPU clock), to the function running (own time) and to every
+    function on the stack (cumulative). Unlike cProfile it does not slow down Python calls
+    more than C code, so it shows where the loop's CPU goes as it runs (the interpreter's
+    switch interval is shortened meanwhile, so that the sampler gets its turns)."""
+
+    def __init__(self, ident: int, interval: float = 0.0005) -> None:
+        self.ident = ident
+        self.clock = time.pthread_getcpuclockid(ident)
+        self.interval = interval
+        self.own: dict[tuple[str, int, str], float] = {}
+        self.cum: dict[tuple[str, int, str], float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.switch = sys.getswitchinterval()
+
+    def run(self) -> None:
+        last = time.clock_gettime(self.clock)
+        while not self.stop.is_set():
+            time.sleep(self.interval)
+            frame = sys._current_frames().get(self.ident)
+            now = time.clock_gettime(self.clock)
+            spent, last = now - last, now
+            seen = set()
+            first = True
+            while frame is not None:
+                code = frame.f_code
+                key = (code.co_filename, code.co_firstlineno, code.co_name)
+                if first:
+                    self.own[key] = self.own.get(key, 0.0) + spent
+                    first = False
+                if key not in seen:
+                    seen.add(key)
+                    self.cum[key] = self.cum.get(key, 0.0) + spent
+                frame = frame.f_back
+
+    def __enter__(self) -> Sampler:
+        sys.setswitchinterval(self.interval / 5)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        sys.setswitchinterval(self.switch)
+
+    def report(self, moves: int, top: int) -> None:
+        total = sum(self.own.values())
+        harness = sum(
+            t
+            for (path, _line, _name), t in self.own.items()
+            if any(part in path for part in ("tests/harness", "tests/e2e", "/bench/"))
+        )
+        print(
+            f"samples of the event loop's thread: {total / moves * 1000:.2f} ms a move, of "
+            f"which the harness and the bench (their own code) {harness / moves * 1000:.2f} ms"
+        )
+        for title, table in (("own time", self.own), ("cumulative time", self.cum)):
+            print(f"top {top} by {title} (ms a move):")
+            for key, t in sorted(table.items(), key=lambda kv: kv[1], reverse=True)[:top]:
+                print(f"  {t / moves * 1000:7.3f}  {_where(key)}")
+
+
+def _where(key: Any) -> str:
+    path, lineno, name = key
+    for root in ("/site-packages/", "/work/"):
+        if root in path:
+            path = path.split(root, 1)[1]
+    return f"{path}:{lineno}({name})" if lineno else name
+
+
+def print_profile(prof: cProfile.Profile, moves: int, top: int) -> None:
+    """The event loop's thread under cProfile: the ``top`` functions by own time and by
+    cumulative time, in ms a move (cProfile weighs Python-heavy code more than C calls), and
+    the share of the harness's code (tests/harness, tests/e2e, bench) in the own time."""
+    st = pstats.Stats(prof)
+    entries: dict[Any, Any] = st.stats  # type: ignore[attr-defined]
+    total = sum(tt for _cc, _nc, tt, _ct, _callers in entries.values())
+    harness = sum(
+        tt
+        for (path, _line, _name), (_cc, _nc, tt, _ct, _callers) in entries.items()
+        if any(part in path for part in ("tests/harness", "tests/e2e", "/bench/"))
+    )
+    print(
+        f"profile of the event loop's thread (cProfile): {total / moves * 1000:.2f} ms a move "
+        f"of own time, of which the harness and the bench {harness / moves * 1000:.2f} ms"
+    )
+
+    for title, index in (("own time", 2), ("cumulative time", 3)):
+        print(f"top {top} by {title} (ms a move, calls a move):")
+        ranked = sorted(entries.items(), key=lambda kv: kv[1][index], reverse=True)[:top]
+        for key, (_cc, nc, tt, ct, _callers) in ranked:
+            print(
+                f"  {tt / moves * 1000:7.3f} own {ct / moves * 1000:7.3f} cum "
+                f"{nc / moves:7.1f}  {_where(key)}"
+            )
+
+
 def line(name: str, ms: list[float]) -> str:
     return f"{name}: p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms (n={len(ms)})"
 
@@ -314,6 +425,9 @@ async def run(
     only_live: bool,
     niceness: int | None = None,
     bot_workers: int = 1,
+    profile: int = 0,
+    profile_out: str | None = None,
+    sample: int = 0,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -341,7 +455,17 @@ async def run(
         if searchers is not None:
             await searchers.ready()
         try:
-            await measure(h, clock, games, rounds, hard_bot=hard_bot, only_live=only_live)
+            await measure(
+                h,
+                clock,
+                games,
+                rounds,
+                hard_bot=hard_bot,
+                only_live=only_live,
+                profile=profile,
+                profile_out=profile_out,
+                sample=sample,
+            )
         finally:
             await h.stop()
 
@@ -354,6 +478,9 @@ async def measure(
     *,
     hard_bot: bool = False,
     only_live: bool = False,
+    profile: int = 0,
+    profile_out: str | None = None,
+    sample: int = 0,
 ) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
@@ -372,21 +499,46 @@ async def measure(
     searchers = botpool.current()
     cpu0, workers0 = time.process_time(), await workers_cpu()
     bots0 = await workers_cpu(searchers) if searchers else 0.0
-    if hard_bot:
-        with HardBot(b.host) as bot:
+    loop0 = time.thread_time()  # (this thread runs the event loop)
+    # (timed by the thread's own CPU clock: the loop's waits in epoll count for nothing)
+    prof = cProfile.Profile(time.thread_time) if profile else None
+    if prof is not None:
+        prof.enable()  # (this thread only: the event loop's)
+    sampler = Sampler(threading.get_ident()) if sample else None
+    with sampler or contextlib.nullcontext():
+        if hard_bot:
+            with HardBot(b.host) as bot:
+                moves, seconds, got = await twenty_at_once(b, live, rng)
+            where = "in the bot pool" if searchers else "in a thread of the bot's process"
+            print(f"(a hard bot searching meanwhile, {where}: {bot.searches} searches)")
+        else:
             moves, seconds, got = await twenty_at_once(b, live, rng)
-        where = "in the bot pool" if searchers else "in a thread of the bot's process"
-        print(f"(a hard bot searching meanwhile, {where}: {bot.searches} searches)")
-    else:
-        moves, seconds, got = await twenty_at_once(b, live, rng)
+    if prof is not None:
+        prof.disable()
+    loop = time.thread_time() - loop0
     cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
     bots = (await workers_cpu(searchers) if searchers else 0.0) - bots0
     print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
     print(
-        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too), "
+        f"CPU per move: the bot's process {cpu / moves * 1000:.1f} ms (its threads too; "
+        f"the event loop's thread {loop / moves * 1000:.1f} ms), "
         f"render workers {workers / moves * 1000:.1f} ms, bot workers "
         f"{bots / moves * 1000:.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
+    per = 1000 / moves
+    print(
+        f"  of which the clicks built before each round (Discord's work): "
+        f"{got.building * per:.1f} ms (loop's thread {got.building_loop * per:.1f} ms); "
+        f"without it, the bot's process {(cpu - got.building) * per:.1f} ms, "
+        f"its loop's thread {(loop - got.building_loop) * per:.1f} ms"
+    )
+    if sampler is not None:
+        sampler.report(moves, sample)
+    if prof is not None:
+        print_profile(prof, moves, profile)
+        if profile_out:
+            prof.dump_stats(profile_out)
+            print(f"(the profile is in {profile_out}: python -m pstats {profile_out})")
     print(line(f"click→ack, {LIVE} games clicked at once (from its own click)", got.own_acks))
     print(line(f"click→ack, {LIVE} games clicked at once (from the round's start)", got.acks))
     print(line(f"click→image, {LIVE} games clicked at once", got.images))
@@ -525,6 +677,10 @@ class Live:
         self.shown: set[int] = set()  # channels whose new table reached Discord this round
         self.fed: dict[str, float] = {}  # interaction id -> when it was handed to the bot
         self.t0 = 0.0
+        #: CPU seconds spent choosing and building the clicks before each round (the
+        #: harness's work, which Discord does): the process's, and the loop thread's.
+        self.building = 0.0
+        self.building_loop = 0.0
 
     async def http(self, inner: Any, method: str, url: str, **kw: Any) -> Any:
         out = await inner(method, url, **kw)
@@ -563,9 +719,10 @@ class Live:
 
 
 async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple[int, float, Live]:
-    """Ten rounds of one click in each of ``LIVE`` games fed together: moves, seconds, and
-    the click→acknowledgement and click→image times (ms, in :class:`Live`). The clicks'
-    payloads are built before the round starts (the harness's work, which Discord does)."""
+    """``LIVE_ROUNDS`` rounds (ten by default) of one click in each of ``LIVE`` games fed
+    together: moves, seconds, and the click→acknowledgement and click→image times (ms, in
+    :class:`Live`). The clicks' payloads are built before the round starts (the harness's
+    work, which Discord does)."""
     h, live = b.h, Live(b, gids)
     moves, spent = 0, 0.0
     inner = h.backend.http
@@ -575,11 +732,14 @@ async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple
 
     h.backend.http = http  # type: ignore[method-assign]
     try:
-        for _ in range(10):
+        for _ in range(LIVE_ROUNDS):
+            cpu0, loop0 = time.process_time(), time.thread_time()
             clicks = live.clicks(rng)
             if not clicks:
                 break
             records = [h.build_click(c.pop("user"), c.pop("message"), **c) for c in clicks]
+            live.building += time.process_time() - cpu0
+            live.building_loop += time.thread_time() - loop0
             live.shown.clear()
             live.t0 = time.perf_counter()
             for rec in records:
@@ -650,6 +810,7 @@ class _NoLock:
 
 
 def main() -> None:
+    global LIVE_ROUNDS
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=20)
@@ -698,7 +859,31 @@ def main() -> None:
         default=None,
         help=f"the workers' niceness over the bot's (default {renderpool.NICENESS})",
     )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile the event loop's thread (cProfile) over the 20 games' rounds and print "
+        "its top N functions by own and by cumulative time",
+    )
+    ap.add_argument("--profile-out", metavar="FILE", help="with --profile: the pstats file")
+    ap.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="sample the event loop's thread's stack (charged its CPU time) over the 20 "
+        "games' rounds and print its top N functions by own and cumulative time",
+    )
+    ap.add_argument(
+        "--live-rounds",
+        type=int,
+        default=LIVE_ROUNDS,
+        help=f"rounds of one click in each of the {LIVE} games (default {LIVE_ROUNDS})",
+    )
     args = ap.parse_args()
+    LIVE_ROUNDS = args.live_rounds
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False
@@ -718,6 +903,9 @@ def main() -> None:
             args.only_live,
             args.worker_nice,
             args.bot_workers,
+            args.profile,
+            args.profile_out,
+            args.sample,
         )
     )
 

@@ -407,7 +407,7 @@ class GameCog(
         if snap.row.paused is not None and interaction.channel_id == snap.row.channel_id:
             await self.host.resume(gid)  # a click in the channel: it is reachable again
         try:
-            await self.host.play(gid, interaction.user.id, seat, tok, opt, bots=False)
+            outcome = await self.host.play(gid, interaction.user.id, seat, tok, opt, bots=False)
         except Gone as err:
             # Another seat's move, committed meanwhile, took this option; the question
             # is still open, so say what happened rather than "too late".
@@ -431,7 +431,8 @@ class GameCog(
                 log.exception("game %s: move committed, publishing failed", gid)
             else:  # the game lags: the pacing tick shows it once the database answers
                 log.warning("game %s: move committed, not shown yet (%r)", gid, err)
-        self.spawn_bots(gid)
+        if self.host.bot_to_move(outcome.after) is not None:
+            self.spawn_bots(gid)  # (none owed: no task, no read of the game)
 
     async def refresh_after_gone(
         self, interaction: discord.Interaction, gid: int, seat: int, from_private: bool

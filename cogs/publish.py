@@ -72,9 +72,16 @@ class PublishMixin(CogBase):
         publish, sends it again; the table goes on meanwhile, and "My hand" shows the same
         question."""
         async with self.publish_locks[gid]:
-            owed = not await self.send_panels(await self.host.by_id(gid))
+            snap = await self.host.by_id(gid)
+            sent, quiet = await self._send_panels(snap)
+            owed = not sent
             try:
-                await self._show_table(gid, force_new=force_new, ping=ping)
+                # Every panel was up to date (nothing sent, nothing written): the table is
+                # drawn from the game as read for the panels, not read again (a move stored
+                # since has its own publish, waiting for this one).
+                await self._show_table(
+                    gid, force_new=force_new, ping=ping, snap=snap if quiet else None
+                )
             finally:
                 if owed:
                     row = (await self.host.by_id(gid)).row
@@ -93,10 +100,20 @@ class PublishMixin(CogBase):
         now = await self.host.by_id(snap.id)
         return now if now.row.version > snap.row.version else None
 
-    async def _show_table(self, gid: int, *, force_new: bool, ping: bool, again: int = 3) -> None:
-        """The trail and the table of :meth:`_publish` (under the game's publish lock).
-        A newer move stored meanwhile (``again`` times at most): its table instead."""
-        snap = await self.host.by_id(gid)
+    async def _show_table(
+        self,
+        gid: int,
+        *,
+        force_new: bool,
+        ping: bool,
+        again: int = 3,
+        snap: Snapshot | None = None,
+    ) -> None:
+        """The trail and the table of :meth:`_publish` (under the game's publish lock), of
+        ``snap`` (None: the game as stored now). A newer move stored meanwhile (``again``
+        times at most): its table instead."""
+        if snap is None:
+            snap = await self.host.by_id(gid)
         if snap.row.paused is not None:
             return  # its channel cannot be reached: nothing is drawn until it can
         if self.host.bot_to_move(snap) is not None:
@@ -109,7 +126,7 @@ class PublishMixin(CogBase):
         public = [a for a in recent if public_move(a.events)]
         lines = present.log_lines(snap, public[-30:], None, lang)
         embed = present.table_embed(snap, lines, lang)
-        undoable = await self.host.undoable(snap)
+        undoable = await self.host.undoable(snap, recent)
         back = any(s.autopilot and s.user_id for s in snap.seats)
         view = present.table_view(snap, lang, undo=undoable is not None, back=back)
         to_move = snap.human_to_move() if snap.row.status == "active" else []
@@ -246,22 +263,37 @@ class PublishMixin(CogBase):
         closed DM marks the seat so the table tells the player to use "My hand". Whether
         every panel owed went out: one Discord failed to take (a 5xx, a network error) is
         left unrecorded, so the next call sends it again, and the others go on."""
+        sent, _ = await self._send_panels(snap, again=again)
+        return sent
+
+    async def _send_panels(self, snap: Snapshot, *, again: int = 3) -> tuple[bool, bool]:
+        """:meth:`send_panels`, and whether it was quiet: every seat's panel up to date,
+        nothing sent or written."""
         if snap.row.status != "active":
-            return True
-        sent = True
+            return True, True
+        sent = quiet = True
+        # Every seat's panel in one read; once a seat's panel is being sent (other tasks
+        # run meanwhile, e.g. a "My hand" recording its panel), each seat's is read again.
+        panels: dict[int, tuple[str, int | None, int | None]] | None = None
+        if any(not s.is_bot and s.user_id is not None for s in snap.seats):
+            panels = await self.host.store.dm_panels(snap.id)
         for seat in range(len(snap.seats)):
             s = snap.seats[seat]
             if s.is_bot or s.user_id is None:
                 continue
             private = [d for d in snap.decisions_for(seat) if d.private]
             token = present.panel_mark(snap, seat)
-            panel = await self.host.store.dm_panel(snap.id, seat)
+            if panels is not None:
+                panel = panels.get(seat)
+            else:
+                panel = await self.host.store.dm_panel(snap.id, seat)
             if panel is not None and panel[0] == token:
                 continue
+            panels, quiet = None, False
             if again and (newest := await self.newer(snap)) is not None:
                 # A newer move waits to be shown: this seat's picture would be replaced
                 # before it is seen; every seat as the game stands now instead.
-                return sent & await self.send_panels(newest, again=again - 1)
+                return sent & await self.send_panels(newest, again=again - 1), False
             # The same question with other options (another seat took one from a shared
             # pool): edit the panel in place rather than send a new one.
             if (
@@ -311,7 +343,7 @@ class PublishMixin(CogBase):
                 # greyed out already; "My hand" shows the question meanwhile.
                 log.warning("game %s: the panel of seat %s was not sent (%r)", snap.id, seat, err)
                 sent = False
-        return sent
+        return sent, quiet
 
     async def edit_panel(
         self, snap: Snapshot, seat: int, channel_id: int | None, message_id: int

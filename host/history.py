@@ -66,13 +66,19 @@ class History(Play):
         *_, state = self._states(snap, actions)
         return state
 
-    async def undoable(self, snap: Snapshot) -> tuple[int, int] | None:
+    async def undoable(
+        self, snap: Snapshot, recent: list[ActionRow] | None = None
+    ) -> tuple[int, int] | None:
         """(seat, seq) of the last action if its player may still take it back: a person's
         choice that revealed nothing, with nobody (not even a bot) acting since. Never while
-        a secret choice is open: the table must not change when someone makes one."""
+        a secret choice is open: the table must not change when someone makes one.
+        ``recent``: the game's latest live actions as read already (not read again)."""
         if snap.row.status != "active" or any(d.private for d in snap.decisions):
             return None
-        last = await self.store.actions(snap.id, limit=1)
+        if recent is not None:
+            last = recent[-1:]
+        else:
+            last = await self.store.actions(snap.id, limit=1)
         if not last:
             return None
         a = last[-1]

@@ -5,7 +5,7 @@ and how a move's events are stored in the action log. No I/O here."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.contract import Decision, Event, Game, IllegalMove, Result
@@ -48,6 +48,10 @@ class Snapshot:
     #: Whom the game waits for: seat -> (since, nudges sent, deadline state); None when
     #: not loaded with the snapshot.
     waits: dict[int, tuple[float, int, int]] | None = None
+    #: The public view as computed last, with the state it is of (see :meth:`view`).
+    _public: tuple[Any, dict[str, Any]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def id(self) -> int:
@@ -89,7 +93,17 @@ class Snapshot:
         return [s for s in self.to_move() if self.human(s)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.view(self.state, seat)
+        """What ``seat`` may see (None: the public view). The public view is computed once
+        per state (a table's publish reads it for its embed, its fingerprint, its trail,
+        its picture and alt text): read it, never change it."""
+        if seat is not None:
+            return self.game.view(self.state, seat)
+        kept = self._public
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
+        public = self.game.view(self.state, None)
+        self._public = (self.state, public)
+        return public
 
     def result(self) -> Result | None:
         return self.game.result(self.state) if self.state is not None else None
@@ -156,9 +170,16 @@ def public_move(events: list[dict[str, Any]]) -> bool:
 
 
 def event_dict(e: Event) -> dict[str, Any]:
-    d = asdict(e)
-    d["args"] = dict(e.args)
-    return d
+    """The event as stored in the action log: ``dataclasses.asdict`` of it (its fields in
+    order) with its arguments as a plain dict, made directly (asdict copies deeply only to
+    have the arguments replaced)."""
+    return {
+        "code": e.code,
+        "args": dict(e.args),
+        "seat": e.seat,
+        "private_to": e.private_to,
+        "reveals": e.reveals,
+    }
 
 
 def event_from(d: dict[str, Any]) -> Event:

@@ -178,6 +178,10 @@ class Storage(ABC):
     ) -> tuple[str, int | None, int | None] | None: ...
 
     @abstractmethod
+    async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
+        """Every seat's :meth:`dm_panel` of the game that has one, in one read."""
+
+    @abstractmethod
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None
     ) -> None: ...

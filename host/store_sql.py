@@ -119,6 +119,26 @@ SEAT_COLS = "game_id, seat, user_id, is_bot, name, locale, dm_open, autopilot, m
 ACTION_COLS = "game_id, seq, seat, choice, by_user, by_bot, events, at, undone, think, timer"
 TIMER_COLS = "game_id, key, seat, started, seconds, open, fired_at, fired_seq"
 
+#: The action log's events as decoded from their stored JSON text, by that text: a table's
+#: publish reads the game's latest actions (up to 300) after every move, nearly all of them
+#: read before. Shared between the rows that hold the same text: read them, never change
+#: them. Emptied when full.
+_EVENTS: dict[str, Any] = {}
+EVENTS_KEPT = 8_000
+
+
+def decoded_events(text: Any) -> Any:
+    """An action's stored events (JSON text) decoded, once per text (see :data:`_EVENTS`)."""
+    if not isinstance(text, str):
+        return json.loads(text)
+    events = _EVENTS.get(text)
+    if events is None:
+        events = json.loads(text)
+        if len(_EVENTS) >= EVENTS_KEPT:
+            _EVENTS.clear()
+        _EVENTS[text] = events
+    return events
+
 
 def load_sql(agg: str, array: str, exact: Callable[[str], str], text: str) -> str:
     """The head of :meth:`Storage.load`'s statement (the ``WHERE`` follows): the game's
@@ -230,9 +250,13 @@ class SqlBase(Storage):
             return await tx.row(sql, *args)
 
     async def _change(self, sql: str, *args: Any) -> int:
-        """One statement in a transaction of its own; how many rows it touched."""
-        async with self._write() as tx:
+        """One statement in a transaction of its own; how many rows it touched (on SQLite
+        in one trip to the database's thread, see :meth:`_atomic`)."""
+
+        async def body(tx: Tx) -> int:
             return await tx.run(sql, *args)
+
+        return await self._atomic(body)
 
     @staticmethod
     async def _bump(
@@ -590,7 +614,17 @@ class GameQueries(SqlBase):
             )
         return [
             ActionRow(
-                r[0], r[1], r[2], r[3], r[4], bool(r[5]), json.loads(r[6]), r[7], r[8], r[9], r[10]
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                bool(r[5]),
+                decoded_events(r[6]),
+                r[7],
+                r[8],
+                r[9],
+                r[10],
             )
             for r in rows
         ]
@@ -661,6 +695,13 @@ class SqlStore(GameQueries):
             seat,
         )
         return (row[0], row[1], row[2]) if row else None
+
+    async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
+        rows = await self._rows(
+            "SELECT seat, token, channel_id, message_id FROM dm_panels WHERE game_id = ?",
+            game_id,
+        )
+        return {int(r[0]): (r[1], r[2], r[3]) for r in rows}
 
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None

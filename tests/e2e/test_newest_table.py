@@ -4,7 +4,7 @@ posted is the newest one, once; the intermediate tables are never drawn. Private
 likewise for a seat whose panel changes move after move.
 
 The moves land at a chosen point of the first publish (after its trail is written, just
-before its table is drawn; or as it reaches a seat's DM panel): each is committed through
+before its table is drawn; or as it reads the seats' DM panels): each is committed through
 the host and followed by the cog's publish, as a click does, which waits on the game's
 publish lock."""
 
@@ -97,6 +97,15 @@ async def test_a_seat_whose_panel_changes_gets_one_picture_the_newest(
         return found
 
     monkeypatch.setattr(store, "dm_panel", panel_of)
+    dm_panels = store.dm_panels
+
+    async def panels_of(gid: int) -> Any:  # every seat's panel read at once: Ana's too
+        found = await dm_panels(gid)
+        if not landed and queued:
+            landed.append(await land_moves(h, 2, queued, 0))
+        return found
+
+    monkeypatch.setattr(store, "dm_panels", panels_of)
     # Ana's first building move, committed and published as a click would be.
     d = next(d for d in snap.decisions if d.seat == 0)
     await host.play(snap.id, ana.id, 0, snap.token(d), d.options[0].id, bots=False)

@@ -1250,7 +1250,7 @@ class FakeDiscord:
         """Answer one request: (status, body (JSON value, bytes or None), headers, record)."""
         method = method.upper()
         parts = urlsplit(str(url))
-        query = dict(parse_qsl(parts.query))
+        query = dict(parse_qsl(parts.query)) if parts.query else {}  # (mostly none: cheaper)
         if params:
             query.update({str(k): str(v) for k, v in dict(params).items()})
         if parts.netloc and not parts.netloc.endswith("discord.com"):

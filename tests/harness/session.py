@@ -5,6 +5,7 @@ backend, in memory. discord.py's own request code (JSON/multipart encoding, 429 
 
 from __future__ import annotations
 
+import functools
 import http
 import json
 from typing import Any
@@ -19,17 +20,22 @@ from .netguard import NetworkBlockedError
 __all__ = ["FakeResponse", "FakeSession"]
 
 
+@functools.cache
+def _reason(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
 class FakeResponse:
     """Enough of ``aiohttp.ClientResponse`` for discord.py."""
 
     def __init__(self, method: str, url: str, status: int, body: Any, headers: dict[str, str]):
         self.method = method
-        self.url = URL(url)
+        self._url = url
         self.status = status
-        try:
-            self.reason = http.HTTPStatus(status).phrase
-        except ValueError:
-            self.reason = "Unknown"
+        self.reason = _reason(status)
         hdrs: CIMultiDict[str] = CIMultiDict(headers)
         if isinstance(body, bytes):
             self._body = body
@@ -42,6 +48,10 @@ class FakeResponse:
         hdrs.setdefault("Content-Length", str(len(self._body)))
         self.headers = CIMultiDictProxy(hdrs)
         self.content_type = hdrs.get("Content-Type", "")
+
+    @property
+    def url(self) -> URL:
+        return URL(self._url)  # (parsed only when read: discord.py does not)
 
     async def read(self) -> bytes:
         return self._body

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from host import store_sql
 from host.rows import GAME_COLS, N_GAME_COLS, ChannelBusy, GameRow, Move, NewGame, game_row
 from host.storage import open_store
 from host.storage_pg import numbered
@@ -87,3 +88,41 @@ async def test_results_votes_and_stats_read_the_same_on_both_backends(db: str) -
         assert await store.user_stats(1) == [("mlem", 1, 1, 12.0, 1)]
     finally:
         await store.close()
+
+
+async def test_every_seats_dm_panel_read_at_once_as_one_by_one(db: str) -> None:
+    """``dm_panels`` (one read for a publish's every seat) gives what ``dm_panel`` gives seat
+    by seat; ``set_dm_panel`` (one statement in a transaction of its own) replaces a seat's."""
+    store = await open_store(db)
+    try:
+        lobby = NewGame(
+            "mlem", {}, seed=1, owner_id=1, guild_id=5, channel_id=9, lang="en", now=1.0
+        )
+        gid = await store.create_game(lobby)
+        assert await store.dm_panels(gid) == {}
+        await store.set_dm_panel(gid, 0, "a/1", 40, 41)
+        await store.set_dm_panel(gid, 2, "", None, None)
+        await store.set_dm_panel(gid, 0, "a/2", 40, 42)  # replaced
+        panels = await store.dm_panels(gid)
+        assert panels == {0: ("a/2", 40, 42), 2: ("", None, None)}
+        for seat in range(3):
+            assert await store.dm_panel(gid, seat) == panels.get(seat)
+        assert await store.dm_panels(gid + 1) == {}
+    finally:
+        await store.close()
+
+
+def test_an_actions_events_are_decoded_once_per_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action log's events (host/store_sql.py ``decoded_events``): what ``json.loads``
+    gives, decoded once per stored text (a publish reads the same actions after every move);
+    the memo is bounded."""
+    monkeypatch.setattr(store_sql, "_EVENTS", {})
+    monkeypatch.setattr(store_sql, "EVENTS_KEPT", 3)
+    text = json.dumps([{"code": "mlem.event.launch", "args": {"n": 1.0, "ok": True}}])
+    first = store_sql.decoded_events(text)
+    assert first == json.loads(text) and type(first[0]["args"]["n"]) is float
+    assert store_sql.decoded_events("" + text) is first  # an equal text read again
+    for n in range(5):
+        assert store_sql.decoded_events(f"[{n}]") == [n]
+    assert len(store_sql._EVENTS) <= 3
+    assert store_sql.decoded_events(b"[7]") == [7]  # (bytes: decoded, not kept)

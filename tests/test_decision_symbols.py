@@ -34,18 +34,15 @@ def unknown_symbols(
     key: str, args: dict[str, Any], lang: str, known: set[str], memo: dict[Hashable, set[str]]
 ) -> set[str]:
     """The pictographs of the text ``key`` shows with ``args`` in ``lang`` that ``known``
-    lacks; ``memo`` keeps them by (lang, key, args): the same prompts and labels come back
-    thousands of times along the play-outs (arguments that cannot be a key: worked out each
-    time)."""
-    mk: Hashable | None = (lang, key, tuple(args.items()))
-    try:
-        found = memo.get(mk)
-    except TypeError:
-        found = mk = None
+    lacks; ``memo`` keeps them by (lang, key, arguments) when every argument is a string or
+    an int (exactly: ``True`` and ``1`` are equal keys but format apart): the same prompts
+    and labels come back thousands of times along the play-outs."""
+    if not all(type(v) is str or type(v) is int for v in args.values()):
+        return pictographs(t(key, lang, NAMES, **args)) - known
+    mk = (lang, key, *args.items())
+    found = memo.get(mk)
     if found is None:
-        found = pictographs(t(key, lang, NAMES, **args)) - known
-        if mk is not None:
-            memo[mk] = found
+        found = memo[mk] = pictographs(t(key, lang, NAMES, **args)) - known
     return found
 
 

@@ -68,6 +68,7 @@ SLOW = (
     "host/test_pg_shards.py",
     "host/test_pg_bot.py",
     "host/test_pg_faults.py::test_slow_discord_never_holds_the_connections_clicks_need",
+    "host/test_pg_faults.py::test_backend_killed_after_the_last_move_of_the_game",
 )
 
 

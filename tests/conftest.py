@@ -39,9 +39,11 @@ def production_png(monkeypatch: pytest.MonkeyPatch) -> None:
 
 BACKENDS = ("sqlite", "postgresql")
 
-#: The slow tests: thousand-game property tests and whole games played through the harness
-#: (module paths under tests/, or single tests by node id). ``bash scripts/check --quick``
-#: leaves them out (``-m "not slow"``); the full run (CI) runs them, on every core.
+#: The slow tests: thousand-game property tests, whole games played through the harness, and
+#: the render runs that draw the same pictures cold and warm over and over (module paths
+#: under tests/, or single tests by node id, every parameter of it).
+#: ``bash scripts/check --quick`` leaves them out (``-m "not slow"``); the full run (CI) runs
+#: them, on every core.
 SLOW = (
     "rules/test_kosmonavts_property.py",
     "rules/test_mlem_property.py",
@@ -68,6 +70,9 @@ SLOW = (
     "host/test_pg_shards.py",
     "host/test_pg_bot.py",
     "host/test_pg_faults.py::test_slow_discord_never_holds_the_connections_clicks_need",
+    "host/test_pg_faults.py::test_backend_killed_after_the_last_move_of_the_game",
+    "render/test_layers_b.py::test_warm_run_is_the_cold_run",
+    "render/test_layers.py::test_cold_and_warm_pictures_are_identical",
 )
 
 
@@ -75,7 +80,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     root = Path(__file__).parent
     for item in items:
         where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        if where in SLOW or item.nodeid.split("tests/", 1)[-1] in SLOW:
+        if where in SLOW or item.nodeid.split("tests/", 1)[-1].split("[")[0] in SLOW:
             item.add_marker(pytest.mark.slow)
     # The slow tests first (the order among them and among the others kept): run on every
     # core (pytest-xdist), the run then ends with short tests, not with a core idle while

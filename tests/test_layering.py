@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -63,10 +64,22 @@ def _package_of(path: Path) -> list[str]:
     return parts[:-1]  # a module's package; an __init__'s package is its own folder
 
 
+@cache
+def _tree(source: str) -> ast.Module:
+    """``ast.parse(source)``, once per source text: several tests read every project file
+    (the trees are only walked, never changed)."""
+    return ast.parse(source)
+
+
 def imports_in(source: str, package: list[str]) -> list[tuple[int, str]]:
     """(line, absolute module name) of every import in ``source``, a file of ``package``."""
+    return list(_imports_in(source, tuple(package)))
+
+
+@cache
+def _imports_in(source: str, package: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     out: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_tree(source)):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -75,7 +88,7 @@ def imports_in(source: str, package: list[str]) -> list[tuple[int, str]]:
                 base = package[: len(package) - (node.level - 1)]
                 mod = ".".join([*base, *([mod] if mod else [])])
             out.append((node.lineno, mod))
-    return out
+    return tuple(out)
 
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
@@ -85,7 +98,7 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
 def typing_lines(source: str) -> set[int]:
     """The lines of the imports inside ``if TYPE_CHECKING:`` blocks of ``source``."""
     lines: set[int] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_tree(source)):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             for stmt in node.body:
                 lines |= {
@@ -214,7 +227,7 @@ def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
     for name, (source, is_package) in sources.items():
         package = name.split(".") if is_package else name.split(".")[:-1]
         targets: set[str] = set()
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(_tree(source)):
             if isinstance(node, ast.Import):
                 targets |= {a.name for a in node.names}
             elif isinstance(node, ast.ImportFrom):

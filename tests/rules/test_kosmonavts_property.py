@@ -79,29 +79,50 @@ def _scrub(s: dict[str, Any], keep: int | None) -> dict[str, Any]:
     return t
 
 
+#: ``on_board`` of a hex, remembered (a pure function of the hex; ships visit few hexes)
+ON_BOARD: dict[tuple[int, int], bool] = {}
+
+
 def _check_state(s: dict[str, Any]) -> None:
+    """(Run after every move of every game: written for speed, the same checks as plainly
+    written ones.)"""
     n = s["n"]
-    for ship in s["ships"]:
-        assert ship["fuel"] >= 0 and ship["hyper"] >= 0
-        assert ship["fuel"] + ship["hyper"] <= engine.TANK
-        assert ship["hyper"] <= engine.MAX_HYPER
-        assert 0 <= ship["shields"] <= engine.MAX_SHIELDS
+    ships = s["ships"]
+    tank, max_hyper, max_shields = engine.TANK, engine.MAX_HYPER, engine.MAX_SHIELDS
+    flying = s["phase"] != "setup"
+    cubes_wait = s["phase"] in ("event", "orders")
+    held: dict[str, list[int]] = {b: [] for b in NON_EARTH}
+    earth_markers = 0
+    for ship in ships:
+        fuel, hyper = ship["fuel"], ship["hyper"]
+        assert fuel >= 0 and hyper >= 0
+        assert fuel + hyper <= tank
+        assert hyper <= max_hyper
+        assert 0 <= ship["shields"] <= max_shields
         r = ship["rose"]
-        assert all(u >= 0 for u in r) and not any(r[d] and r[d + 3] for d in range(3))
-        if s["phase"] != "setup":
+        assert min(r) >= 0 and not ((r[0] and r[3]) or (r[1] and r[4]) or (r[2] and r[5]))
+        if flying:
             p = (ship["pos"][0], ship["pos"][1])
-            assert on_board(p) and p != SUN
+            board = ON_BOARD.get(p)
+            if board is None:
+                board = ON_BOARD[p] = on_board(p)
+            assert board and p != SUN
             if ship["landed"] is not None:
                 assert p == body_pos(s, ship["landed"])
                 # empty rose, except solar-wind cubes waiting in phases 1-2 (R4)
-                assert r == [0] * 6 or s["phase"] in ("event", "orders")
+                assert cubes_wait or r == [0, 0, 0, 0, 0, 0]
+        for b, marker in ship["markers"].items():
+            if b in held:
+                held[b].append(marker)
+        if ship["earth"]:
+            earth_markers += 1
     full = FULL_STACKS[s["rules"]]
-    for b in NON_EARTH:  # markers conserved
-        held = [sh["markers"][b] for sh in s["ships"] if b in sh["markers"]]
-        assert sorted(held + s["stacks"].get(b, [])) == ([] if b in s["removed"] else full[b])
-    assert len(s["earth_stack"]) + sum(1 for sh in s["ships"] if sh["earth"]) == 4
+    stacks, removed = s["stacks"], s["removed"]
+    for b, mine in held.items():  # markers conserved
+        assert sorted(mine + stacks.get(b, [])) == ([] if b in removed else full[b])
+    assert len(s["earth_stack"]) + earth_markers == 4
     assert len(s["deck"]) + len(s["face_up"]) + len(s["discard"]) + bool(s["active"]) == 30
-    assert n == len(s["ships"]) == len(s["missions"])
+    assert n == len(ships) == len(s["missions"])
 
 
 def _check_views(s: dict[str, Any], seats: range | tuple[int, ...]) -> None:

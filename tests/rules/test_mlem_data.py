@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
+from typing import Any
 
 from core.i18n import fmt, seat_args
 from rules.mlem import GAME, engine
@@ -115,7 +117,26 @@ def _render(key: str, args: dict, lang: str) -> str:
     return fmt(text, lang, **seat_args(args, NAMES))
 
 
+def _remembering(render: Callable[[str, dict, str], str]) -> Callable[[str, dict, str], str]:
+    """``render`` that keeps each text by (key, language, arguments) when every argument is
+    a string or an int (exactly: ``True`` and ``1`` are equal keys but format apart): the
+    same prompts, labels and events come back thousands of times along the play-outs."""
+    memo: dict[tuple[Any, ...], str] = {}
+
+    def remembered(key: str, args: dict, lang: str) -> str:
+        if not all(type(v) is str or type(v) is int for v in args.values()):
+            return render(key, args, lang)
+        mk = (key, lang, *args.items())
+        text = memo.get(mk)
+        if text is None:
+            text = memo[mk] = render(key, args, lang)
+        return text
+
+    return remembered
+
+
 def test_every_key_produced_in_play_exists_and_formats():
+    render = _remembering(_render)
     seen: set[str] = set()
     longest = 0
     for g in range(120):
@@ -130,9 +151,9 @@ def test_every_key_produced_in_play_exists_and_formats():
                 break
             for d in decisions:
                 for lang in ("en", "es"):
-                    _render(d.prompt, dict(d.args), lang)
+                    render(d.prompt, dict(d.args), lang)
                     for o in d.options:
-                        label = _render(o.label, dict(o.args), lang)
+                        label = render(o.label, dict(o.args), lang)
                         longest = max(longest, len(label))
                         assert len(label) <= 40, label
                 seen.add(d.prompt)
@@ -142,7 +163,7 @@ def test_every_key_produced_in_play_exists_and_formats():
             for e in events:
                 seen.add(e.code)
                 for lang in ("en", "es"):
-                    line = _render(e.code, dict(e.args), lang)
+                    line = render(e.code, dict(e.args), lang)
                     assert "\n" not in line and "{" not in line
         v = GAME.view(s, None)
         seen.add(v["phase"])

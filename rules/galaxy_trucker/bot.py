@@ -29,8 +29,9 @@ It does not look at the card piles: it would not remember them.
 
 Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_bot.py``,
 ``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 24 tiles left face
-up (at most 45), 76 % of the ships finish the flight. The weights below were tuned on
-such games (seeds 0-39, checked on 40-79).
+up (at most 45), 79 % of the ships finish the flight (76 % before the crew changes of
+2026-11-27, below). The weights below were tuned on such games (seeds 0-39, checked on
+40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
 alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,

@@ -5,6 +5,7 @@ open space, and no abandoned ship is taken that leaves fewer than KEEP_HUMANS hu
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.galaxy_trucker import bot
@@ -15,8 +16,13 @@ from rules.kit import clone
 from .test_galaxy_trucker_bot import at_retire_question
 
 
+@cache
+def _flying() -> tuple[dict[str, Any], int]:
+    return at_retire_question(0)  # (played once: every test works on a clone)
+
+
 def _asked(kind: str, **extra: Any) -> tuple[dict[str, Any], int]:
-    s, seat = at_retire_question(0)
+    s, seat = _flying()
     w = clone(s)
     w["flight"]["ask"] = {"seat": seat, "kind": kind, **extra}
     return w, seat

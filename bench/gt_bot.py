@@ -9,6 +9,12 @@ python -m bench.gt_bot [--games N] [--first K] [--level II] [--players 4]
 engine at that level (:mod:`rules.search`, the game's own budgets). ``--first K`` plays the
 seeds K to K + N - 1 (a long run split over several processes; the ships' counts add up).
 Times are CPU time of this process (a loaded machine does not inflate them).
+
+A ship "finishes" when it is still flying at the end: ``finished = seats - retired``, and
+``retired`` counts every ship out of the flight, a voluntary retirement (``retire``, or "no"
+to flying on) included. The last line tells why each ship left and on which card (the card
+flown last, between two cards): ``gave up``, ``no humans``, ``lapped`` or ``no engines``
+(no engine power in open space).
 """
 
 from __future__ import annotations
@@ -17,11 +23,15 @@ import argparse
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from bench.common import pct
 from rules.galaxy_trucker import GAME
+from rules.galaxy_trucker.crew import humans
+from rules.galaxy_trucker.flight import lapped
+from rules.galaxy_trucker.tiles import cards
 from rules.search import bot_for
 
 
@@ -38,6 +48,9 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
     flight: list[float] = []
     faceup = 0
     retired = 0
+    causes: list[str] = []
+    quit: set[int] = set()
+    last = "-"  # the last card flown
     t0 = time.process_time()
     while GAME.pending(s):
         d = r.choice(GAME.pending(s))
@@ -45,7 +58,12 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
         t = time.process_time()
         choice = pick(s, d.seat, r)
         (steps if building else flight).append(time.process_time() - t)
+        before = _before(s, last)
+        last = before[1] if before else last
+        if choice == "retire":
+            quit.add(d.seat)
         s, _ = GAME.apply(s, d.seat, choice)
+        causes += _outs(s, before, quit)
         if building and s["phase"] != "build":
             faceup = len(s["faceup"])
     if s.get("flight") is not None:
@@ -56,8 +74,44 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
         "flight": flight,
         "faceup": faceup,
         "retired": retired,
+        "causes": causes,
         "credits": [p["credits"] for p in s["players"]],
     }
+
+
+def _before(s: dict[str, Any], last: str) -> tuple[int, str, dict[int, int]] | None:
+    """What :func:`_outs` compares with: the retirements so far, the card being flown (or
+    ``last``, the card flown last, between two cards) and where each ship is."""
+    f = s.get("flight")
+    if s["phase"] != "flight" or f is None:
+        return None
+    card = cards()[f["card"]]["type"] if f.get("card") else last
+    pos = {k: q for k, q in enumerate(f["pos"]) if q is not None}
+    return len(f["retired"]), card, pos
+
+
+def _outs(
+    s: dict[str, Any], before: tuple[int, str, dict[int, int]] | None, quit: set[int]
+) -> list[str]:
+    """Why each ship that left the flight with this move left it (``cause@card``):
+    ``gave up`` (voluntary: retire, or "no" to flying on), ``no humans``, ``lapped``, or
+    ``no engines`` (no engine power in open space)."""
+    f = s.get("flight")
+    if before is None or f is None or len(f["retired"]) == before[0]:
+        return []
+    out = []
+    for seat in f["retired"][before[0] :]:
+        p = s["players"][seat]
+        if seat in quit:
+            why = "gave up"
+        elif humans(p) == 0:
+            why = "no humans"
+        elif seat in lapped(before[2], f["track"]):
+            why = "lapped"
+        else:
+            why = "no engines"
+        out.append(f"{why}@{before[1]}")
+    return out
 
 
 def main() -> None:
@@ -92,6 +146,15 @@ def main() -> None:
         f"max {max(g['faceup'] for g in games)}; ships finishing the flight: "
         f"{finished}/{seats} ({100 * finished / seats:.0f} %); mean credits "
         f"{statistics.fmean(credits):.1f}, at 0: {sum(c == 0 for c in credits)}/{seats}"
+    )
+    causes = Counter(c for g in games for c in g["causes"])
+    why = Counter(c.split("@")[0] for c in causes.elements())
+    print(
+        "out of the flight: "
+        + ", ".join(f"{k} {n}" for k, n in why.most_common())
+        + " ("
+        + ", ".join(f"{k} {n}" for k, n in causes.most_common())
+        + ")"
     )
 
 

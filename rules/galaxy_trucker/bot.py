@@ -29,8 +29,9 @@ It does not look at the card piles: it would not remember them.
 
 Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_bot.py``,
 ``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 24 tiles left face
-up (at most 45), 76 % of the ships finish the flight. The weights below were tuned on
-such games (seeds 0-39, checked on 40-79).
+up (at most 45), 79 % of the ships finish the flight (76 % before the crew changes of
+2026-11-27, below). The weights below were tuned on such games (seeds 0-39, checked on
+40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
 alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,
@@ -38,9 +39,13 @@ except against an enemy (the fewest double cannons that win, else tie, else none
 reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; the planet whose
 goods add the most to what the holds carry (none: it passes, rather than lose days for
 nothing; until 2026-11-27 it landed on the richest planet even where nothing fitted); a
-broken ship keeps the part with the most crew; it defends and loads the automatic way,
-never retires, and answers a flight question it does not know with its first option
-other than "retire".
+broken ship keeps a part with humans and an engine, then the one with the most crew; crew
+it must give up are humans from the fullest cabin, an alien only before the last humans
+(a ship without humans is out, aliens or not); in open space a ship moving on batteries
+alone powers one double engine, not all (the next open space needs a battery too); it
+defends and loads the automatic way, never retires, and answers a flight question it does
+not know with its first option other than "retire". (Since 2026-11-27, issue 20: 17 of the
+20 ships out of 20 level II games had lost their last humans, 10 of them to slavers.)
 
 This heuristic is the easy level (with slips) and the play-out policy of the search
 (:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
@@ -104,8 +109,9 @@ SPARE_STEPS = 16
 #: 0.45 left twice as many tiles face up and no more ships finishing the flight.)
 MUST_CABINS = 0.0
 #: An abandoned ship is taken only when at least this many humans stay aboard (the crew
-#: still has to face slavers, combat zones and epidemics; no humans = out of the flight).
-KEEP_HUMANS = 4
+#: still has to face slavers, combat zones and epidemics; no humans = out of the flight;
+#: level II slavers take 4: 4 until 2026-11-27).
+KEEP_HUMANS = 5
 #: At pre-launch an alien comes aboard when at least this many humans stay aboard.
 ALIEN_HUMANS = 4
 #: Points per unit of what a kind adds, while the ship has less than its target of it.
@@ -580,24 +586,31 @@ def _flight(s: dict[str, Any], seat: int, ids: list[str]) -> str:
         enemy = f["ask"].get("enemy")
         if kind == "cannons" and enemy is not None and powers:
             return _against(s, seat, powers, enemy)
+        if kind == "engines" and len(powers) > 1 and _battery_bound(s, seat):
+            return powers[1]  # (one battery: the next open space needs one too)
         return powers[-1]
-    if kind == "crew":  # humans from the fullest cabin; aliens last
+    if kind == "crew":  # humans from the fullest cabin; aliens last, but before the last human
         p = s["players"][seat]
         aliens = {v for v in p["aliens"].values() if v}
         cells = [i[5:] for i in ids]
         humans = [k for k in cells if k not in aliens]
-        pick = max(humans, key=lambda k: p["crew"].get(k, 0)) if humans else cells[0]
+        left = int(f["ask"].get("left", 1))
+        if not humans or (sum(p["crew"].values()) <= left and len(humans) < len(cells)):
+            return f"crew.{next(k for k in cells if k in aliens or not humans)}"
+        pick = max(humans, key=lambda k: p["crew"].get(k, 0))
         return f"crew.{pick}"
-    if kind == "keep":  # the part with the most crew aboard, then the biggest
+    if kind == "keep":  # a part with humans and an engine, the most crew, the biggest
         p = s["players"][seat]
         alien_cells = {v for v in p["aliens"].values() if v}
+        ship = sh.load(p["ship"])
 
-        def crew_in(part: set[sh.Cell]) -> int:
+        def rank(part: set[sh.Cell]) -> tuple[bool, bool, int, int]:
             keys = {sh.key(c) for c in part}
-            return sum(v for k, v in p["crew"].items() if k in keys) + len(keys & alien_cells)
+            humans = sum(v for k, v in p["crew"].items() if k in keys)
+            engine = any(tile(ship[c][0]).type == "engine" for c in part)
+            return humans > 0, engine, humans + len(keys & alien_cells), len(part)
 
-        parts = sh.parts(sh.load(p["ship"]))
-        best = max(parts, key=lambda part: (crew_in(part), len(part)))
+        best = max(sh.parts(ship), key=rank)
         cell = min(best)
         return f"keep.{cell[0]}.{cell[1]}"
     card = cards()[f["card"]]
@@ -624,6 +637,17 @@ def load_gain(s: dict[str, Any], seat: int, new: list[str]) -> int:
     kept = gd.best_goods(pool, gd._holds(sh.load(s["players"][seat]["ship"])))
     aboard = sum(fl.GOODS_VALUE[g] for oid, g in pool if oid.startswith("a."))
     return sum(fl.GOODS_VALUE[colour[oid]] for oid in kept) - aboard
+
+
+def _battery_bound(s: dict[str, Any], seat: int) -> bool:
+    """In open space, does the ship move only on batteries (no single engine power)? Then
+    it powers one double engine, not all: with its batteries spent, the next open space
+    would leave it without engine power, out of the flight."""
+    if cards()[s["flight"]["card"]]["type"] != "open_space":
+        return False
+    p = s["players"][seat]
+    aliens = {c: (sh.unkey(v) if v else None) for c, v in p["aliens"].items()}
+    return fl.engine_power(sh.load(p["ship"]), aliens, 0) == 0
 
 
 def _against(s: dict[str, Any], seat: int, powers: list[str], enemy: int) -> str:

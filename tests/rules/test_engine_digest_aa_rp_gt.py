@@ -28,7 +28,7 @@ from rules.red_planet import GAME as RED_PLANET
 PINNED = {
     "ad_astra": "ee32cb9cdb8890dd5a97ed9c14357d778424ff15d3e2f4936a8dfcf3c8ecb2a7",
     "red_planet": "fa6834e94e5fe3056bdc07df46af6423453c6bdb01accd062f163bc5f1873f28",
-    "galaxy_trucker": "6ae98501e1b0541ff9a940300db191088531b7d3f578abf1645d7542ce667b93",
+    "galaxy_trucker": "c63bb6112ea65e23c94c529c972b3a0eddac12910c5759d2e699701e87a667d8",
 }
 
 

@@ -3,6 +3,7 @@ flight with hand-built ships and a chosen deck, and the short codes of events.""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -116,3 +117,16 @@ EPIDEMIC = "2E-II-05"
 CABIN = 47  # cabin 020U: joined to the starting cabin from 7.8
 OPEN_SPACE = "2E-I-05"
 PLANETS = "2E-I-13"  # RR / RBB / Y, 2 days
+
+
+def at_retire_question(seed: int) -> tuple[dict[str, Any], int]:
+    """A 2-bot level II game played by the heuristic to the first flight question that
+    also offers ``retire``: the state and the seat asked."""
+    s = GAME.new(2, {"level": "II"}, seed)
+    r = random.Random(seed)
+    while GAME.pending(s):
+        d = GAME.pending(s)[0]
+        if s["phase"] == "flight" and "retire" in [o.id for o in d.options]:
+            return s, d.seat
+        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+    raise AssertionError("no retire question")

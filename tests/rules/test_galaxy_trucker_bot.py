@@ -22,6 +22,8 @@ from rules.galaxy_trucker.tiles import FRONT, REAR, board_cells, cards, facing, 
 from rules.kit import clone
 from rules.search import Budget, bot_for, choose
 
+from .galaxy_trucker_kit import at_retire_question
+
 GAMES = 20
 #: Pre-launch events of a ship that needs fixing.
 FIXES = {"split", "problems", "fixed", "removed", "kept"}
@@ -161,19 +163,6 @@ def test_host_order_builds_the_same_way() -> None:
 
 
 # --------------------------------------------------------------------------- the search
-
-
-def at_retire_question(seed: int) -> tuple[dict[str, Any], int]:
-    """A 2-bot level II game played by the heuristic to the first flight question that
-    also offers ``retire``: the state and the seat asked."""
-    s = GAME.new(2, {"level": "II"}, seed)
-    r = random.Random(seed)
-    while GAME.pending(s):
-        d = GAME.pending(s)[0]
-        if s["phase"] == "flight" and "retire" in [o.id for o in d.options]:
-            return s, d.seat
-        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
-    raise AssertionError("no retire question")
 
 
 def with_deck(s: dict[str, Any], types: tuple[str, ...]) -> dict[str, Any]:

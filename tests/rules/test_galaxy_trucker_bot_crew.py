@@ -13,7 +13,7 @@ from rules.galaxy_trucker import ship as sh
 from rules.galaxy_trucker.tiles import FRONT, cards, regular_tile_ids, side, tile
 from rules.kit import clone
 
-from .test_galaxy_trucker_bot import at_retire_question
+from .galaxy_trucker_kit import at_retire_question
 
 
 @cache

@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import cast
+from typing import Any, cast
 
 from core.contract import Game
 from host.clock import FakeClock
+from host.rows import GameRow
 from host.sessions import Due, Host, Player
 from host.storage import open_store
 from tests import timedgame, toygame
@@ -24,6 +25,32 @@ USERS = {0: ANA, 1: BEN, 2: CAL}
 
 TOY: dict[str, Game] = {"toy": cast(Game, toygame.GAME)}
 TOY_AND_TIMED: dict[str, Game] = {**TOY, "timed": cast(Game, timedgame.GAME)}
+
+
+def game_row(
+    game: str = "x", *, version: int = 1, seed: int = 5, state: dict[str, Any] | None = None
+) -> GameRow:
+    """An active game's row as the store would read it (no messages, owner 100), for tests
+    that build a :class:`host.records.Snapshot` without a database."""
+    return GameRow(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        game=game,
+        status="active",
+        options={},
+        seed=seed,
+        version=version,
+        state=state,
+        lang="en",
+        owner_id=100,
+        lobby_message_id=None,
+        table_message_id=None,
+        table_to_move=[],
+        created_at=0.0,
+        updated_at=0.0,
+        finished_at=None,
+    )
 
 
 async def make_host(

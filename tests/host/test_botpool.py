@@ -23,13 +23,14 @@ from core.contract import IllegalMove, answers, check_picks
 from host import botpool, registry, renderpool
 from host.clock import FakeClock
 from host.records import Snapshot
-from host.rows import GameRow, SeatRow
+from host.rows import SeatRow
 from host.sessions import Host
 from host.settings import Settings, SettingsError
 from tests.e2e.driver import play_turn
 from tests.e2e.kit import host_of, open_game
 from tests.e2e.kit import snapshot as snapshot_of
 from tests.harness import Harness
+from tests.host.kit import game_row
 from tests.render.kit import random_states
 
 #: The levels searched here: the lobby's easy and normal as they are, hard with the real
@@ -45,25 +46,7 @@ def snapshot(game_id: str, state: Any, level: str, version: int) -> Snapshot:
     """A game of ``game_id`` at ``state`` whose every seat is a bot at ``level`` (as
     ``Host.by_id`` reads one: the row holds the state's dump)."""
     game = registry.get(game_id)
-    row = GameRow(
-        id=1,
-        guild_id=1,
-        channel_id=1,
-        game=game_id,
-        status="active",
-        options={},
-        seed=11,
-        version=version,
-        state=game.dump(state),
-        lang="en",
-        owner_id=100,
-        lobby_message_id=None,
-        table_message_id=None,
-        table_to_move=[],
-        created_at=0.0,
-        updated_at=0.0,
-        finished_at=None,
-    )
+    row = game_row(game_id, version=version, seed=11, state=game.dump(state))
     seats = [SeatRow(1, i, None, True, f"Bot {i}", "en", False, level=level) for i in range(3)]
     snap = Snapshot(row=row, seats=seats, game=game, state=state)
     snap.decisions = game.pending(state)

@@ -17,8 +17,9 @@ from core.contract import (
     join_picks,
 )
 from host.sessions import Gone, Host, HostError, Snapshot
-from host.storage import GameRow, SeatRow
+from host.storage import SeatRow
 from tests import layouttoy, pooltoy
+from tests.host.kit import game_row
 
 
 def opts(*ids: str) -> tuple[Option, ...]:
@@ -70,28 +71,6 @@ def test_apply_checked_refuses_bad_multi_picks_before_the_game_sees_them() -> No
     assert after["crew"] == {"0": ["ana", "bo"]}
 
 
-def game_row(version: int = 1) -> GameRow:
-    return GameRow(
-        id=1,
-        guild_id=1,
-        channel_id=1,
-        game="x",
-        status="active",
-        options={},
-        seed=5,
-        version=version,
-        state=None,
-        lang="en",
-        owner_id=100,
-        lobby_message_id=None,
-        table_message_id=None,
-        table_to_move=[],
-        created_at=0.0,
-        updated_at=0.0,
-        finished_at=None,
-    )
-
-
 def snapshot(game: object, state: object, seats: int) -> Snapshot:
     snap = Snapshot(row=game_row(), seats=[], game=game, state=state)  # type: ignore[arg-type]
     snap.decisions = game.pending(state)  # type: ignore[attr-defined]
@@ -126,7 +105,7 @@ async def test_check_choice_orders_multi_picks_and_bots_pick_within_bounds() -> 
         host.check_choice(snap, d, "ana,bo,cy,di")
     sizes = set()
     for version in range(30):
-        snap.row = game_row(version)
+        snap.row = game_row(version=version)
         pick = await host.bot_pick(snap, 0)
         check_picks(d, pick)
         sizes.add(len(pick.split(",")))

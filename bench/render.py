@@ -29,19 +29,22 @@ the share of bands reused and the sizes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
+import pickle
 import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from bench.common import pct, random_answer, random_options
-from host import registry
+from host import registry, renderpool
 from render import kit, layers, pngbands
 
 
@@ -185,24 +188,30 @@ def consecutive(game_id: str, count: int) -> dict[str, dict[str, float]]:
 @contextmanager
 def encodes() -> Iterator[list[tuple[Image.Image, float, Any]]]:
     """Every image the renderers encode while inside, with the encode's time (ms) and the
-    palette (None for ``kit.to_png``)."""
+    palette (None for ``kit.to_png``). A picture on a fixed palette is seen as it is
+    written, already mapped onto its palette (``kit.png_of_mapped``: its own palette is the
+    palette; the mapping is not in the encode's time): ``kit.to_png_palette`` is left as it
+    is, since renderers drawing by parts draw the whole picture while it is replaced."""
     seen: list[tuple[Image.Image, float, Any]] = []
-    saved = kit.to_png, kit.to_png_palette
+    saved = kit.to_png, kit.png_of_mapped
 
-    def timed(inner: Callable[..., bytes]) -> Callable[..., bytes]:
-        def run(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
-            t0 = CLOCK()
-            out = inner(img, *args, **kwargs)
-            seen.append((img, (CLOCK() - t0) * 1000, args[0] if args else None))
-            return out
+    def adaptive(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
+        t0 = CLOCK()
+        out = saved[0](img, *args, **kwargs)
+        seen.append((img, (CLOCK() - t0) * 1000, None))
+        return out
 
-        return run
+    def mapped(img: Image.Image, *args: Any, **kwargs: Any) -> bytes:
+        t0 = CLOCK()
+        out = saved[1](img, *args, **kwargs)
+        seen.append((img, (CLOCK() - t0) * 1000, img))
+        return out
 
-    kit.to_png, kit.to_png_palette = timed(saved[0]), timed(saved[1])  # type: ignore[assignment]
+    kit.to_png, kit.png_of_mapped = adaptive, mapped  # type: ignore[assignment]
     try:
         yield seen
     finally:
-        kit.to_png, kit.to_png_palette = saved  # type: ignore[assignment]
+        kit.to_png, kit.png_of_mapped = saved  # type: ignore[assignment]
 
 
 def bare_png(img: Image.Image) -> bytes:
@@ -273,6 +282,68 @@ def bench(
     return out
 
 
+def load_jobs(folder: str) -> list[list[tuple[str, str, dict, list[str], str]]]:
+    """The pictures each render worker was asked for, in order (``<pid>.jobs`` files left by
+    ``COSMODROME_RENDER_PROFILE``: host/renderpool.py)."""
+    out = []
+    for path in sorted(Path(folder).glob("*.jobs")):
+        jobs = []
+        with path.open("rb") as f:
+            while True:
+                try:
+                    jobs.append(pickle.load(f))
+                except EOFError:
+                    break
+        out.append(jobs)
+    return out
+
+
+def replay(folder: str, repeat: int = 1, digests: str | None = None) -> None:
+    """Draw again the pictures render workers drew in a bench (``--jobs``), each worker's in
+    order from a worker's start (its warm-up, then a cold band cache): CPU
+    a picture, by kind and game, its PNG writing (of the picture mapped onto its palette), and
+    the bands reused; ``repeat`` runs, the fastest of each picture kept. ``digests``: a file
+    where each picture's pixels' SHA-1 and PNG size are written, one a line (to compare two
+    versions of the code: pixels must be the same, no PNG bigger)."""
+    global CLOCK
+    CLOCK = time.process_time
+    workers = load_jobs(folder)
+    n = sum(len(jobs) for jobs in workers)
+    best: list[float] = [float("inf")] * n
+    enc: list[float] = [float("inf")] * n
+    lines: list[str] = []
+    reused = []
+    for run in range(max(1, repeat)):
+        k = 0
+        for jobs in workers:
+            layers.clear_all()  # each worker its own caches, from its warm-up
+            renderpool.warm_up()
+            pngbands.CACHE.clear()
+            for kind, game_id, view, names, lang in jobs:
+                with encodes() as seen:
+                    t0 = time.process_time()
+                    png = renderpool.draw(kind, game_id, view, names, lang)
+                    total = (time.process_time() - t0) * 1000
+                best[k] = min(best[k], total)
+                enc[k] = min(enc[k], sum(ms for _, ms, _ in seen))
+                if run == 0 and png is not None:
+                    pixels = Image.open(io.BytesIO(png))
+                    digest = hashlib.sha1(pixels.convert("RGB").tobytes()).hexdigest()
+                    lines.append(f"{kind} {game_id} {digest} {len(png)}")
+                k += 1
+            hits, misses = pngbands.CACHE.hits, pngbands.CACHE.misses
+            reused.append(hits / max(1, hits + misses))
+    print(
+        f"{n} pictures ({', '.join(str(len(j)) for j in workers)} a worker), fastest of "
+        f"{max(1, repeat)}: CPU a picture mean {statistics.mean(best):.2f} ms, median "
+        f"{statistics.median(best):.2f} ms, p99 {pct(best, 99):.2f} ms; of which the encode "
+        f"(the PNG of the mapped picture) mean {statistics.mean(enc):.2f} ms; bands reused "
+        f"{100 * statistics.mean(reused):.0f} %"
+    )
+    if digests:
+        Path(digests).write_text("\n".join(lines) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*", default=list(registry.GAME_MODULES))
@@ -293,6 +364,12 @@ def main() -> None:
     ap.add_argument("--cpu", action="store_true", help="the process's CPU time, not wall clock")
     ap.add_argument("--band-bytes", type=int, help="bytes a band (pngbands.BAND_BYTES)")
     ap.add_argument("--threads", type=int, help="threads deflating bands (pngbands.THREADS)")
+    ap.add_argument(
+        "--jobs",
+        metavar="DIR",
+        help="draw again the pictures a bench's render workers drew (COSMODROME_RENDER_PROFILE)",
+    )
+    ap.add_argument("--digests", metavar="FILE", help="with --jobs: each picture's pixel SHA-1")
     args = ap.parse_args()
     if args.band_bytes:
         pngbands.BAND_BYTES = args.band_bytes
@@ -303,6 +380,9 @@ def main() -> None:
         CLOCK = time.process_time
     if args.pillow:
         kit.BANDED = False
+    if args.jobs:
+        replay(args.jobs, args.repeat, args.digests)
+        return
     if args.consecutive:
         for gid in args.games:
             for kind, r in consecutive(gid, args.states).items():

@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import pickle
+import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -67,6 +70,31 @@ Picture = bytes | None
 def draw(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> Picture:
     """A table (``kind`` "table") or a seat's private picture ("private"), as PNG bytes (a
     private picture may be None: the game has none to show). Runs in a worker."""
+    if PROFILE_ENV in os.environ:  # a bench profiles what the workers do
+        job = (kind, game_id, view, names, lang)
+        with open(os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.jobs"), "ab") as f:
+            pickle.dump(job, f)
+        return _profiler().runcall(_draw, *job)
+    return _draw(kind, game_id, view, names, lang)
+
+
+#: A folder in the environment (bench-only): each worker profiles the pictures it draws
+#: (cProfile, CPU time) and leaves there the profile at exit, ``<pid>.prof``, and the
+#: pictures asked for, in order, ``<pid>.jobs`` (pickled; ``bench.render --jobs`` replays).
+PROFILE_ENV = "COSMODROME_RENDER_PROFILE"
+_profile: cProfile.Profile | None = None
+
+
+def _profiler() -> cProfile.Profile:
+    global _profile
+    if _profile is None:
+        _profile = cProfile.Profile(time.process_time)
+        path = os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.prof")
+        multiprocessing.util.Finalize(None, _profile.dump_stats, (path,), exitpriority=10)
+    return _profile
+
+
+def _draw(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> Picture:
     renderer = registry.renderer(game_id)
     if kind == "table":
         data: Picture = renderer.render_table(view, names, lang)
@@ -84,8 +112,8 @@ def warm_up() -> None:
             players = game.min_players
             state = game.new(players, {}, 1)
             names = [f"P{i + 1}" for i in range(players)]
-            draw("table", game_id, game.view(state, None), names, "en")
-            draw("private", game_id, {**game.view(state, 0), "seat": 0}, names, "en")
+            _draw("table", game_id, game.view(state, None), names, "en")
+            _draw("private", game_id, {**game.view(state, 0), "seat": 0}, names, "en")
         except Exception:  # a cold start is slower, nothing worse
             log.exception("render worker: warming up %s failed", game_id)
 

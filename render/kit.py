@@ -44,7 +44,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from core import i18n
 from render import pngbands
-from render.layers import CachedFont, draw_line
+from render.layers import _PILLOW_TEXT, CachedFont, draw_line, mapped
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -767,16 +767,36 @@ def to_png_palette(
     faster than quantizing every picture, for boards whose colours are known in advance
     (deflated at :data:`PNG_LEVEL` unless ``compress_level`` says otherwise), written by
     :mod:`render.pngbands` (only the bands not deflated before are deflated)."""
+    return png_of_mapped(mapped(img, palette), compress_level)
+
+
+def png_of_mapped(q: Image.Image, compress_level: int | None = None) -> bytes:
+    """PNG bytes of a picture already mapped onto its palette (a ``P`` image: the tail of
+    :func:`to_png_palette`, and what a :class:`render.layers.PaletteCanvas` is encoded by)."""
     if compress_level is None:
         compress_level = PNG_LEVEL
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    q = img.quantize(palette=palette, dither=Image.Dither.NONE)
     if BANDED and (png := pngbands.encode(q, compress_level)) is not None:
         return png
     buf = io.BytesIO()
     q.save(buf, format="PNG", optimize=False, compress_level=compress_level)
     return buf.getvalue()
+
+
+#: Kit's own :func:`to_png_palette`: while a test replaces it to watch the RGB pictures
+#: encoded, renderers that map parts of a picture (:class:`render.layers.PaletteCanvas`)
+#: draw it whole and encode it through the replacement (:func:`watched`).
+_TO_PNG_PALETTE = to_png_palette
+
+
+def watched() -> bool:
+    """Is a test watching what pictures are drawn or encoded (:func:`to_png_palette`,
+    ``ImageDraw.text`` or :meth:`ScaledDraw.text` replaced)? Renderers that keep parts of a
+    picture then draw it whole, as one RGB picture encoded by :func:`to_png_palette`."""
+    return (
+        to_png_palette is not _TO_PNG_PALETTE
+        or ImageDraw.ImageDraw.text is not _PILLOW_TEXT
+        or ScaledDraw.text is not _SCALED_TEXT
+    )
 
 
 def picture_png(

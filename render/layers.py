@@ -63,13 +63,34 @@ class LayerCache(Generic[P, R]):
             self.hits += 1
             return value
         value = self.fn(*args, **kwargs)
+        self._store(key, value)
+        return value
+
+    def lookup(self, key: Hashable) -> R | None:
+        """The value kept for ``key`` (a cache used without its function: see
+        :func:`tile_cache`), None if there is none, or while ``ImageDraw.text`` is replaced."""
+        if ImageDraw.ImageDraw.text is not _PILLOW_TEXT:
+            return None
+        try:
+            value = self._entries[key]
+            self._entries.move_to_end(key)
+        except KeyError:
+            return None
+        self.hits += 1
+        return value
+
+    def store(self, key: Hashable, value: R) -> None:
+        """Keep ``value`` for ``key`` (nothing kept while ``ImageDraw.text`` is replaced)."""
+        if ImageDraw.ImageDraw.text is _PILLOW_TEXT:
+            self._store(key, value)
+
+    def _store(self, key: Hashable, value: R) -> None:
         with self._lock:
             self.misses += 1
             self._entries[key] = value
             self._entries.move_to_end(key)
             while len(self._entries) > self.maxsize:
                 self._entries.popitem(last=False)
-        return value
 
     def cache_clear(self) -> None:
         with self._lock:
@@ -98,6 +119,18 @@ def layer_cache(maxsize: int = 16) -> Callable[[Callable[P, R]], LayerCache[P, R
     return wrap
 
 
+def _no_function() -> None:
+    raise TypeError("a tile cache is filled with store(), never called")
+
+
+def tile_cache(maxsize: int = 16) -> LayerCache[[], Any]:
+    """A registered cache used without a function (:meth:`LayerCache.lookup`,
+    :meth:`LayerCache.store`): the parts of a :class:`PaletteCanvas`, by what they show."""
+    cache: LayerCache[[], Any] = LayerCache(_no_function, maxsize)
+    _CACHES.append(cache)
+    return cache
+
+
 def caches() -> list[LayerCache[Any, Any]]:
     """Every registered layer cache (in the order their modules were imported)."""
     return list(_CACHES)
@@ -118,6 +151,82 @@ def drawn_on(
     img = base.crop((0, 0, box[2], box[3]))  # the same coordinates, nothing past the box
     out = draw(ImageDraw.Draw(img))
     return img.crop(box), out
+
+
+# --------------------------------------------------------------------------- palette canvas
+
+Box = tuple[int, int, int, int]
+
+
+def box_within(box: tuple[float, float, float, float], margin: int, clip: Box) -> Box:
+    """``box`` (picture pixels, maybe fractional) grown to whole pixels and by ``margin``
+    on every side, then cut to ``clip``."""
+    x0, y0, x1, y1 = box
+    return (
+        max(clip[0], math.floor(x0) - margin),
+        max(clip[1], math.floor(y0) - margin),
+        min(clip[2], math.ceil(x1) + margin + 1),
+        min(clip[3], math.ceil(y1) + margin + 1),
+    )
+
+
+def mapped(img: Image.Image, palette: Image.Image) -> Image.Image:
+    """``img`` mapped onto the fixed ``palette`` (each pixel onto its entry, no dither)."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+class PaletteCanvas:
+    """A picture as palette indices, made of its static layer (``base``, RGB, and
+    ``base_mapped``, the same mapped onto ``palette`` once) and the parts drawn on it (issue
+    23: mapping a whole picture onto its palette was a fifth of its CPU).
+
+    Each part (:meth:`tile`) is drawn on an RGB copy of the base, at the picture's own
+    coordinates, in a box of the picture where nothing else is drawn; that box is mapped
+    onto the palette and kept in a :func:`tile_cache` under a key that holds everything the
+    part is drawn from, so the part is neither drawn nor mapped again while it shows the
+    same. A pixel is mapped alone (Pillow's mapping of a colour depends on the colour and
+    the palette only), so the canvas is, pixel for pixel, the whole picture drawn on the base
+    and mapped at once, as long as every part draws inside its own box, alone there. A box
+    drawn on but not kept (:meth:`map`) is mapped at each picture."""
+
+    def __init__(self, base: Image.Image, base_mapped: Image.Image, palette: Image.Image):
+        self.base = base
+        self.palette = palette
+        self.out = base_mapped.copy()
+        self._rgb: Image.Image | None = None
+
+    @property
+    def rgb(self) -> Image.Image:
+        """The RGB copy of the base the parts are drawn on (made at its first use)."""
+        if self._rgb is None:
+            self._rgb = self.base.copy()
+        return self._rgb
+
+    def map(self, box: Box) -> None:
+        """The box ``box`` of :attr:`rgb`, mapped onto the palette, into the picture."""
+        self.out.paste(mapped(self.rgb.crop(box), self.palette), box[:2])
+
+    def tile(
+        self,
+        cache: LayerCache[[], Any],
+        key: Hashable,
+        draw: Callable[[Image.Image], tuple[Box | None, R]],
+    ) -> R:
+        """A part of the picture: ``draw(rgb)`` draws it on the RGB picture and returns the
+        box it drew in (None: nothing drawn) and a value (the next row of a column of
+        panels...), or the part kept in ``cache`` under ``key``; the value is returned."""
+        got = cache.lookup(key)
+        if got is None:
+            box, value = draw(self.rgb)
+            part = None if box is None else (mapped(self.rgb.crop(box), self.palette), box)
+            got = (part, value)
+            cache.store(key, got)
+        part, value = got
+        if part is not None:
+            self.out.paste(part[0], part[1][:2])
+        return cast(R, value)
 
 
 def _pixel_bytes(mode: str) -> int:

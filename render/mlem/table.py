@@ -3,13 +3,14 @@ palette every MLEM picture is encoded on."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from core import i18n
-from render import kit
+from render import kit, layers
 from render.kit import GOLD, INK, MUTED, PANEL, PANEL_EDGE, RGB, font, text
 from render.mlem.base import _base, _objective_box
 from render.mlem.geometry import (
@@ -306,9 +307,15 @@ def _build_out_base(lang: str) -> Image.Image:
 _out_base = kit.per_language(_build_out_base)  # the static board, already shrunk
 
 
-def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+def _seats(view: dict, names: Sequence[str]) -> int:
+    """How many seats the table shows."""
     n = int(view.get("players") or len(view.get("scores") or []) or len(names) or 2)
-    n = max(1, min(n, len(kit.PALETTE)))
+    return max(1, min(n, len(kit.PALETTE)))
+
+
+def _draw_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    """The whole table, RGB (what :func:`_mapped_table` makes part by part)."""
+    n = _seats(view, names)
     out = _out_base(lang).copy()
     _draw_header(kit.ScaledDraw(out, HEAD_K), view, lang, OUT_W / HEAD_K)
     d = kit.ScaledDraw(out, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
@@ -357,6 +364,160 @@ def _exact_colours() -> list[RGB]:
 _PALETTE = kit.palette_for(_out_base(i18n.DEFAULT), _exact_colours())
 
 
+# ----------------------------------------------------------------------------- by parts
+
+#: The static board mapped onto the palette, once per language.
+_out_base_mapped = kit.per_language(lambda lang: layers.mapped(_out_base(lang), _PALETTE))
+
+#: Where the table's parts are drawn, each alone (picture pixels): the header strip, the
+#: board (left) and the side column (right) under it, and the variants and legend under
+#: the board.
+_SPLIT = PANEL_X0 - 6
+_BELOW = OUT_HEADER_H + BOARD_H + 6
+_HEADER_AREA: layers.Box = (0, 0, OUT_W, OUT_HEADER_H)
+_BOARD_AREA: layers.Box = (0, OUT_HEADER_H, _SPLIT, _BELOW)
+_SIDE_AREA: layers.Box = (_SPLIT, OUT_HEADER_H, OUT_W, OUT_H)
+_UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
+
+#: The parts kept, by what they show: header, board, side panels, variants and legend.
+_HEADERS = layers.tile_cache(32)
+_BOARDS = layers.tile_cache(24)
+_PANELS = layers.tile_cache(96)
+_UNDERS = layers.tile_cache(32)
+
+
+def _only(view: dict, keys: Sequence[str]) -> dict:
+    """The part of ``view`` a part of the table is drawn from (what its key holds)."""
+    return {k: view[k] for k in keys if k in view}
+
+
+def _each(items: object, keys: Sequence[str]) -> object:
+    """``items`` (a view's list of dicts, one a seat) with only ``keys`` of each dict."""
+    if not isinstance(items, list):
+        return items
+    return [_only(x, keys) if isinstance(x, dict) else x for x in items]
+
+
+def _part(value: object, keys: Sequence[str]) -> object:
+    """``value`` with only ``keys`` if it is a dict, else as it is."""
+    return _only(value, keys) if isinstance(value, dict) else value
+
+
+def _key(*parts: object) -> bytes:
+    return pickle.dumps(parts, protocol=5)
+
+
+def _panel_box(x: float, top: float, y0: float, y1: float, area: layers.Box) -> layers.Box:
+    """The picture box of a panel from panel row ``y0`` to ``y1``, ``PANEL_K`` times bigger
+    from picture row ``top`` (see :func:`_panels`), its left edge at ``x``."""
+    k = PANEL_K
+    box = (x, top + (y0 - top) * k, x + (PX1 - PX0) * k, top + (y1 - top) * k)
+    return layers.box_within(box, 2, area)
+
+
+def _side_part(
+    c: layers.PaletteCanvas, name: str, y: float, top: float, key: tuple[object, ...], draw: Any
+) -> float:
+    """A panel of the side column from panel row ``y``: ``draw(side drawer, y)`` returns the
+    next panel's row (10 under this one's bottom)."""
+
+    def drawn(rgb: Image.Image) -> tuple[layers.Box | None, float]:
+        after = float(draw(_panels(rgb, PANEL_X0, top), y))
+        if after <= y:
+            return None, after
+        return _panel_box(PANEL_X0, top, y, after - 10, _SIDE_AREA), after
+
+    return float(c.tile(_PANELS, _key(name, y, *key), drawn))
+
+
+def _mapped_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+    """The table mapped onto the palette, part by part (a :class:`layers.PaletteCanvas`):
+    pixel for pixel ``_draw_table`` mapped whole (tests/render/test_mlem_parts.py)."""
+    n = _seats(view, names)
+    who = tuple(kit.player_name(names, seat, lang) for seat in range(n))
+    c = layers.PaletteCanvas(_out_base(lang), _out_base_mapped(lang), _PALETTE)
+    hv = _only(view, ("round", "phase", "over", "last_voyage", "disasters", "disaster_limit"))
+
+    def header(rgb: Image.Image) -> tuple[layers.Box, None]:
+        _draw_header(kit.ScaledDraw(rgb, HEAD_K), hv, lang, OUT_W / HEAD_K)
+        return _HEADER_AREA, None
+
+    c.tile(_HEADERS, _key(lang, hv), header)
+
+    bv = _only(view, ("objectives", "moons", "planets", "deep_space", "over"))
+    bv["recon"] = _part(view.get("recon"), ("slots",))
+    bv["ufo"] = _part(view.get("ufo"), ("space",))
+    bv["rocket"] = {"space": (view.get("rocket") or {}).get("space")}
+
+    def board(rgb: Image.Image) -> tuple[layers.Box, None]:
+        d = kit.ScaledDraw(rgb, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
+        _objective_claims(d, bv, n)
+        _draw_track_tokens(rgb, d, bv, n)
+        return _BOARD_AREA, None
+
+    c.tile(_BOARDS, _key(lang, n, bv), board)
+
+    top = OUT_HEADER_H + 8
+    y: float = top
+    over = view.get("over")
+    pv = _only(view, ("scores", "over", "commander", "start_seat"))
+    pv["boards"] = _each(view.get("boards"), ("left",))
+    pv["ufo"] = _part(view.get("ufo"), ("taken",))
+    pv["recon"] = _part(view.get("recon"), ("taken",))
+    pv["missions"] = _part(view.get("missions"), ("kept", "choosing"))
+    y = _side_part(
+        c, "players", y, top, (lang, n, who, pv),
+        lambda d, y: _draw_players(d, y, pv, names, lang, n),
+    )  # fmt: skip
+    if not over:
+        cv: dict[str, Any] = {"rocket": {"crew": (view.get("rocket") or {}).get("crew")}}
+        cv["boards"] = _each(view.get("boards"), ("boosters_used",))
+        y = _side_part(
+            c, "crew", y, top, (lang, n, who, cv),
+            lambda d, y: _draw_crew(d, y, cv, names, lang, n),
+        )  # fmt: skip
+        dv = _only(view, ("dice",))
+        dv["rocket"] = bv["rocket"]
+        y = _side_part(
+            c, "dice", y, top, (lang, dv), lambda d, y: _draw_dice(d, y, dv, lang)
+        )  # fmt: skip
+    else:
+        fv = _only(view, ("result",))
+        y = _side_part(
+            c, "final", y, top, (lang, n, fv), lambda d, y: _draw_final(d, y, fv, lang, n)
+        )  # fmt: skip
+
+    vv = _only(view, ("expedition", "ufo", "recon"))
+    lv: dict[str, Any] = {"over": over}
+    for name in ("ufo", "missions"):
+        if isinstance(view.get(name), dict):
+            lv[name] = {}
+    recon = view.get("recon")
+    if isinstance(recon, dict):
+        lv["recon"] = {"slots": {k: bool(v) for k, v in (recon.get("slots") or {}).items()}}
+
+    def under(rgb: Image.Image) -> tuple[layers.Box, None]:
+        """The variants panel and the legend: one part (a variant's line can run over into
+        the legend)."""
+        after = _draw_variants(_panels(rgb, 14, _BELOW), _BELOW, vv, names, lang)
+        lx = 14.0
+        if after > _BELOW:
+            lx += (PX1 - PX0) * PANEL_K + 8  # the legend goes right of the variants panel
+        box = (lx, _BELOW + 4, PANEL_X0 - 12, OUT_H - 6)
+        bottom, right = _draw_legend(ImageDraw.Draw(rgb), box, lv, lang)
+        panel_bottom = _BELOW + (after - 10 - _BELOW) * PANEL_K
+        drawn = (14 - 3, _BELOW, max(box[2], right), max(bottom, panel_bottom))
+        return layers.box_within(drawn, 2, _UNDER_AREA), None
+
+    c.tile(_UNDERS, _key(lang, vv, lv), under)
+    return c.out
+
+
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
     """PNG bytes of the public table. ``view["private"]`` is never read."""
-    return kit.picture_png(_draw_table, _PALETTE, kit.public(view), names, _lang(lang))
+    view, lang = kit.public(view), _lang(lang)
+    if kit.watched():  # a test watching the RGB pictures encoded: the whole picture
+        return kit.picture_png(_draw_table, _PALETTE, view, names, lang)
+    with kit.LOCK:
+        img = _mapped_table(view, names, lang)
+    return kit.png_of_mapped(img)

@@ -21,17 +21,23 @@ def _section(d: ImageDraw.ImageDraw, y: float, h: float, title: str) -> float:
     return y + 32
 
 
-def _draw_players(
-    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str, n: int
-) -> float:
-    t = i18n.t
-    row_h = 50
-    h = 36 + n * row_h
-    top = _section(d, y, h, t("mlem.render.players", lang))
-    hint = t("mlem.render.legend.astronauts", lang)
+#: Panel rows of one player in the players' panel, and of one crew member in the crew's.
+PLAYER_ROW_H = 50
+CREW_ROW_H = 34
+
+
+def _players_frame(d: ImageDraw.ImageDraw, y: float, lang: str, n: int) -> float:
+    """The players' panel for ``n`` seats without its rows: the row of the first seat."""
+    top = _section(d, y, _players_after(y, n) - 10 - y, i18n.t("mlem.render.players", lang))
+    hint = i18n.t("mlem.render.legend.astronauts", lang)
     hf = font(14, "cond")
     text(d, (PX1 - 14, y + 17), hint, hf, fill=MUTED, anchor="rm")
     cat(d, PX1 - 26 - hf.getlength(hint), y + 18, 7, MUTED)
+    return top
+
+
+def _player_rows(view: dict, names: Sequence[str], lang: str, n: int) -> list[dict[str, Any]]:
+    """What each seat's row of the players' panel shows (all it is drawn from)."""
     scores = list(view.get("scores") or [])
     boards = list(view.get("boards") or [])
     over = bool(view.get("over"))
@@ -41,83 +47,114 @@ def _draw_players(
     ufo_v = view.get("ufo") if isinstance(view.get("ufo"), dict) else None
     recon_v = view.get("recon") if isinstance(view.get("recon"), dict) else None
     miss_v = view.get("missions") if isinstance(view.get("missions"), dict) else None
+    rows = []
     for seat in range(n):
-        ry = top + seat * row_h
         score = scores[seat] if seat < len(scores) else 0
-        winner = best is not None and score == best
-        if winner:
-            kit.rounded_box(
-                d,
-                (PX0 + 6, ry - 2, PX1 - 6, ry + row_h - 4),
-                radius=10,
-                fill=(58, 50, 24),
-                outline=GOLD,
-                width=2,
-            )
-        kit.seat_token(d, (PX0 + 26, ry + 17), 13, seat)
-        # name, with commander / first-player marks
-        nx = PX0 + 48
-        marks_w = 0
-        if commander == seat and not over:
-            marks_w += 26
-        if start == seat and not over:
-            marks_w += 20
-        name, nf = kit.fit_font(_name(names, seat, lang), 205 - marks_w, (22, 20, 18, 16))
-        text(d, (nx, ry + 17), name, nf, fill=INK, anchor="lm")
-        mx = nx + nf.getlength(name) + 8
-        if commander == seat and not over:
-            star(d, mx + 10, ry + 16, 10)
-            mx += 26
-        if start == seat and not over:
-            rocket(d, mx + 6, ry + 5, 22)
-        # score
-        text(
-            d,
-            (PX1 - 16, ry + 20),
-            str(score),
-            font(30),
-            fill=GOLD if winner else INK,
-            anchor="rm",
-            shadow=2,
-        )
-        # second line: astronauts left and hidden-tile counts
-        sx = PX0 + 48
-        sy = ry + 39
-        sf = font(17)
-        left = len(boards[seat].get("left", [])) if seat < len(boards) else 0
-        cat(d, sx + 8, sy, 8, kit.seat_color(seat))
-        text(d, (sx + 20, sy), f"{left}", sf, fill=MUTED, anchor="lm")
-        sx += 48
+        row: dict[str, Any] = {
+            "seat": seat,
+            "name": _name(names, seat, lang),
+            "score": score,
+            "winner": best is not None and score == best,
+            "commander": commander == seat and not over,
+            "start": start == seat and not over,
+            "left": len(boards[seat].get("left", [])) if seat < len(boards) else 0,
+        }
         if ufo_v is not None:
             taken = ufo_v.get("taken") or []
-            c = taken[seat] if seat < len(taken) else 0
-            ufo(d, sx + 10, sy + 1, 22)
-            text(d, (sx + 24, sy), f"{c}", sf, fill=MUTED, anchor="lm")
-            sx += 48
+            row["ufo"] = taken[seat] if seat < len(taken) else 0
         if recon_v is not None:
             taken = recon_v.get("taken") or []
-            c = taken[seat] if seat < len(taken) else 0
-            recon_tile(d, sx, sy - 8, 16, {"kind": "points", "value": ""})
-            text(d, (sx + 22, sy), f"{c}", sf, fill=MUTED, anchor="lm")
-            sx += 48
+            row["recon"] = taken[seat] if seat < len(taken) else 0
         if miss_v is not None:
             kept = miss_v.get("kept") or []
-            c = kept[seat] if seat < len(kept) else 0
-            choosing = seat in (miss_v.get("choosing") or [])
-            _mission_icon(d, sx, sy - 8, 16)
-            s = t("mlem.render.missions.choosing", lang) if choosing else f"{c}"
-            text(d, (sx + 22, sy), s, sf, fill=MUTED, anchor="lm")
-            sx += 48
-        if winner:
-            text(
-                d,
-                (PX1 - 16, sy + 1),
-                t("mlem.render.winner", lang),
-                font(PANEL_MIN),
-                fill=GOLD,
-                anchor="rm",
-            )
-    return y + h + 10
+            row["missions"] = kept[seat] if seat < len(kept) else 0
+            row["choosing"] = seat in (miss_v.get("choosing") or [])
+        rows.append(row)
+    return rows
+
+
+def _player_row(d: ImageDraw.ImageDraw, ry: float, row: dict[str, Any], lang: str) -> None:
+    """One seat's row of the players' panel, from panel row ``ry``."""
+    t = i18n.t
+    seat, score, winner = row["seat"], row["score"], row["winner"]
+    if winner:
+        kit.rounded_box(
+            d,
+            (PX0 + 6, ry - 2, PX1 - 6, ry + PLAYER_ROW_H - 4),
+            radius=10,
+            fill=(58, 50, 24),
+            outline=GOLD,
+            width=2,
+        )
+    kit.seat_token(d, (PX0 + 26, ry + 17), 13, seat)
+    # name, with commander / first-player marks
+    nx = PX0 + 48
+    marks_w = 0
+    if row["commander"]:
+        marks_w += 26
+    if row["start"]:
+        marks_w += 20
+    name, nf = kit.fit_font(row["name"], 205 - marks_w, (22, 20, 18, 16))
+    text(d, (nx, ry + 17), name, nf, fill=INK, anchor="lm")
+    mx = nx + nf.getlength(name) + 8
+    if row["commander"]:
+        star(d, mx + 10, ry + 16, 10)
+        mx += 26
+    if row["start"]:
+        rocket(d, mx + 6, ry + 5, 22)
+    # score
+    text(
+        d,
+        (PX1 - 16, ry + 20),
+        str(score),
+        font(30),
+        fill=GOLD if winner else INK,
+        anchor="rm",
+        shadow=2,
+    )
+    # second line: astronauts left and hidden-tile counts
+    sx = PX0 + 48
+    sy = ry + 39
+    sf = font(17)
+    cat(d, sx + 8, sy, 8, kit.seat_color(seat))
+    text(d, (sx + 20, sy), f"{row['left']}", sf, fill=MUTED, anchor="lm")
+    sx += 48
+    if "ufo" in row:
+        ufo(d, sx + 10, sy + 1, 22)
+        text(d, (sx + 24, sy), f"{row['ufo']}", sf, fill=MUTED, anchor="lm")
+        sx += 48
+    if "recon" in row:
+        recon_tile(d, sx, sy - 8, 16, {"kind": "points", "value": ""})
+        text(d, (sx + 22, sy), f"{row['recon']}", sf, fill=MUTED, anchor="lm")
+        sx += 48
+    if "missions" in row:
+        _mission_icon(d, sx, sy - 8, 16)
+        s = t("mlem.render.missions.choosing", lang) if row["choosing"] else f"{row['missions']}"
+        text(d, (sx + 22, sy), s, sf, fill=MUTED, anchor="lm")
+        sx += 48
+    if winner:
+        text(
+            d,
+            (PX1 - 16, sy + 1),
+            t("mlem.render.winner", lang),
+            font(PANEL_MIN),
+            fill=GOLD,
+            anchor="rm",
+        )
+
+
+def _draw_players(
+    d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str, n: int
+) -> float:
+    top = _players_frame(d, y, lang, n)
+    for seat, row in enumerate(_player_rows(view, names, lang, n)):
+        _player_row(d, top + seat * PLAYER_ROW_H, row, lang)
+    return _players_after(y, n)
+
+
+def _players_after(y: float, n: int) -> float:
+    """The panel row under the players' panel from ``y`` (and a gap)."""
+    return y + 36 + n * PLAYER_ROW_H + 10
 
 
 def _draw_final(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str, n: int) -> float:
@@ -170,49 +207,82 @@ def _spent(member: dict, view: dict, n: int) -> bool:
     return _booster_spent(view, member.get("seat"), n)
 
 
+def _crew(view: dict) -> list[dict]:
+    return [c for c in (view.get("rocket") or {}).get("crew") or [] if isinstance(c, dict)]
+
+
+def _crew_frame(d: ImageDraw.ImageDraw, y: float, lang: str, rows: int) -> float:
+    """The crew's panel for ``rows`` members (0: an empty crew, said so) without its rows:
+    the first row."""
+    t = i18n.t
+    top = _section(d, y, _crew_after(y, rows) - 10 - y, t("mlem.render.crew", lang))
+    if not rows:
+        empty = t("mlem.render.crew_empty", lang)
+        text(d, (PX0 + 16, top + 16), empty, font(18), fill=FAINT, anchor="lm")
+    return top
+
+
+def _crew_rows(view: dict, names: Sequence[str], lang: str, n: int) -> list[dict[str, Any]]:
+    """What each crew member's row of the crew's panel shows (all it is drawn from)."""
+    rows = []
+    for k, member in enumerate(_crew(view)):
+        seat = member.get("seat")
+        ab = str(member.get("astronaut") or "")
+        key = f"mlem.render.ability.{ab}"
+        row: dict[str, Any] = {
+            "k": k,
+            "seat": seat if _seat_ok(seat, n) else None,
+            "ability": ab,
+            "label": i18n.t(key, lang) if i18n.has(key, lang) else ab,
+            "spent": _spent(member, view, n),
+        }
+        if _seat_ok(seat, n):
+            row["name"] = _name(names, seat, lang)
+        rows.append(row)
+    return rows
+
+
+def _crew_row(d: ImageDraw.ImageDraw, ry: float, row: dict[str, Any]) -> None:
+    """One crew member's row of the crew's panel, from panel row ``ry``."""
+    k, seat, spent = row["k"], row["seat"], row["spent"]
+    cy = ry + 15
+    if k == 0:
+        kit.rounded_box(
+            d,
+            (PX0 + 6, ry - 3, PX1 - 6, ry + CREW_ROW_H - 5),
+            radius=8,
+            fill=(52, 46, 26),
+            outline=GOLD,
+            width=2,
+        )
+        star(d, PX0 + 22, cy, 10)
+    else:
+        text(d, (PX0 + 22, cy), str(k + 1), font(16), fill=MUTED, anchor="mm")
+    if seat is not None:
+        kit.seat_token(d, (PX0 + 48, cy), 11, seat)
+    ability_icon(d, PX0 + 66, cy - 12, 24, row["ability"])
+    label, lf = kit.fit_font(row["label"], 150, (18, 17, 16), "bold")
+    text(d, (PX0 + 98, cy), label, lf, fill=FAINT if spent else INK, anchor="lm")
+    if spent:  # a used booster is flipped face down
+        d.line((PX0 + 96, cy, PX0 + 100 + lf.getlength(label), cy), fill=MUTED, width=2)
+    if seat is not None:
+        who, wf = kit.fit_font(row["name"], 96, (15, 14, 13), "cond")
+        text(d, (PX1 - 14, cy), who, wf, fill=kit.seat_color(seat), anchor="rm")
+
+
 def _draw_crew(
     d: ImageDraw.ImageDraw, y: float, view: dict, names: Sequence[str], lang: str, n: int
 ) -> float:
-    t = i18n.t
-    crew = [c for c in (view.get("rocket") or {}).get("crew") or [] if isinstance(c, dict)]
-    row_h = 34
-    rows = max(1, len(crew))
-    h = 36 + rows * row_h + 4
-    top = _section(d, y, h, t("mlem.render.crew", lang))
-    if not crew:
-        empty = t("mlem.render.crew_empty", lang)
-        text(d, (PX0 + 16, top + 16), empty, font(18), fill=FAINT, anchor="lm")
-    for k, member in enumerate(crew):
-        ry = top + k * row_h
-        seat = member.get("seat")
-        ab = str(member.get("astronaut") or "")
-        cy = ry + 15
-        if k == 0:
-            kit.rounded_box(
-                d,
-                (PX0 + 6, ry - 3, PX1 - 6, ry + row_h - 5),
-                radius=8,
-                fill=(52, 46, 26),
-                outline=GOLD,
-                width=2,
-            )
-            star(d, PX0 + 22, cy, 10)
-        else:
-            text(d, (PX0 + 22, cy), str(k + 1), font(16), fill=MUTED, anchor="mm")
-        if _seat_ok(seat, n):
-            kit.seat_token(d, (PX0 + 48, cy), 11, seat)
-        ability_icon(d, PX0 + 66, cy - 12, 24, ab)
-        key = f"mlem.render.ability.{ab}"
-        label = t(key, lang) if i18n.has(key, lang) else ab
-        spent = _spent(member, view, n)
-        label, lf = kit.fit_font(label, 150, (18, 17, 16), "bold")
-        text(d, (PX0 + 98, cy), label, lf, fill=FAINT if spent else INK, anchor="lm")
-        if spent:  # a used booster is flipped face down
-            d.line((PX0 + 96, cy, PX0 + 100 + lf.getlength(label), cy), fill=MUTED, width=2)
-        if _seat_ok(seat, n):
-            who, wf = kit.fit_font(_name(names, seat, lang), 96, (15, 14, 13), "cond")
-            text(d, (PX1 - 14, cy), who, wf, fill=kit.seat_color(seat), anchor="rm")
-    return y + h + 10
+    rows = _crew_rows(view, names, lang, n)
+    top = _crew_frame(d, y, lang, len(rows))
+    for k, row in enumerate(rows):
+        _crew_row(d, top + k * CREW_ROW_H, row)
+    return _crew_after(y, len(rows))
+
+
+def _crew_after(y: float, rows: int) -> float:
+    """The panel row under the crew's panel of ``rows`` members from ``y`` (and a gap)."""
+    return y + 36 + max(1, rows) * CREW_ROW_H + 4 + 10
 
 
 def _draw_dice(d: ImageDraw.ImageDraw, y: float, view: dict, lang: str) -> float:

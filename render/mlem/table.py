@@ -3,8 +3,10 @@ palette every MLEM picture is encoded on."""
 
 from __future__ import annotations
 
+import math
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -67,7 +69,23 @@ from render.mlem.glyphs import (
     star,
     ufo,
 )
-from render.mlem.panels import _draw_crew, _draw_dice, _draw_final, _draw_players, _draw_variants
+from render.mlem.panels import (
+    CREW_ROW_H,
+    PLAYER_ROW_H,
+    _crew_after,
+    _crew_frame,
+    _crew_row,
+    _crew_rows,
+    _draw_crew,
+    _draw_dice,
+    _draw_final,
+    _draw_players,
+    _draw_variants,
+    _player_row,
+    _player_rows,
+    _players_after,
+    _players_frame,
+)
 from render.mlem.view import _counts, _lang, _phase, _seat_ok
 
 # ----------------------------------------------------------------------------- table
@@ -383,19 +401,13 @@ _UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
 _HEADERS = layers.tile_cache(32)
 _BOARDS = layers.tile_cache(24)
 _PANELS = layers.tile_cache(96)
+_ROWS = layers.tile_cache(256)
 _UNDERS = layers.tile_cache(32)
 
 
 def _only(view: dict, keys: Sequence[str]) -> dict:
     """The part of ``view`` a part of the table is drawn from (what its key holds)."""
     return {k: view[k] for k in keys if k in view}
-
-
-def _each(items: object, keys: Sequence[str]) -> object:
-    """``items`` (a view's list of dicts, one a seat) with only ``keys`` of each dict."""
-    if not isinstance(items, list):
-        return items
-    return [_only(x, keys) if isinstance(x, dict) else x for x in items]
 
 
 def _part(value: object, keys: Sequence[str]) -> object:
@@ -413,6 +425,55 @@ def _panel_box(x: float, top: float, y0: float, y1: float, area: layers.Box) -> 
     k = PANEL_K
     box = (x, top + (y0 - top) * k, x + (PX1 - PX0) * k, top + (y1 - top) * k)
     return layers.box_within(box, 2, area)
+
+
+def _framed_part(
+    c: layers.PaletteCanvas,
+    name: str,
+    y: float,
+    top: float,
+    key: tuple[object, ...],
+    frame: Callable[[ImageDraw.ImageDraw], float],
+    rows: list[tuple[bytes, Callable[[ImageDraw.ImageDraw, float], None]]],
+    row_h: float,
+    lead: float,
+    after: float,
+) -> float:
+    """A panel of the side column from panel row ``y`` whose rows are kept each on its own
+    (a move changes a row or two): its frame (``frame(drawer)`` draws it without its rows
+    and returns the first row's panel row; ``key``: what it is drawn from) and its rows
+    (``(key, draw(drawer, row))`` each, ``row_h`` apart, each drawn within ``lead`` above its
+    row to ``lead`` above the next). ``after``: the next panel's row, returned. A row is
+    drawn on the frame (drawn on the RGB picture first, once)."""
+    framed = False
+
+    def draw_frame(rgb: Image.Image) -> tuple[layers.Box, float]:
+        nonlocal framed
+        framed = True
+        first = frame(_panels(rgb, PANEL_X0, top))
+        return _panel_box(PANEL_X0, top, y, after - 10, _SIDE_AREA), first
+
+    first = float(c.tile(_PANELS, _key(name, y, *key), draw_frame))
+    for k, (row_key, draw) in enumerate(rows):
+        ry = first + k * row_h
+
+        def draw_row(
+            rgb: Image.Image, draw: Any = draw, ry: float = ry
+        ) -> tuple[layers.Box, None]:
+            nonlocal framed
+            d = _panels(rgb, PANEL_X0, top)
+            if not framed:
+                frame(d)
+                framed = True
+            draw(d, ry)
+            y0 = math.floor(top + (ry - lead - top) * PANEL_K)
+            y1 = math.floor(top + (ry + row_h - lead - top) * PANEL_K)
+            return layers.box_within(
+                (PANEL_X0, y0, PANEL_X0 + (PX1 - PX0) * PANEL_K, y1 - 1), 0, _SIDE_AREA
+            ), None
+
+        c.tile(_ROWS, _key(name, y, *key, k, row_key), draw_row)
+    return after
 
 
 def _side_part(
@@ -434,7 +495,6 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     """The table mapped onto the palette, part by part (a :class:`layers.PaletteCanvas`):
     pixel for pixel ``_draw_table`` mapped whole (tests/render/test_mlem_parts.py)."""
     n = _seats(view, names)
-    who = tuple(kit.player_name(names, seat, lang) for seat in range(n))
     c = layers.PaletteCanvas(_out_base(lang), _out_base_mapped(lang), _PALETTE)
     hv = _only(view, ("round", "phase", "over", "last_voyage", "disasters", "disaster_limit"))
 
@@ -460,21 +520,18 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
     top = OUT_HEADER_H + 8
     y: float = top
     over = view.get("over")
-    pv = _only(view, ("scores", "over", "commander", "start_seat"))
-    pv["boards"] = _each(view.get("boards"), ("left",))
-    pv["ufo"] = _part(view.get("ufo"), ("taken",))
-    pv["recon"] = _part(view.get("recon"), ("taken",))
-    pv["missions"] = _part(view.get("missions"), ("kept", "choosing"))
-    y = _side_part(
-        c, "players", y, top, (lang, n, who, pv),
-        lambda d, y: _draw_players(d, y, pv, names, lang, n),
+    y = _framed_part(
+        c, "players", y, top, (lang, n), lambda d: _players_frame(d, y, lang, n),
+        [(_key(lang, row), partial(_player_row, row=row, lang=lang))
+         for row in _player_rows(view, names, lang, n)],
+        PLAYER_ROW_H, 2, _players_after(y, n),
     )  # fmt: skip
     if not over:
-        cv: dict[str, Any] = {"rocket": {"crew": (view.get("rocket") or {}).get("crew")}}
-        cv["boards"] = _each(view.get("boards"), ("boosters_used",))
-        y = _side_part(
-            c, "crew", y, top, (lang, n, who, cv),
-            lambda d, y: _draw_crew(d, y, cv, names, lang, n),
+        crew = _crew_rows(view, names, lang, n)
+        y = _framed_part(
+            c, "crew", y, top, (lang, len(crew)), lambda d: _crew_frame(d, y, lang, len(crew)),
+            [(_key(row), partial(_crew_row, row=row)) for row in crew],
+            CREW_ROW_H, 3, _crew_after(y, len(crew)),
         )  # fmt: skip
         dv = _only(view, ("dice",))
         dv["rocket"] = bv["rocket"]

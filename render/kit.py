@@ -34,7 +34,7 @@ import os
 import random
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -770,12 +770,17 @@ def to_png_palette(
     return png_of_mapped(mapped(img, palette), compress_level)
 
 
-def png_of_mapped(q: Image.Image, compress_level: int | None = None) -> bytes:
+def png_of_mapped(
+    q: Image.Image,
+    compress_level: int | None = None,
+    parts: Sequence[tuple[Hashable, pngbands.Box]] | None = None,
+) -> bytes:
     """PNG bytes of a picture already mapped onto its palette (a ``P`` image: the tail of
-    :func:`to_png_palette`, and what a :class:`render.layers.PaletteCanvas` is encoded by)."""
+    :func:`to_png_palette`, and what a :class:`render.layers.PaletteCanvas` is encoded by,
+    with its ``parts``: see :func:`render.pngbands.encode`)."""
     if compress_level is None:
         compress_level = PNG_LEVEL
-    if BANDED and (png := pngbands.encode(q, compress_level)) is not None:
+    if BANDED and (png := pngbands.encode(q, compress_level, parts=parts)) is not None:
         return png
     buf = io.BytesIO()
     q.save(buf, format="PNG", optimize=False, compress_level=compress_level)

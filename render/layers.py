@@ -19,6 +19,7 @@ draws one line of text with Pillow's own steps, minus its per-call text object.
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 from collections import OrderedDict
@@ -196,6 +197,9 @@ class PaletteCanvas:
         self.palette = palette
         self.out = base_mapped.copy()
         self._rgb: Image.Image | None = None
+        #: What the picture is made of, in order (``render.pngbands.encode``'s ``parts``):
+        #: a serial number standing for each part's pixels, and its box.
+        self.parts: list[tuple[int, Box]] = [(_base_serial(base_mapped), (0, 0, *self.out.size))]
 
     @property
     def rgb(self) -> Image.Image:
@@ -207,6 +211,7 @@ class PaletteCanvas:
     def map(self, box: Box) -> None:
         """The box ``box`` of :attr:`rgb`, mapped onto the palette, into the picture."""
         self.out.paste(mapped(self.rgb.crop(box), self.palette), box[:2])
+        self.parts.append((next(_SERIALS), box))
 
     def tile(
         self,
@@ -220,13 +225,34 @@ class PaletteCanvas:
         got = cache.lookup(key)
         if got is None:
             box, value = draw(self.rgb)
-            part = None if box is None else (mapped(self.rgb.crop(box), self.palette), box)
+            part = None
+            if box is not None:
+                part = (mapped(self.rgb.crop(box), self.palette), box, next(_SERIALS))
             got = (part, value)
             cache.store(key, got)
         part, value = got
         if part is not None:
             self.out.paste(part[0], part[1][:2])
+            self.parts.append((part[2], part[1]))
         return cast(R, value)
+
+
+#: Serial numbers of the parts of palette canvases: one for each part drawn (never again
+#: for other pixels), one for each static layer.
+_SERIALS = itertools.count(1)
+_BASES: dict[int, tuple[Image.Image, int]] = {}
+
+
+def _base_serial(base: Image.Image) -> int:
+    """The serial number of a static layer (mapped), the same at each picture."""
+    kept = _BASES.get(id(base))
+    if kept is None or kept[0] is not base:
+        with _BASES_LOCK:
+            kept = _BASES[id(base)] = (base, next(_SERIALS))  # (kept alive: ids stay unique)
+    return kept[1]
+
+
+_BASES_LOCK = threading.Lock()
 
 
 def _pixel_bytes(mode: str) -> int:

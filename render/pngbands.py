@@ -41,6 +41,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
@@ -57,6 +58,10 @@ BAND_BYTES = 45_000
 
 #: Bytes of deflated bands the cache holds at most (about 230 MLEM tables' worth).
 CACHE_BYTES = 32 * 2**20
+
+#: Bands found by what they were composed of (:func:`encode`'s ``parts``) at most: each the
+#: digest key of a band the cache holds (a few hundred bytes; about 250 tables' worth).
+SIGNED = 8_192
 
 #: What an entry costs besides its deflated bytes: the bytes object's header, the 28-byte
 #: key, the tuple and its two ints, the ordered dict's slot and link (300 to 335 bytes
@@ -118,6 +123,8 @@ def adler32_combine(a1: int, a2: int, len2: int) -> int:
     return sum1 | (sum2 << 16)
 
 
+Box = tuple[int, int, int, int]
+
 Band = tuple[bytes, int, int]
 """A deflated band: its deflated bytes, the Adler-32 of its rows and their length."""
 
@@ -129,6 +136,7 @@ class BandCache:
     def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[bytes, Band] = OrderedDict()
+        self._signed: OrderedDict[Hashable, bytes] = OrderedDict()
         self._lock = threading.Lock()
         self.bytes = 0
         self.hits = 0
@@ -158,9 +166,33 @@ class BandCache:
                 _, old = self._entries.popitem(last=False)
                 self.bytes -= len(old[0]) + ENTRY_OVERHEAD
 
+    def get_signed(self, signature: Hashable) -> tuple[bytes, Band] | None:
+        """The band kept for the rows ``signature`` stands for (what they were composed of:
+        see :func:`encode`'s ``parts``) and its digest key, counted as a band reused; a miss
+        is not counted (the band is then looked for by its rows' digest)."""
+        with self._lock:
+            key = self._signed.get(signature)
+            band = None if key is None else self._entries.get(key)
+            if key is None or band is None:
+                return None
+            self._signed.move_to_end(signature)
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return key, band
+
+    def put_signed(self, signature: Hashable, key: bytes) -> None:
+        """Remember that the rows ``signature`` stands for are the band under ``key`` (at
+        most :data:`SIGNED` signatures, least recently used dropped)."""
+        with self._lock:
+            self._signed[signature] = key
+            self._signed.move_to_end(signature)
+            while len(self._signed) > SIGNED:
+                self._signed.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._signed.clear()
             self.bytes = self.hits = self.misses = 0
 
     def __len__(self) -> int:
@@ -230,16 +262,26 @@ FAILURES = 0
 
 
 def encode(
-    img: Image.Image, level: int, cache: BandCache | None = None, band_rows: int | None = None
+    img: Image.Image,
+    level: int,
+    cache: BandCache | None = None,
+    band_rows: int | None = None,
+    parts: Sequence[tuple[Hashable, Box]] | None = None,
 ) -> bytes | None:
     """PNG bytes of the palette picture ``img`` deflated at zlib ``level`` band by band
     (``band_rows`` rows each, else :data:`BAND_BYTES`), reusing the bands ``cache`` (the
     process's :data:`CACHE` by default) holds; None when ``img`` is not a picture this
     writer handles (see :func:`palette_chunks`), or when writing it failed (counted in
-    :data:`FAILURES`, the first failure logged): the caller writes it with Pillow."""
+    :data:`FAILURES`, the first failure logged): the caller writes it with Pillow.
+
+    ``parts``: what ``img`` is made of, in the order it was (a
+    :class:`render.layers.PaletteCanvas`): each a key that stands for its pixels (never the
+    same key for other pixels) and the box it covers, the first covering the whole picture.
+    A band whose rows (and the row above) are made of the same parts as a band deflated
+    before is that band: neither its rows' bytes nor their digest are made."""
     global FAILURES
     try:
-        return _encode(img, level, cache, band_rows)
+        return _encode(img, level, cache, band_rows, parts)
     except Exception:
         FAILURES += 1
         if FAILURES == 1:
@@ -247,22 +289,33 @@ def encode(
         return None
 
 
+Rows = tuple[memoryview, int, int]
+"""A band's rows as ``_deflate`` takes them: bytes of whole rows, its first and end row in
+them (the row above the first, when there is one, is in them too)."""
+
+
 def _deflate_missing(
-    raw: memoryview, width: int, spans: list[tuple[int, int]], missing: list[int], level: int
+    rows: dict[int, Rows], width: int, missing: list[int], level: int
 ) -> list[Band]:
-    """The bands ``missing`` (indices into ``spans``) deflated, on the pool's threads when
-    there are several and :data:`THREADS` asks for threads."""
+    """The bands ``missing`` (keys of ``rows``) deflated, on the pool's threads when there
+    are several and :data:`THREADS` asks for threads."""
     pool = _executor() if len(missing) > 1 else None
     if pool is not None:
         try:
-            return list(pool.map(lambda i: _deflate(raw, width, *spans[i], level), missing))
+            return list(
+                pool.map(lambda i: _deflate(rows[i][0], width, *rows[i][1:], level), missing)
+            )
         except RuntimeError:
             pass  # the pool was shut down meanwhile (THREADS changed): deflated here
-    return [_deflate(raw, width, *spans[i], level) for i in missing]
+    return [_deflate(rows[i][0], width, *rows[i][1:], level) for i in missing]
 
 
 def _encode(
-    img: Image.Image, level: int, cache: BandCache | None, band_rows: int | None
+    img: Image.Image,
+    level: int,
+    cache: BandCache | None,
+    band_rows: int | None,
+    parts: Sequence[tuple[Hashable, Box]] | None,
 ) -> bytes | None:
     head = palette_chunks(img)
     if head is None:
@@ -270,26 +323,48 @@ def _encode(
     cache = CACHE if cache is None else cache
     width, height = img.size
     rows_per_band = band_rows or max(1, BAND_BYTES // (width + 1))
-    raw = memoryview(img.tobytes())
     spans = [(y, min(height, y + rows_per_band)) for y in range(0, height, rows_per_band)]
-    keys: list[bytes] = []
-    bands: list[Band | None] = []
-    for start, stop in spans:
-        digest = hashlib.sha1(raw[max(0, start - 1) * width : stop * width])
-        key = digest.digest() + struct.pack(">bBHI", level, start > 0, stop - start, width)
-        keys.append(key)
-        bands.append(cache.get(key))
-    missing = [i for i, band in enumerate(bands) if band is None]
-    made = _deflate_missing(raw, width, spans, missing, level)
+    bands: list[Band | None] = [None] * len(spans)
+    signatures: list[Hashable] = []
+    if parts is not None:
+        for i, (start, stop) in enumerate(spans):
+            top = max(0, start - 1)
+            made_of = tuple(key for key, box in parts if box[1] < stop and box[3] > top)
+            signatures.append((level, width, start, stop, made_of))
+            if (signed := cache.get_signed(signatures[i])) is not None:
+                bands[i] = signed[1]
+    todo = [i for i, band in enumerate(bands) if band is None]
+    rows: dict[int, Rows] = {}
+    if parts is None or 2 * len(todo) > len(spans):
+        raw = memoryview(img.tobytes())  # (most bands: the whole picture's bytes at once)
+        rows = {i: (raw, *spans[i]) for i in todo}
+    else:
+        for i in todo:
+            start, stop = spans[i]
+            above = int(start > 0)
+            chunk = img.crop((0, start - above, width, stop)).tobytes()
+            rows[i] = (memoryview(chunk), above, above + stop - start)
+    keys: dict[int, bytes] = {}
+    for i in todo:
+        start, stop = spans[i]
+        data, first, end = rows[i]
+        digest = hashlib.sha1(data[max(0, first - 1) * width : end * width])
+        keys[i] = digest.digest() + struct.pack(">bBHI", level, start > 0, stop - start, width)
+        bands[i] = cache.get(keys[i])
+    missing = [i for i in todo if bands[i] is None]
+    made = _deflate_missing(rows, width, missing, level)
     for i, fresh in zip(missing, made, strict=True):
         bands[i] = fresh
         cache.put(keys[i], fresh)
+    if parts is not None:
+        for i in todo:
+            cache.put_signed(signatures[i], keys[i])
     adler = 1
-    parts = [_zlib_header(level)]
+    out = [_zlib_header(level)]
     for band in bands:
         assert band is not None
-        data, band_adler, length = band
+        data_, band_adler, length = band
         adler = adler32_combine(adler, band_adler, length)
-        parts.append(data)
-    parts += [_FINAL, struct.pack(">I", adler)]
-    return b"".join((_MAGIC, head, _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
+        out.append(data_)
+    out += [_FINAL, struct.pack(">I", adler)]
+    return b"".join((_MAGIC, head, _chunk(b"IDAT", b"".join(out)), _chunk(b"IEND", b"")))

@@ -402,6 +402,8 @@ _HEADERS = layers.tile_cache(32)
 _BOARDS = layers.tile_cache(24)
 _PANELS = layers.tile_cache(96)
 _ROWS = layers.tile_cache(256)
+#: The side panels' frames as drawn (RGB, not mapped): the background a row is drawn on.
+_FRAMES = layers.tile_cache(12)
 _UNDERS = layers.tile_cache(32)
 
 
@@ -444,16 +446,20 @@ def _framed_part(
     and returns the first row's panel row; ``key``: what it is drawn from) and its rows
     (``(key, draw(drawer, row))`` each, ``row_h`` apart, each drawn within ``lead`` above its
     row to ``lead`` above the next). ``after``: the next panel's row, returned. A row is
-    drawn on the frame (drawn on the RGB picture first, once)."""
+    drawn on the frame (on the RGB picture first, once: pasted from :data:`_FRAMES`, else
+    drawn)."""
     framed = False
+    frame_key = _key(name, y, *key)
 
     def draw_frame(rgb: Image.Image) -> tuple[layers.Box, float]:
         nonlocal framed
         framed = True
         first = frame(_panels(rgb, PANEL_X0, top))
-        return _panel_box(PANEL_X0, top, y, after - 10, _SIDE_AREA), first
+        box = _panel_box(PANEL_X0, top, y, after - 10, _SIDE_AREA)
+        _FRAMES.store(frame_key, (rgb.crop(box), box))
+        return box, first
 
-    first = float(c.tile(_PANELS, _key(name, y, *key), draw_frame))
+    first = float(c.tile(_PANELS, frame_key, draw_frame))
     for k, (row_key, draw) in enumerate(rows):
         ry = first + k * row_h
 
@@ -463,7 +469,11 @@ def _framed_part(
             nonlocal framed
             d = _panels(rgb, PANEL_X0, top)
             if not framed:
-                frame(d)
+                kept = _FRAMES.lookup(frame_key)
+                if kept is not None:
+                    rgb.paste(kept[0], kept[1][:2])
+                else:
+                    frame(d)
                 framed = True
             draw(d, ry)
             y0 = math.floor(top + (ry - lead - top) * PANEL_K)
@@ -491,7 +501,7 @@ def _side_part(
     return float(c.tile(_PANELS, _key(name, y, *key), drawn))
 
 
-def _mapped_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
+def _mapped_table(view: dict, names: Sequence[str], lang: str) -> layers.PaletteCanvas:
     """The table mapped onto the palette, part by part (a :class:`layers.PaletteCanvas`):
     pixel for pixel ``_draw_table`` mapped whole (tests/render/test_mlem_parts.py)."""
     n = _seats(view, names)
@@ -567,7 +577,7 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> Image.Image:
         return layers.box_within(drawn, 2, _UNDER_AREA), None
 
     c.tile(_UNDERS, _key(lang, vv, lv), under)
-    return c.out
+    return c
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:
@@ -576,5 +586,5 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
     if kit.watched():  # a test watching the RGB pictures encoded: the whole picture
         return kit.picture_png(_draw_table, _PALETTE, view, names, lang)
     with kit.LOCK:
-        img = _mapped_table(view, names, lang)
-    return kit.png_of_mapped(img)
+        c = _mapped_table(view, names, lang)
+    return kit.png_of_mapped(c.out, parts=c.parts)

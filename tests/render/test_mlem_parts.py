@@ -44,7 +44,7 @@ def test_the_table_by_parts_is_the_whole_table(players: int, options: dict, seed
     for k, state in enumerate(picked):
         view = GAME.view(state, None)
         lang = ("es", "en")[k % 2]
-        by_parts = table._mapped_table(kit.public(view), names, lang)
+        by_parts = table._mapped_table(kit.public(view), names, lang).out
         at_once = layers.mapped(table._draw_table(kit.public(view), names, lang), table._PALETTE)
         diff = ImageChops.difference(by_parts.convert("RGB"), at_once.convert("RGB"))
         assert diff.getbbox() is None, (k, diff.getbbox())

@@ -400,10 +400,10 @@ _UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
 #: The parts kept, by what they show: header, board, side panels, variants and legend.
 _HEADERS = layers.tile_cache(32)
 _BOARDS = layers.tile_cache(24)
-_PANELS = layers.tile_cache(96)
-_ROWS = layers.tile_cache(256)
+_PANELS = layers.tile_cache(48)
+_ROWS = layers.tile_cache(128)
 #: The side panels' frames as drawn (RGB, not mapped): the background a row is drawn on.
-_FRAMES = layers.tile_cache(12)
+_FRAMES = layers.tile_cache(8)
 _UNDERS = layers.tile_cache(32)
 
 

@@ -194,12 +194,13 @@ class PaletteCanvas:
 
     def __init__(self, base: Image.Image, base_mapped: Image.Image, palette: Image.Image):
         self.base = base
+        self.base_mapped = base_mapped
         self.palette = palette
-        self.out = base_mapped.copy()
         self._rgb: Image.Image | None = None
         #: What the picture is made of, in order (``render.pngbands.encode``'s ``parts``):
         #: a serial number standing for each part's pixels, and its box.
-        self.parts: list[tuple[int, Box]] = [(_base_serial(base_mapped), (0, 0, *self.out.size))]
+        self.parts: list[tuple[int, Box]] = [(_base_serial(base_mapped), (0, 0, *base.size))]
+        self._pasted: list[tuple[Image.Image, Box]] = []  # each part's pixels, in order
 
     @property
     def rgb(self) -> Image.Image:
@@ -208,10 +209,33 @@ class PaletteCanvas:
             self._rgb = self.base.copy()
         return self._rgb
 
+    @property
+    def out(self) -> Image.Image:
+        """The whole picture, mapped (``P``)."""
+        return self.rows(0, self.base.height)
+
+    def rows(self, top: int, bottom: int) -> Image.Image:
+        """Rows ``top`` to ``bottom`` of the picture, mapped (the base's, each part pasted
+        over them in order): only the bands of a PNG not written before are made."""
+        width = self.base.width
+        strip = self.base_mapped.crop((0, top, width, bottom))
+        for img, (x0, y0, x1, y1) in self._pasted:
+            if y0 < bottom and y1 > top:
+                part = (
+                    img
+                    if top <= y0 and y1 <= bottom
+                    else img.crop((0, max(top, y0) - y0, x1 - x0, min(bottom, y1) - y0))
+                )
+                strip.paste(part, (x0, max(top, y0) - top))
+        return strip
+
+    def _add(self, img: Image.Image, box: Box, serial: int) -> None:
+        self._pasted.append((img, box))
+        self.parts.append((serial, box))
+
     def map(self, box: Box) -> None:
         """The box ``box`` of :attr:`rgb`, mapped onto the palette, into the picture."""
-        self.out.paste(mapped(self.rgb.crop(box), self.palette), box[:2])
-        self.parts.append((next(_SERIALS), box))
+        self._add(mapped(self.rgb.crop(box), self.palette), box, next(_SERIALS))
 
     def tile(
         self,
@@ -232,8 +256,7 @@ class PaletteCanvas:
             cache.store(key, got)
         part, value = got
         if part is not None:
-            self.out.paste(part[0], part[1][:2])
-            self.parts.append((part[2], part[1]))
+            self._add(*part)
         return cast(R, value)
 
 

@@ -41,7 +41,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
@@ -267,6 +267,7 @@ def encode(
     cache: BandCache | None = None,
     band_rows: int | None = None,
     parts: Sequence[tuple[Hashable, Box]] | None = None,
+    rows: Callable[[int, int], Image.Image] | None = None,
 ) -> bytes | None:
     """PNG bytes of the palette picture ``img`` deflated at zlib ``level`` band by band
     (``band_rows`` rows each, else :data:`BAND_BYTES`), reusing the bands ``cache`` (the
@@ -278,10 +279,12 @@ def encode(
     :class:`render.layers.PaletteCanvas`): each a key that stands for its pixels (never the
     same key for other pixels) and the box it covers, the first covering the whole picture.
     A band whose rows (and the row above) are made of the same parts as a band deflated
-    before is that band: neither its rows' bytes nor their digest are made."""
+    before is that band: neither its rows' bytes nor their digest are made. ``rows(top,
+    bottom)``: those rows of the picture (``img`` then gives only its size and palette),
+    asked for only where a band is not found by its parts."""
     global FAILURES
     try:
-        return _encode(img, level, cache, band_rows, parts)
+        return _encode(img, level, cache, band_rows, parts, rows)
     except Exception:
         FAILURES += 1
         if FAILURES == 1:
@@ -316,6 +319,7 @@ def _encode(
     cache: BandCache | None,
     band_rows: int | None,
     parts: Sequence[tuple[Hashable, Box]] | None,
+    rows_of: Callable[[int, int], Image.Image] | None,
 ) -> bytes | None:
     head = palette_chunks(img)
     if head is None:
@@ -335,15 +339,24 @@ def _encode(
                 bands[i] = signed[1]
     todo = [i for i, band in enumerate(bands) if band is None]
     rows: dict[int, Rows] = {}
-    if parts is None or 2 * len(todo) > len(spans):
+    if rows_of is None and (parts is None or 2 * len(todo) > len(spans)):
         raw = memoryview(img.tobytes())  # (most bands: the whole picture's bytes at once)
         rows = {i: (raw, *spans[i]) for i in todo}
-    else:
+    else:  # the rows of each run of bands to make, at once (and the row above it)
+        runs: list[list[int]] = []
         for i in todo:
-            start, stop = spans[i]
-            above = int(start > 0)
-            chunk = img.crop((0, start - above, width, stop)).tobytes()
-            rows[i] = (memoryview(chunk), above, above + stop - start)
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            top, bottom = max(0, spans[run[0]][0] - 1), spans[run[-1]][1]
+            if rows_of is not None:
+                chunk = memoryview(rows_of(top, bottom).tobytes())
+            else:
+                chunk = memoryview(img.crop((0, top, width, bottom)).tobytes())
+            for i in run:
+                rows[i] = (chunk, spans[i][0] - top, spans[i][1] - top)
     keys: dict[int, bytes] = {}
     for i in todo:
         start, stop = spans[i]

@@ -9,7 +9,7 @@ from PIL import ImageDraw
 
 from core import i18n
 from render import kit
-from render.kit import FAINT, GOLD, INK, MUTED, PANEL_EDGE, font, text
+from render.kit import FAINT, GOLD, INK, MUTED, PANEL_EDGE, RGB, font, text
 from render.mlem.geometry import DEEP, GREEN_SOFT, PANEL_MIN, PX0, PX1, TRACK, UFO_RGB
 from render.mlem.glyphs import _mission_icon, ability_icon, cat, recon_tile, rocket, star, ufo
 from render.mlem.view import _name, _seat_ok
@@ -24,6 +24,13 @@ def _section(d: ImageDraw.ImageDraw, y: float, h: float, title: str) -> float:
 #: Panel rows of one player in the players' panel, and of one crew member in the crew's.
 PLAYER_ROW_H = 50
 CREW_ROW_H = 34
+
+
+def _highlight(d: ImageDraw.ImageDraw, top: float, bottom: float, radius: int, fill: RGB) -> None:
+    """A row of a side panel picked out in gold (the winner, the commander)."""
+    kit.rounded_box(
+        d, (PX0 + 6, top, PX1 - 6, bottom), radius=radius, fill=fill, outline=GOLD, width=2
+    )
 
 
 def _players_frame(d: ImageDraw.ImageDraw, y: float, lang: str, n: int) -> float:
@@ -78,14 +85,7 @@ def _player_row(d: ImageDraw.ImageDraw, ry: float, row: dict[str, Any], lang: st
     t = i18n.t
     seat, score, winner = row["seat"], row["score"], row["winner"]
     if winner:
-        kit.rounded_box(
-            d,
-            (PX0 + 6, ry - 2, PX1 - 6, ry + PLAYER_ROW_H - 4),
-            radius=10,
-            fill=(58, 50, 24),
-            outline=GOLD,
-            width=2,
-        )
+        _highlight(d, ry - 2, ry + PLAYER_ROW_H - 4, 10, (58, 50, 24))
     kit.seat_token(d, (PX0 + 26, ry + 17), 13, seat)
     # name, with commander / first-player marks
     nx = PX0 + 48
@@ -247,14 +247,7 @@ def _crew_row(d: ImageDraw.ImageDraw, ry: float, row: dict[str, Any]) -> None:
     k, seat, spent = row["k"], row["seat"], row["spent"]
     cy = ry + 15
     if k == 0:
-        kit.rounded_box(
-            d,
-            (PX0 + 6, ry - 3, PX1 - 6, ry + CREW_ROW_H - 5),
-            radius=8,
-            fill=(52, 46, 26),
-            outline=GOLD,
-            width=2,
-        )
+        _highlight(d, ry - 3, ry + CREW_ROW_H - 5, 8, (52, 46, 26))
         star(d, PX0 + 22, cy, 10)
     else:
         text(d, (PX0 + 22, cy), str(k + 1), font(16), fill=MUTED, anchor="mm")

@@ -32,6 +32,7 @@ PARTS = {
     "_player_row",
     "_crew_frame",
     "_crew_row",
+    "_highlight",
     "_draw_final",
     "_draw_crew",
     "_draw_dice",

@@ -69,3 +69,48 @@ def test_a_test_watching_the_encodes_sees_the_whole_table() -> None:
         kit.to_png_palette = fixed  # type: ignore[assignment]
     assert seen == ["RGB"]
     assert png == table.render_table(view, NAMES[:3], "en")
+
+
+def test_a_canvas_of_kept_parts_is_the_picture_drawn_whole() -> None:
+    """Parts kept and reused, each drawn inside its box: each picture's pixels are the
+    whole picture drawn and mapped at once, and its PNG (bands found by their parts, rows
+    made only for the others) is the one written from the whole picture."""
+    from PIL import ImageDraw
+
+    from render import pngbands
+
+    base = kit.star_field((300, 160), seed=3)
+    palette = kit.palette_for(base, [p.rgb for p in kit.PALETTE])
+    base_mapped = layers.mapped(base, palette)
+    parts: layers.LayerCache[[], object] = layers.LayerCache(lambda: None, 6)
+    bands, plain = pngbands.BandCache(), pngbands.BandCache()
+    rng = random.Random(9)
+    boxes = [(0, 0, 300, 40), (0, 40, 150, 160), (150, 40, 300, 100), (150, 100, 300, 160)]
+    for _ in range(60):
+        c = layers.PaletteCanvas(base, base_mapped, palette)
+        whole = base.copy()
+        for k, box in enumerate(boxes):
+            seat = rng.randrange(2)  # (a few states of each part: parts reused)
+            x, y = box[0] + 2 + 9 * rng.randrange(2), box[1] + 2 + 7 * rng.randrange(2)
+            if rng.random() < 0.3:
+                continue  # nothing drawn there this time
+
+            def draw(
+                img: object, seat: int = seat, x: int = x, y: int = y, box: tuple = box
+            ) -> tuple:
+                d = ImageDraw.Draw(img)  # type: ignore[arg-type]
+                edge = (box[0], box[1], box[2] - 1, box[3] - 1)  # (Pillow's is inclusive)
+                d.rectangle(edge, outline=kit.PALETTE[seat].rgb)
+                kit.text(d, (x, y), str(seat), kit.font(14), fill=kit.PALETTE[seat].rgb)
+                return box, None
+
+            c.tile(parts, (k, seat, x, y), draw)
+            draw(whole)
+        whole = whole.crop((0, 0, 300, 160))
+        at_once = layers.mapped(whole, palette)
+        assert (
+            ImageChops.difference(c.out.convert("RGB"), at_once.convert("RGB")).getbbox() is None
+        )
+        png = pngbands.encode(c.base_mapped, 3, bands, 8, parts=c.parts, rows=c.rows)
+        assert png == pngbands.encode(at_once, 3, plain, 8)
+    assert parts.hits and bands.hits

@@ -482,7 +482,10 @@ def _framed_part(
                 (PANEL_X0, y0, PANEL_X0 + (PX1 - PX0) * PANEL_K, y1 - 1), 0, _SIDE_AREA
             ), None
 
-        c.tile(_ROWS, _key(name, y, *key, k, row_key), draw_row)
+        # (only the last row meets the frame's bottom corners: the others are the same
+        # whatever the frame's height, a crew growing by one member)
+        below = key if k == len(rows) - 1 else None
+        c.tile(_ROWS, _key(name, y, k, row_key, below), draw_row)
     return after
 
 

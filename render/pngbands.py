@@ -331,10 +331,14 @@ def _encode(
     bands: list[Band | None] = [None] * len(spans)
     signatures: list[Hashable] = []
     if parts is not None:
+        made_of: list[list[Hashable]] = [[] for _ in spans]
+        for key, box in parts:  # each part in the bands whose rows (or the row above) it meets
+            for i in range(box[1] // rows_per_band, min(len(spans), box[3] // rows_per_band + 1)):
+                start, stop = spans[i]
+                if box[1] < stop and box[3] > max(0, start - 1):
+                    made_of[i].append(key)
         for i, (start, stop) in enumerate(spans):
-            top = max(0, start - 1)
-            made_of = tuple(key for key, box in parts if box[1] < stop and box[3] > top)
-            signatures.append((level, width, start, stop, made_of))
+            signatures.append((level, width, start, stop, tuple(made_of[i])))
             if (signed := cache.get_signed(signatures[i])) is not None:
                 bands[i] = signed[1]
     todo = [i for i, band in enumerate(bands) if band is None]

@@ -159,6 +159,17 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict, lang: str, width: float = W
 
 
 def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    _draw_board_tokens(d, view, n)
+    _draw_rocket(img, d, view)
+
+
+def _rocket_space(view: dict) -> int | None:
+    sp = (view.get("rocket") or {}).get("space")
+    return max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
+
+
+def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
+    """Everything on the board but the rocket (drawn last, over them)."""
     # recon tiles on their slots
     recon = view.get("recon")
     if isinstance(recon, dict):
@@ -173,9 +184,7 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             x0, y0, x1, _ = cell_box(s)
             recon_tile(d, x1 - 44, y0 + 4, 40, tile if isinstance(tile, dict) else None)
 
-    rk = view.get("rocket") or {}
-    sp = rk.get("space")
-    sp = max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
+    sp = _rocket_space(view)
 
     # UFO marker: in the middle of its space, or above it when the rocket is there too
     u = view.get("ufo")
@@ -224,21 +233,35 @@ def _draw_track_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, n: 
             if count > 1:
                 board_text(d, (cx + 11, cy + 2), str(count), font(BOARD_MIN, "cond"), anchor="lm")
 
-    # rocket: a gold frame round its space and the rocket flying along the track
-    if sp is not None and not view.get("over"):
-        x0, y0, x1, y1 = cell_box(sp)
-        d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=15, outline=GOLD, width=5)
-        direction = "left" if _rc(sp)[0] == 1 else "right"
-        cx = (x0 + x1) / 2
-        if sp == DEEP:
-            ufo_here = isinstance(u, dict) and u.get("space") == DEEP
-            cx = x0 + 44 if ufo_here else cx
-        cy = y0 + (56 if sp == DEEP else 47)
-        if isinstance(d, kit.ScaledDraw):  # the board drawn at another size
-            cx, cy = d.pt(cx, cy)
-            paste_center(img, _rocket_at(round(60 * d.k), direction), cx, cy)
-        else:
-            paste_center(img, ROCKET_SPRITES[direction], cx, cy)
+
+def _draw_rocket(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict
+) -> tuple[float, float, float, float] | None:
+    """The rocket: a gold frame round its space and the rocket flying along the track. The
+    box of the picture it was drawn in (None: not drawn)."""
+    sp = _rocket_space(view)
+    if sp is None or view.get("over"):
+        return None
+    u = view.get("ufo")
+    x0, y0, x1, y1 = cell_box(sp)
+    frame = (x0 - 4, y0 - 4, x1 + 4, y1 + 4)
+    d.rounded_rectangle(frame, radius=15, outline=GOLD, width=5)
+    direction = "left" if _rc(sp)[0] == 1 else "right"
+    cx = (x0 + x1) / 2
+    if sp == DEEP:
+        ufo_here = isinstance(u, dict) and u.get("space") == DEEP
+        cx = x0 + 44 if ufo_here else cx
+    cy: float = y0 + (56 if sp == DEEP else 47)
+    if isinstance(d, kit.ScaledDraw):  # the board drawn at another size
+        fx0, fy0 = d.pt(frame[0], frame[1])
+        fx1, fy1 = d.pt(frame[2], frame[3])
+        cx, cy = d.pt(cx, cy)
+        spr = _rocket_at(round(60 * d.k), direction)
+    else:
+        (fx0, fy0, fx1, fy1), spr = frame, ROCKET_SPRITES[direction]
+    paste_center(img, spr, cx, cy)
+    sx, sy = round(cx - spr.width / 2), round(cy - spr.height / 2)
+    return (min(fx0, sx), min(fy0, sy), max(fx1, sx + spr.width), max(fy1, sy + spr.height))
 
 
 def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
@@ -400,6 +423,7 @@ _UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
 #: The parts kept, by what they show: header, board, side panels, variants and legend.
 _HEADERS = layers.tile_cache(32)
 _BOARDS = layers.tile_cache(24)
+_ROCKETS = layers.tile_cache(64)
 _PANELS = layers.tile_cache(48)
 _ROWS = layers.tile_cache(128)
 #: The side panels' frames as drawn (RGB, not mapped): the background a row is drawn on.
@@ -522,13 +546,30 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> layers.Palette
     bv["ufo"] = _part(view.get("ufo"), ("space",))
     bv["rocket"] = {"space": (view.get("rocket") or {}).get("space")}
 
-    def board(rgb: Image.Image) -> tuple[layers.Box, None]:
+    # The board without the rocket (where it is matters only beside a UFO), then the rocket
+    # over it: the rocket moving redraws its box, not the board.
+    av = {**bv, "rocket": bv["rocket"] if isinstance(bv.get("ufo"), dict) else {}}
+    tokens = False
+
+    def board_tokens(rgb: Image.Image) -> kit.ScaledDraw:
+        nonlocal tokens
         d = kit.ScaledDraw(rgb, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
-        _objective_claims(d, bv, n)
-        _draw_track_tokens(rgb, d, bv, n)
+        if not tokens:
+            _objective_claims(d, av, n)
+            _draw_board_tokens(d, av, n)
+            tokens = True
+        return d
+
+    def board(rgb: Image.Image) -> tuple[layers.Box, None]:
+        board_tokens(rgb)
         return _BOARD_AREA, None
 
-    c.tile(_BOARDS, _key(lang, n, bv), board)
+    def rocket(rgb: Image.Image) -> tuple[layers.Box | None, None]:
+        drawn = _draw_rocket(rgb, board_tokens(rgb), bv)
+        return (None if drawn is None else layers.box_within(drawn, 3, _BOARD_AREA)), None
+
+    c.tile(_BOARDS, _key(lang, n, av), board)
+    c.tile(_ROCKETS, _key(lang, n, bv), rocket)
 
     top = OUT_HEADER_H + 8
     y: float = top

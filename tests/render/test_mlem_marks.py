@@ -25,6 +25,8 @@ PARTS = {
     "_draw_path",
     "_draw_header",
     "_draw_track_tokens",
+    "_draw_board_tokens",
+    "_draw_rocket",
     "_objective_claims",
     "_draw_legend",
     "_draw_players",

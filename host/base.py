@@ -12,7 +12,7 @@ from host import registry
 from host.clock import Clock
 from host.locks import KeyedLocks
 from host.records import HostError, Player, Snapshot
-from host.storage import GameRow, Loaded, Storage
+from host.storage import ActionRow, GameRow, Loaded, Storage
 
 
 class HostBase:
@@ -78,6 +78,18 @@ class HostBase:
         if loaded is None:
             raise HostError("host.error.no_game")
         return self._load(loaded)
+
+    async def for_publish(
+        self, game_id: int, limit: int
+    ) -> tuple[Snapshot, dict[int, tuple[str, int | None, int | None]], list[ActionRow]]:
+        """The game (as :meth:`by_id` reads it), its DM panels and its last ``limit`` live
+        actions, read together (one trip to SQLite's thread: what a publish reads first)."""
+        if not -(2**63) <= game_id < 2**63:
+            raise HostError("host.error.no_game")
+        loaded, panels, recent = await self.store.for_publish(game_id, limit)
+        if loaded is None:
+            raise HostError("host.error.no_game")
+        return self._load(loaded), panels, recent
 
     async def in_channel(self, channel_id: int) -> Snapshot:
         async with self.store.reading():

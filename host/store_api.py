@@ -181,6 +181,18 @@ class Storage(ABC):
     async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
         """Every seat's :meth:`dm_panel` of the game that has one, in one read."""
 
+    async def for_publish(
+        self, game_id: int, limit: int
+    ) -> tuple[Loaded | None, dict[int, tuple[str, int | None, int | None]], list[ActionRow]]:
+        """What a publish reads first, in one go (a driver may read it in one trip): the
+        game as :meth:`load` reads it, its :meth:`dm_panels` and its last ``limit`` live
+        :meth:`actions`."""
+        return (
+            await self.load(game_id),
+            await self.dm_panels(game_id),
+            await self.actions(game_id, limit),
+        )
+
     @abstractmethod
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None

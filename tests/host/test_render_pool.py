@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot import Cosmodrome, build_bot
+from cogs import present
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -61,8 +62,33 @@ async def test_pictures_through_the_pool_are_the_same_bytes() -> None:
             drawn, data = await pool.draw(*job)
             assert drawn
             assert data == renderpool.draw(*job), job[:2]
+            # The picture and its alt text in one job, as the bot asks for them.
+            drawn, (png, text, problem) = await pool.draw_described(*job)
+            assert drawn and png == data and problem is None
+            kind, game_id, view, names, lang = job
+            expected = "" if data is None else present.describe(game_id, kind, view, names, lang)
+            assert text == expected, job[:2]
+            assert (text != "") == (data is not None)
     finally:
         await pool.close()
+
+
+async def test_an_alt_text_that_fails_is_logged_and_left_out(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In-process (no pool) as in a worker: the picture goes out without its text."""
+    job = next(jobs())
+    renderer = registry.renderer(job[1])
+
+    def broken(*_: Any) -> str:
+        raise ValueError("no words")
+
+    monkeypatch.setattr(renderer, "describe_table", broken)
+    renderpool.install(None)
+    data, text = await renderpool.render_described(present._render_table, *job)
+    assert data == renderpool.draw(*job) and text == ""
+    assert "ValueError: no words" in caplog.text
+    assert present.describe(job[1], "table", job[2], job[3], job[4]) == ""
 
 
 async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives() -> None:

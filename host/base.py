@@ -3,8 +3,10 @@ seeds, the games and the locks, and loading a game into a :class:`Snapshot`."""
 
 from __future__ import annotations
 
+import marshal
 import random
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.contract import Game, standing_of
@@ -13,6 +15,44 @@ from host.clock import Clock
 from host.locks import KeyedLocks
 from host.records import HostError, Player, Snapshot
 from host.storage import ActionRow, GameRow, Loaded, Storage
+
+#: Games whose last loaded state is kept (the games being played now; issue 23).
+LOADS_KEPT = 512
+
+
+class Loads:
+    """The states last loaded, a few hundred games' (least recently used dropped): a game's
+    ``load`` (a private copy of the stored data, checked entry by entry) is a pure function
+    of that data, so stored data equal byte for byte (as :mod:`marshal` writes it: types
+    told apart) gives the state loaded before, as a fresh copy. A click reads its game
+    three or four times (its checks, its move, its table, its pings) at two versions: most
+    loads become a copy. States :mod:`marshal` cannot write (not plain data) are loaded
+    every time."""
+
+    def __init__(self, size: int = LOADS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[int, tuple[str, bytes, bytes]] = OrderedDict()
+
+    def load(self, game_id: int, game: Game, kind: str, data: Mapping[str, Any]) -> Any:
+        """``game.load(data)``, or a copy of the same state loaded before."""
+        try:
+            raw = marshal.dumps(data)  # type: ignore[arg-type]
+        except ValueError:  # not plain data (marshal takes builtin types only)
+            return game.load(data)
+        kept = self._kept.get(game_id)
+        if kept is not None and kept[0] == kind and kept[1] == raw:
+            self._kept.move_to_end(game_id)
+            return marshal.loads(kept[2])
+        state = game.load(data)
+        try:
+            self._kept[game_id] = (kind, raw, marshal.dumps(state))
+        except ValueError:
+            self._kept.pop(game_id, None)
+            return state
+        self._kept.move_to_end(game_id)
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return state
 
 
 class HostBase:
@@ -37,6 +77,8 @@ class HostBase:
         self.bot_budgets: dict[str, Any] = {}
         # One game at a time in this process, and across processes where the store can.
         self.locks = KeyedLocks(across=store.lock_game)
+        #: The states last loaded (see :class:`Loads`).
+        self.loads = Loads()
 
     def game(self, game_id: str) -> Game:
         try:
@@ -61,7 +103,7 @@ class HostBase:
         snap = Snapshot(row=row, seats=loaded.seats, game=game, waits=loaded.waits)
         snap.timers = loaded.timers
         if row.state is not None:
-            snap.state = game.load(row.state)
+            snap.state = self.loads.load(row.id, game, row.game, row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
                 snap.standing = standing_of(game, snap.state)

@@ -41,7 +41,12 @@ class PublishMixin(CogBase):
 
         async def channel_lost(self, gid: int, err: BaseException) -> bool: ...
 
-        async def dm_turn(self, snap: Snapshot, seats: list[int]) -> None: ...
+        async def dm_turn(
+            self,
+            snap: Snapshot,
+            seats: list[int],
+            settings: dict[int, tuple[bool, str | None]] | None = None,
+        ) -> None: ...
 
         async def post_final(self, snap: Snapshot, table: discord.Embed | None = None) -> None: ...
 
@@ -77,8 +82,8 @@ class PublishMixin(CogBase):
         question."""
         async with self.publish_locks[gid]:
             # The game, its DM panels and its recent moves in one read.
-            snap, panels, recent = await self.host.for_publish(gid, RECENT_ACTIONS)
-            sent, quiet = await self._send_panels(snap, panels=panels)
+            snap, read = await self.host.for_publish(gid, RECENT_ACTIONS)
+            sent, quiet = await self._send_panels(snap, panels=read.panels)
             owed = not sent
             try:
                 # Every panel was up to date (nothing sent, nothing written): the table is
@@ -89,7 +94,8 @@ class PublishMixin(CogBase):
                     force_new=force_new,
                     ping=ping,
                     snap=snap if quiet else None,
-                    recent=recent if quiet else None,
+                    recent=read.actions if quiet else None,
+                    settings=read.settings,
                 )
             finally:
                 if owed:
@@ -118,10 +124,12 @@ class PublishMixin(CogBase):
         again: int = 3,
         snap: Snapshot | None = None,
         recent: list[ActionRow] | None = None,
+        settings: dict[int, tuple[bool, str | None]] | None = None,
     ) -> None:
         """The trail and the table of :meth:`_publish` (under the game's publish lock), of
         ``snap`` (None: the game as stored now; ``recent``: its last
-        :data:`RECENT_ACTIONS` live moves, read with it). A newer move stored meanwhile
+        :data:`RECENT_ACTIONS` live moves, read with it; ``settings``: people's settings
+        read before, by user id, for :meth:`dm_turn`). A newer move stored meanwhile
         (``again`` times at most): its table instead."""
         if snap is None:
             snap, recent = await self.host.by_id(gid), None
@@ -175,7 +183,9 @@ class PublishMixin(CogBase):
             log.warning("game %s: could not write the trail", gid)
             below = False
         if again and await self.newer(snap) is not None:
-            await self._show_table(gid, force_new=force_new, ping=ping, again=again - 1)
+            await self._show_table(
+                gid, force_new=force_new, ping=ping, again=again - 1, settings=settings
+            )
             return
         file = await present.table_file(snap, lang)
         content = present.turn_of(snap, to_move, lang) or None
@@ -251,7 +261,9 @@ class PublishMixin(CogBase):
         if snap.row.status == "over" and snap.row.table_to_move:
             await self.post_final(snap, embed)  # the game just ended
         elif not force_new:
-            await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
+            await self.dm_turn(
+                snap, [s for s in to_move if s not in snap.row.table_to_move], settings
+            )
 
     async def clear_nudges(self, snap: Snapshot, waited: list[int]) -> None:
         """Delete the channel reminders of players the game no longer waits for: their

@@ -14,7 +14,8 @@ from host import registry
 from host.clock import Clock
 from host.locks import KeyedLocks
 from host.records import HostError, Player, Snapshot
-from host.storage import ActionRow, GameRow, Loaded, Storage
+from host.storage import GameRow, Loaded, Storage
+from host.store_api import PublishRead
 
 #: Games whose last loaded state is kept (the games being played now; issue 23).
 LOADS_KEPT = 512
@@ -121,17 +122,16 @@ class HostBase:
             raise HostError("host.error.no_game")
         return self._load(loaded)
 
-    async def for_publish(
-        self, game_id: int, limit: int
-    ) -> tuple[Snapshot, dict[int, tuple[str, int | None, int | None]], list[ActionRow]]:
-        """The game (as :meth:`by_id` reads it), its DM panels and its last ``limit`` live
-        actions, read together (one trip to SQLite's thread: what a publish reads first)."""
+    async def for_publish(self, game_id: int, limit: int) -> tuple[Snapshot, PublishRead]:
+        """The game (as :meth:`by_id` reads it) and what else a publish reads first
+        (:meth:`Storage.for_publish`: its DM panels, its last ``limit`` live actions, its
+        people's settings), read together (one trip to SQLite's thread)."""
         if not -(2**63) <= game_id < 2**63:
             raise HostError("host.error.no_game")
-        loaded, panels, recent = await self.store.for_publish(game_id, limit)
-        if loaded is None:
+        read = await self.store.for_publish(game_id, limit)
+        if read.loaded is None:
             raise HostError("host.error.no_game")
-        return self._load(loaded), panels, recent
+        return self._load(read.loaded), read
 
     async def in_channel(self, channel_id: int) -> Snapshot:
         async with self.store.reading():

@@ -49,7 +49,7 @@ from host.rows import (
     game_row,
     loaded_row,
 )
-from host.store_api import Storage
+from host.store_api import PublishRead, Storage, people
 
 T = TypeVar("T")
 
@@ -721,17 +721,27 @@ class SqlStore(GameQueries):
         )
         return {int(r[0]): (r[1], r[2], r[3]) for r in rows}
 
-    async def for_publish(
-        self, game_id: int, limit: int
-    ) -> tuple[Loaded | None, dict[int, tuple[str, int | None, int | None]], list[ActionRow]]:
+    async def for_publish(self, game_id: int, limit: int) -> PublishRead:
         return await self._read_at_once(lambda tx: self._for_publish(tx, game_id, limit))
 
-    async def _for_publish(
-        self, tx: Tx, game_id: int, limit: int
-    ) -> tuple[Loaded | None, dict[int, tuple[str, int | None, int | None]], list[ActionRow]]:
+    async def _for_publish(self, tx: Tx, game_id: int, limit: int) -> PublishRead:
         row = await tx.row(self._LOAD + "g.id = ?", game_id)
         loaded = loaded_row(row, N_GAME_COLS) if row else None
-        return loaded, await self._dm_panels(tx, game_id), await self._actions(tx, game_id, limit)
+        users = [] if loaded is None else people(loaded.seats)
+        settings: dict[int, tuple[bool, str | None]] = dict.fromkeys(users, (False, None))
+        if users:
+            marks = ", ".join("?" * len(users))
+            for r in await tx.rows(
+                f"SELECT user_id, dm_turn, lang FROM user_settings WHERE user_id IN ({marks})",
+                *users,
+            ):
+                settings[int(r[0])] = (bool(r[1]), r[2])
+        return PublishRead(
+            loaded,
+            await self._dm_panels(tx, game_id),
+            await self._actions(tx, game_id, limit),
+            settings,
+        )
 
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None

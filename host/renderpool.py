@@ -118,15 +118,19 @@ def draw_described(
 
 def warm_up() -> None:
     """A worker's start: import every renderer, load its fonts and build its static layers
-    (drawing one table and one private picture of a fresh game of each)."""
+    (drawing one table and one private picture of a fresh game of each, with their alt
+    texts, in both languages: the strings they use are compiled once, here)."""
     for game_id in registry.GAME_MODULES:
         try:
             game = registry.get(game_id)
             players = game.min_players
             state = game.new(players, {}, 1)
             names = [f"P{i + 1}" for i in range(players)]
-            draw("table", game_id, game.view(state, None), names, "en")
-            draw("private", game_id, {**game.view(state, 0), "seat": 0}, names, "en")
+            table, private = game.view(state, None), {**game.view(state, 0), "seat": 0}
+            draw_described("table", game_id, table, names, "en")  # as the bot asks
+            draw_described("private", game_id, private, names, "en")
+            describe("table", game_id, table, names, "es")
+            describe("private", game_id, private, names, "es")
         except Exception:  # a cold start is slower, nothing worse
             log.exception("render worker: warming up %s failed", game_id)
 

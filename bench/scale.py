@@ -581,7 +581,10 @@ async def measure(
         for name, t in sorted(spent.items(), key=lambda kv: -kv[1])
         if t * per >= 0.05
     )
-    print(f"  by thread (ms a move): {by_thread}; database trips {hops.count / moves:.1f} a move")
+    print(
+        f"  by thread (ms a move): {by_thread}; database trips {hops.count / moves:.1f}, "
+        f"tables sent {got.pictures / moves:.2f}, HTTP requests {got.requests / moves:.1f} a move"
+    )
     print(
         f"  of which the clicks built before each round (Discord's work): "
         f"{got.building * per:.1f} ms (loop's thread {got.building_loop * per:.1f} ms); "
@@ -731,6 +734,10 @@ class Live:
         self.own_acks: list[float] = []  # from each click's own arrival
         self.images: list[float] = []
         self.shown: set[int] = set()  # channels whose new table reached Discord this round
+        #: Pictures posted or edited into the games' channels (a table superseded by a
+        #: newer move before it was drawn is never sent: issue 23), and HTTP requests.
+        self.pictures = 0
+        self.requests = 0
         self.fed: dict[str, float] = {}  # interaction id -> when it was handed to the bot
         self.t0 = 0.0
         #: CPU seconds spent choosing and building the clicks before each round (the
@@ -749,8 +756,10 @@ class Live:
             if len(parts) > 2 and parts[2] in self.fed:
                 self.own_acks.append((now - self.fed[parts[2]]) * 1000)
         parts = req.path.split("/")
+        self.requests += 1
         if req.files and len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
             cid = int(parts[2])
+            self.pictures += cid in self.channels
             if cid in self.channels and cid not in self.shown:
                 self.shown.add(cid)
                 self.images.append(ms)

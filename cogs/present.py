@@ -853,6 +853,11 @@ def describe(game_id: str, kind: str, view: dict[str, Any], names: list[str], la
         return ""
 
 
+def _words(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> str:
+    """:func:`describe` (looked up when called) for a picture drawn in-process."""
+    return describe(game_id, kind, view, names, lang)
+
+
 async def table_file(snap: Snapshot, lang: str) -> discord.File:
     return await table_file_of(snap, snap.view(None), lang)
 
@@ -864,7 +869,7 @@ async def table_file_of(
     with its description."""
     game_id, names = snap.row.game, snap.names
     data, text = await renderpool.render_described(
-        _render_table, "table", game_id, view, names, lang
+        _render_table, "table", game_id, view, names, lang, _words
     )
     assert data is not None  # every game draws a table
     return discord.File(io.BytesIO(data), filename=filename, description=text or None)
@@ -873,7 +878,7 @@ async def table_file_of(
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
     view = {**snap.view(seat), "seat": seat}
     data, text = await renderpool.render_described(
-        _render_private, "private", snap.row.game, view, snap.names, lang
+        _render_private, "private", snap.row.game, view, snap.names, lang, _words
     )
     if data is None:
         return None

@@ -89,6 +89,10 @@ def describe(kind: str, game_id: str, view: dict[str, Any], names: list[str], la
     return str(text)[:1024]
 
 
+#: What makes a picture's alt text: ``words(kind, game_id, view, names, lang)``.
+Words = Callable[[str, str, dict[str, Any], list[str], str], str]
+
+
 def described(
     local: Callable[..., Picture],
     kind: str,
@@ -96,14 +100,16 @@ def described(
     view: dict[str, Any],
     names: list[str],
     lang: str,
+    words: Words | None = None,
 ) -> Described:
     """``local(game_id, view, names, lang)``'s picture and its alt text (none for no
-    picture); a text that cannot be made is left out, and why is returned, never raised."""
+    picture), made by ``words`` (default :func:`describe`); a text that cannot be made is
+    left out, and why is returned, never raised."""
     data = local(game_id, view, names, lang)
     if data is None:
         return None, "", None
     try:
-        return data, describe(kind, game_id, view, names, lang), None
+        return data, (words or describe)(kind, game_id, view, names, lang), None
     except Exception:
         return data, "", traceback.format_exc()
 
@@ -402,10 +408,12 @@ async def render_described(
     view: dict[str, Any],
     names: list[str],
     lang: str,
+    words: Words | None = None,
 ) -> tuple[Picture, str]:
     """:func:`render`, with the picture's alt text ("" for none) made where the picture is
-    drawn: in a worker, or in the thread drawing it in-process. A text that could not be
-    made is logged and left out (it never fails a post)."""
+    drawn: in a worker (by :func:`describe`), or in the thread drawing it in-process (by
+    ``words``, default :func:`describe`). A text that could not be made is logged and
+    left out (it never fails a post)."""
     pool = _current
     out: Described | None = None
     if pool is not None:
@@ -413,7 +421,7 @@ async def render_described(
         if drawn:
             out = got
     if out is None:
-        out = await asyncio.to_thread(described, local, kind, game_id, view, names, lang)
+        out = await asyncio.to_thread(described, local, kind, game_id, view, names, lang, words)
     data, text, problem = out
     if problem is not None:
         log.error("describing the %s picture of %s\n%s", kind, game_id, problem)

@@ -195,9 +195,9 @@ class Hops:
     def __enter__(self) -> Hops:
         orig = self._orig
 
-        async def counted(conn: Any, fn: Any, *args: Any, **kw: Any) -> Any:
+        def counted(conn: Any, fn: Any, *args: Any, **kw: Any) -> Any:
             self.count += 1
-            return await orig(conn, fn, *args, **kw)
+            return orig(conn, fn, *args, **kw)  # (its coroutine: no frame of ours in between)
 
         aiosqlite.Connection._execute = counted  # type: ignore[method-assign, assignment]
         return self

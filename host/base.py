@@ -28,11 +28,17 @@ class Loads:
     told apart) gives the state loaded before, as a fresh copy. A click reads its game
     three or four times (its checks, its move, its table, its pings) at two versions: most
     loads become a copy. States :mod:`marshal` cannot write (not plain data) are loaded
-    every time."""
+    every time. A state kept is told apart by its game's id, the ``Game`` object whose
+    ``load`` made it (another object, e.g. a host given other games, loads afresh) and the
+    stored data; the copy is exact for plain data (dicts keep their order; the engines'
+    states hold only dicts, lists, strings, numbers, booleans and None: tests/host/
+    test_loads.py walks them), but :mod:`marshal` writes a bytearray as bytes and a set's
+    order is rebuilt, so a state holding those would need another copy.
+    Used from the event loop only."""
 
     def __init__(self, size: int = LOADS_KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[int, tuple[str, bytes, bytes]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[Game, str, bytes, bytes]] = OrderedDict()
 
     def load(self, game_id: int, game: Game, kind: str, data: Mapping[str, Any]) -> Any:
         """``game.load(data)``, or a copy of the same state loaded before."""
@@ -41,12 +47,12 @@ class Loads:
         except ValueError:  # not plain data (marshal takes builtin types only)
             return game.load(data)
         kept = self._kept.get(game_id)
-        if kept is not None and kept[0] == kind and kept[1] == raw:
+        if kept is not None and kept[0] is game and kept[1] == kind and kept[2] == raw:
             self._kept.move_to_end(game_id)
-            return marshal.loads(kept[2])
+            return marshal.loads(kept[3])
         state = game.load(data)
         try:
-            self._kept[game_id] = (kind, raw, marshal.dumps(state))
+            self._kept[game_id] = (game, kind, raw, marshal.dumps(state))
         except ValueError:
             self._kept.pop(game_id, None)
             return state

@@ -235,8 +235,11 @@ class SqlBase(Storage):
             return await body(tx)
 
     async def _read_at_once(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
-        """Run the reads ``body`` makes, agreeing with each other (:meth:`reading`; a
-        driver may run them in one trip: SQLite does, see host/storage.py)."""
+        """Run the reads ``body`` makes under :meth:`reading` (a driver may run them in one
+        trip: SQLite does, see host/storage.py). On PostgreSQL that is one snapshot only
+        when the task holds no connection yet: inside the publish lock (whose connection
+        the publish's queries use) each statement sees what is committed when it runs, as
+        the reads made one by one did before."""
         async with self.reading(), self._reader() as tx:
             return await body(tx)
 

@@ -13,6 +13,8 @@ import pytest
 from core.contract import random_answer
 from host import registry
 from host.base import Loads
+from host.clock import FakeClock
+from tests.host.kit import ANA, BEN, USERS, hosted, started
 
 
 class Counted:
@@ -156,3 +158,22 @@ def test_another_game_object_loads_afresh() -> None:
     loads.load(1, second, "mlem", data)  # type: ignore[arg-type]
     loads.load(1, second, "mlem", data)  # type: ignore[arg-type]
     assert (first.calls, second.calls) == (1, 1)
+
+
+async def test_a_state_changed_by_its_reader_is_never_seen_by_the_next(db: str) -> None:
+    """Through the host, on both databases: a snapshot's state is the reader's own (the
+    first load's as much as a kept copy's); changing it changes no later read, nor a move."""
+    async with hosted(db, FakeClock(), games=registry.games()) as host:
+        gid = await started(host, ANA, BEN, game_id="mlem")
+        for _ in range(3):
+            first = await host.by_id(gid)
+            assert first.row.state is not None
+            stored = registry.get("mlem").load(first.row.state)
+            assert first.state == stored
+            first.state.clear()
+            again = await host.by_id(gid)
+            assert again.state == stored and again.state is not first.state
+            again.state.clear()
+            snap = await host.by_id(gid)
+            d = snap.decisions[0]
+            await host.play(gid, USERS[d.seat].user_id, d.seat, snap.token(d), d.options[0].id)

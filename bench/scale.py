@@ -48,6 +48,7 @@ import cProfile
 import os
 import pstats
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -55,6 +56,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import aiosqlite
 
 from bench.common import pct
 from bot import build_bot
@@ -157,6 +160,50 @@ async def workers_cpu(pool: WorkerPool | None = None) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
+
+
+def threads_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of each of this process's threads, by name (the Python
+    thread's name, or its class for a "Thread-N" such as aiosqlite's; else its kernel name)."""
+    names = {
+        t.native_id: type(t).__name__ if t.name.startswith("Thread-") else t.name
+        for t in threading.enumerate()
+        if t.native_id is not None
+    }
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            comm = (task / "comm").read_text().strip()
+        except OSError:
+            continue
+        name = names.get(int(task.name), comm)
+        name = re.sub(r"[-_ ]?\d+( \(.*\))?$", "", name) or comm  # "Thread-3 (run)": "Thread"
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+class Hops:
+    """Counts the trips to aiosqlite's thread (one per statement, or per whole transaction
+    through ``in_one_hop``): each wakes the event loop when it returns."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._orig = aiosqlite.Connection._execute
+
+    def __enter__(self) -> Hops:
+        orig = self._orig
+
+        def counted(conn: Any, fn: Any, *args: Any, **kw: Any) -> Any:
+            self.count += 1
+            return orig(conn, fn, *args, **kw)  # (its coroutine: no frame of ours in between)
+
+        aiosqlite.Connection._execute = counted  # type: ignore[method-assign, assignment]
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        aiosqlite.Connection._execute = self._orig  # type: ignore[method-assign]
 
 
 class HardBot:
@@ -500,12 +547,13 @@ async def measure(
     cpu0, workers0 = time.process_time(), await workers_cpu()
     bots0 = await workers_cpu(searchers) if searchers else 0.0
     loop0 = time.thread_time()  # (this thread runs the event loop)
+    threads0 = threads_cpu()
     # (timed by the thread's own CPU clock: the loop's waits in epoll count for nothing)
     prof = cProfile.Profile(time.thread_time) if profile else None
     if prof is not None:
         prof.enable()  # (this thread only: the event loop's)
     sampler = Sampler(threading.get_ident()) if sample else None
-    with sampler or contextlib.nullcontext():
+    with sampler or contextlib.nullcontext(), Hops() as hops:
         if hard_bot:
             with HardBot(b.host) as bot:
                 moves, seconds, got = await twenty_at_once(b, live, rng)
@@ -516,6 +564,7 @@ async def measure(
     if prof is not None:
         prof.disable()
     loop = time.thread_time() - loop0
+    threads1 = threads_cpu()
     cpu, workers = time.process_time() - cpu0, await workers_cpu() - workers0
     bots = (await workers_cpu(searchers) if searchers else 0.0) - bots0
     print(f"{LIVE} games clicked at once: {moves / seconds:.0f} moves/s ({moves} moves)")
@@ -526,6 +575,16 @@ async def measure(
         f"{bots / moves * 1000:.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
     per = 1000 / moves
+    spent = {k: v - threads0.get(k, 0.0) for k, v in threads1.items()}
+    by_thread = ", ".join(
+        f"{name} {t * per:.1f}"
+        for name, t in sorted(spent.items(), key=lambda kv: -kv[1])
+        if t * per >= 0.05
+    )
+    print(
+        f"  by thread (ms a move): {by_thread}; database trips {hops.count / moves:.1f}, "
+        f"tables sent {got.pictures / moves:.2f}, HTTP requests {got.requests / moves:.1f} a move"
+    )
     print(
         f"  of which the clicks built before each round (Discord's work): "
         f"{got.building * per:.1f} ms (loop's thread {got.building_loop * per:.1f} ms); "
@@ -675,6 +734,10 @@ class Live:
         self.own_acks: list[float] = []  # from each click's own arrival
         self.images: list[float] = []
         self.shown: set[int] = set()  # channels whose new table reached Discord this round
+        #: Pictures posted or edited into the games' channels (a table superseded by a
+        #: newer move before it was drawn is never sent: issue 23), and HTTP requests.
+        self.pictures = 0
+        self.requests = 0
         self.fed: dict[str, float] = {}  # interaction id -> when it was handed to the bot
         self.t0 = 0.0
         #: CPU seconds spent choosing and building the clicks before each round (the
@@ -693,8 +756,10 @@ class Live:
             if len(parts) > 2 and parts[2] in self.fed:
                 self.own_acks.append((now - self.fed[parts[2]]) * 1000)
         parts = req.path.split("/")
+        self.requests += 1
         if req.files and len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
             cid = int(parts[2])
+            self.pictures += cid in self.channels
             if cid in self.channels and cid not in self.shown:
                 self.shown.add(cid)
                 self.images.append(ms)

@@ -297,15 +297,24 @@ class PacingMixin(CogBase):
         snap = await self.host.take_back(gid, self.player(interaction))
         await self.tell_table(interaction, snap, "host.autopilot.back")
 
-    async def dm_turn(self, snap: Snapshot, seats: list[int]) -> None:
-        """Players who asked for it get a DM when a public decision waits for them."""
+    async def dm_turn(
+        self,
+        snap: Snapshot,
+        seats: list[int],
+        settings: dict[int, tuple[bool, str | None]] | None = None,
+    ) -> None:
+        """Players who asked for it get a DM when a public decision waits for them.
+        ``settings``: people's settings read already, by user id (others are read here)."""
         for seat in seats:
             s = snap.seats[seat]
             if s.user_id is None or s.is_bot or not s.dm_open:
                 continue
             if not any(not d.private for d in snap.decisions_for(seat)):
                 continue  # private decisions come with their own DM panel
-            wants, lang = await self.host.store.user_settings(s.user_id)
+            if settings is not None and s.user_id in settings:
+                wants, lang = settings[s.user_id]
+            else:
+                wants, lang = await self.host.store.user_settings(s.user_id)
             if not wants:
                 continue
             lang = lang or i18n.pick(s.locale)

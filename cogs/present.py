@@ -843,13 +843,19 @@ def _render_private(
 
 def describe(game_id: str, kind: str, view: dict[str, Any], names: list[str], lang: str) -> str:
     """The picture's alt text (``kind``: "table" or "private"), built from the view it is
-    drawn from (render/words.py); never fails a post: a faulty text is logged and left out."""
+    drawn from (render/words.py); never fails a post: a faulty text is logged and left out.
+    (A table's or private picture's text is made with the picture, where it is drawn:
+    :func:`host.renderpool.render_described`.)"""
     try:
-        text = getattr(registry.renderer(game_id), f"describe_{kind}")(view, names, lang)
-        return str(text)[:1024]
+        return renderpool.describe(kind, game_id, view, names, lang)
     except Exception:
         log.exception("describing the %s picture of %s", kind, game_id)
         return ""
+
+
+def _words(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> str:
+    """:func:`describe` (looked up when called) for a picture drawn in-process."""
+    return describe(game_id, kind, view, names, lang)
 
 
 async def table_file(snap: Snapshot, lang: str) -> discord.File:
@@ -862,18 +868,18 @@ async def table_file_of(
     """The table drawn from a public ``view`` of the game (now, or a step of its replay),
     with its description."""
     game_id, names = snap.row.game, snap.names
-    data = await renderpool.render(_render_table, "table", game_id, view, names, lang)
+    data, text = await renderpool.render_described(
+        _render_table, "table", game_id, view, names, lang, _words
+    )
     assert data is not None  # every game draws a table
-    text = describe(game_id, "table", view, names, lang)
     return discord.File(io.BytesIO(data), filename=filename, description=text or None)
 
 
 async def private_file(snap: Snapshot, seat: int, lang: str) -> discord.File | None:
     view = {**snap.view(seat), "seat": seat}
-    data = await renderpool.render(
-        _render_private, "private", snap.row.game, view, snap.names, lang
+    data, text = await renderpool.render_described(
+        _render_private, "private", snap.row.game, view, snap.names, lang, _words
     )
     if data is None:
         return None
-    text = describe(snap.row.game, "private", view, snap.names, lang)
     return discord.File(io.BytesIO(data), filename="private.png", description=text or None)

@@ -18,11 +18,15 @@ from core import i18n
 from core.i18n import t
 from host import pacing
 from host.sessions import HostError, Snapshot, public_move
+from host.storage import ActionRow
 
 if TYPE_CHECKING:
     from host.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
+
+#: The live moves a table reads back for its recent lines, its trail and its pings.
+RECENT_ACTIONS = 300
 
 
 class PublishMixin(CogBase):
@@ -37,7 +41,12 @@ class PublishMixin(CogBase):
 
         async def channel_lost(self, gid: int, err: BaseException) -> bool: ...
 
-        async def dm_turn(self, snap: Snapshot, seats: list[int]) -> None: ...
+        async def dm_turn(
+            self,
+            snap: Snapshot,
+            seats: list[int],
+            settings: dict[int, tuple[bool, str | None]] | None = None,
+        ) -> None: ...
 
         async def post_final(self, snap: Snapshot, table: discord.Embed | None = None) -> None: ...
 
@@ -72,15 +81,21 @@ class PublishMixin(CogBase):
         publish, sends it again; the table goes on meanwhile, and "My hand" shows the same
         question."""
         async with self.publish_locks[gid]:
-            snap = await self.host.by_id(gid)
-            sent, quiet = await self._send_panels(snap)
+            # The game, its DM panels and its recent moves in one read.
+            snap, read = await self.host.for_publish(gid, RECENT_ACTIONS)
+            sent, quiet = await self._send_panels(snap, panels=read.panels)
             owed = not sent
             try:
                 # Every panel was up to date (nothing sent, nothing written): the table is
                 # drawn from the game as read for the panels, not read again (a move stored
                 # since has its own publish, waiting for this one).
                 await self._show_table(
-                    gid, force_new=force_new, ping=ping, snap=snap if quiet else None
+                    gid,
+                    force_new=force_new,
+                    ping=ping,
+                    snap=snap if quiet else None,
+                    recent=read.actions if quiet else None,
+                    settings=read.settings,
                 )
             finally:
                 if owed:
@@ -108,12 +123,16 @@ class PublishMixin(CogBase):
         ping: bool,
         again: int = 3,
         snap: Snapshot | None = None,
+        recent: list[ActionRow] | None = None,
+        settings: dict[int, tuple[bool, str | None]] | None = None,
     ) -> None:
         """The trail and the table of :meth:`_publish` (under the game's publish lock), of
-        ``snap`` (None: the game as stored now). A newer move stored meanwhile (``again``
-        times at most): its table instead."""
+        ``snap`` (None: the game as stored now; ``recent``: its last
+        :data:`RECENT_ACTIONS` live moves, read with it; ``settings``: people's settings
+        read before, by user id, for :meth:`dm_turn`). A newer move stored meanwhile
+        (``again`` times at most): its table instead."""
         if snap is None:
-            snap = await self.host.by_id(gid)
+            snap, recent = await self.host.by_id(gid), None
         if snap.row.paused is not None:
             return  # its channel cannot be reached: nothing is drawn until it can
         if self.host.bot_to_move(snap) is not None:
@@ -122,7 +141,8 @@ class PublishMixin(CogBase):
             self.spawn_bots(gid)
         lang = snap.row.lang
         # Only moves that told something: secret moves must not scroll the recent lines.
-        recent = await self.host.store.actions(gid, limit=300)
+        if recent is None:
+            recent = await self.host.store.actions(gid, limit=RECENT_ACTIONS)
         public = [a for a in recent if public_move(a.events)]
         lines = present.log_lines(snap, public[-30:], None, lang)
         embed = present.table_embed(snap, lines, lang)
@@ -163,7 +183,9 @@ class PublishMixin(CogBase):
             log.warning("game %s: could not write the trail", gid)
             below = False
         if again and await self.newer(snap) is not None:
-            await self._show_table(gid, force_new=force_new, ping=ping, again=again - 1)
+            await self._show_table(
+                gid, force_new=force_new, ping=ping, again=again - 1, settings=settings
+            )
             return
         file = await present.table_file(snap, lang)
         content = present.turn_of(snap, to_move, lang) or None
@@ -239,7 +261,9 @@ class PublishMixin(CogBase):
         if snap.row.status == "over" and snap.row.table_to_move:
             await self.post_final(snap, embed)  # the game just ended
         elif not force_new:
-            await self.dm_turn(snap, [s for s in to_move if s not in snap.row.table_to_move])
+            await self.dm_turn(
+                snap, [s for s in to_move if s not in snap.row.table_to_move], settings
+            )
 
     async def clear_nudges(self, snap: Snapshot, waited: list[int]) -> None:
         """Delete the channel reminders of players the game no longer waits for: their
@@ -266,16 +290,22 @@ class PublishMixin(CogBase):
         sent, _ = await self._send_panels(snap, again=again)
         return sent
 
-    async def _send_panels(self, snap: Snapshot, *, again: int = 3) -> tuple[bool, bool]:
+    async def _send_panels(
+        self,
+        snap: Snapshot,
+        *,
+        again: int = 3,
+        panels: dict[int, tuple[str, int | None, int | None]] | None = None,
+    ) -> tuple[bool, bool]:
         """:meth:`send_panels`, and whether it was quiet: every seat's panel up to date,
-        nothing sent or written."""
+        nothing sent or written. ``panels``: every seat's, read with ``snap`` (None: read
+        here)."""
         if snap.row.status != "active":
             return True, True
         sent = quiet = True
         # Every seat's panel in one read; once a seat's panel is being sent (other tasks
         # run meanwhile, e.g. a "My hand" recording its panel), each seat's is read again.
-        panels: dict[int, tuple[str, int | None, int | None]] | None = None
-        if any(not s.is_bot and s.user_id is not None for s in snap.seats):
+        if panels is None and any(not s.is_bot and s.user_id is not None for s in snap.seats):
             panels = await self.host.store.dm_panels(snap.id)
         for seat in range(len(snap.seats)):
             s = snap.seats[seat]

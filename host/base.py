@@ -3,8 +3,10 @@ seeds, the games and the locks, and loading a game into a :class:`Snapshot`."""
 
 from __future__ import annotations
 
+import marshal
 import random
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.contract import Game, standing_of
@@ -13,6 +15,51 @@ from host.clock import Clock
 from host.locks import KeyedLocks
 from host.records import HostError, Player, Snapshot
 from host.storage import GameRow, Loaded, Storage
+from host.store_api import PublishRead
+
+#: Games whose last loaded state is kept (the games being played now; issue 23).
+LOADS_KEPT = 512
+
+
+class Loads:
+    """The states last loaded, a few hundred games' (least recently used dropped): a game's
+    ``load`` (a private copy of the stored data, checked entry by entry) is a pure function
+    of that data, so stored data equal byte for byte (as :mod:`marshal` writes it: types
+    told apart) gives the state loaded before, as a fresh copy. A click reads its game
+    three or four times (its checks, its move, its table, its pings) at two versions: most
+    loads become a copy. States :mod:`marshal` cannot write (not plain data) are loaded
+    every time. A state kept is told apart by its game's id, the ``Game`` object whose
+    ``load`` made it (another object, e.g. a host given other games, loads afresh) and the
+    stored data; the copy is exact for plain data (dicts keep their order; the engines'
+    states hold only dicts, lists, strings, numbers, booleans and None: tests/host/
+    test_loads.py walks them), but :mod:`marshal` writes a bytearray as bytes and a set's
+    order is rebuilt, so a state holding those would need another copy.
+    Used from the event loop only."""
+
+    def __init__(self, size: int = LOADS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[int, tuple[Game, str, bytes, bytes]] = OrderedDict()
+
+    def load(self, game_id: int, game: Game, kind: str, data: Mapping[str, Any]) -> Any:
+        """``game.load(data)``, or a copy of the same state loaded before."""
+        try:
+            raw = marshal.dumps(data)  # type: ignore[arg-type]
+        except ValueError:  # not plain data (marshal takes builtin types only)
+            return game.load(data)
+        kept = self._kept.get(game_id)
+        if kept is not None and kept[0] is game and kept[1] == kind and kept[2] == raw:
+            self._kept.move_to_end(game_id)
+            return marshal.loads(kept[3])
+        state = game.load(data)
+        try:
+            self._kept[game_id] = (game, kind, raw, marshal.dumps(state))
+        except ValueError:
+            self._kept.pop(game_id, None)
+            return state
+        self._kept.move_to_end(game_id)
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return state
 
 
 class HostBase:
@@ -37,6 +84,8 @@ class HostBase:
         self.bot_budgets: dict[str, Any] = {}
         # One game at a time in this process, and across processes where the store can.
         self.locks = KeyedLocks(across=store.lock_game)
+        #: The states last loaded (see :class:`Loads`).
+        self.loads = Loads()
 
     def game(self, game_id: str) -> Game:
         try:
@@ -61,7 +110,7 @@ class HostBase:
         snap = Snapshot(row=row, seats=loaded.seats, game=game, waits=loaded.waits)
         snap.timers = loaded.timers
         if row.state is not None:
-            snap.state = game.load(row.state)
+            snap.state = self.loads.load(row.id, game, row.game, row.state)
             if row.status == "active":
                 snap.decisions = game.pending(snap.state)
                 snap.standing = standing_of(game, snap.state)
@@ -78,6 +127,17 @@ class HostBase:
         if loaded is None:
             raise HostError("host.error.no_game")
         return self._load(loaded)
+
+    async def for_publish(self, game_id: int, limit: int) -> tuple[Snapshot, PublishRead]:
+        """The game (as :meth:`by_id` reads it) and what else a publish reads first
+        (:meth:`Storage.for_publish`: its DM panels, its last ``limit`` live actions, its
+        people's settings), read together (one trip to SQLite's thread)."""
+        if not -(2**63) <= game_id < 2**63:
+            raise HostError("host.error.no_game")
+        read = await self.store.for_publish(game_id, limit)
+        if read.loaded is None:
+            raise HostError("host.error.no_game")
+        return self._load(read.loaded), read
 
     async def in_channel(self, channel_id: int) -> Snapshot:
         async with self.store.reading():

@@ -12,7 +12,8 @@ with ``spawn``, which is used where there is no fork server). Each worker warms 
 start: its fonts loaded and its static layers built by drawing one table and one private
 picture of each game. A picture is asked for with plain data (the game id, the view dict,
 the names, the language) and comes back as PNG bytes, byte for byte the picture the bot
-would draw itself.
+would draw itself, with its alt text (render/words.py) made in the same job
+(:func:`render_described`), so the bot's process does not load the renderers for it.
 
 Never a move lost or unshown because of the pool (the move is committed before anything is
 drawn anyway): a worker that dies (killed, out of memory) breaks the executor, and one that
@@ -103,17 +104,68 @@ def _draw(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang:
     return data
 
 
+#: A picture, its alt text ("" when it has none) and, when describing it failed, why
+#: (the traceback, logged by the bot: the picture goes out without a text).
+Described = tuple[Picture, str, str | None]
+
+
+def describe(kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str) -> str:
+    """A picture's alt text (``kind``: "table" or "private"), from the view it is drawn
+    from (the game's ``describe_table`` / ``describe_private``, render/words.py), cut to
+    Discord's 1,024 characters. Raises what the game's function raises."""
+    text = getattr(registry.renderer(game_id), f"describe_{kind}")(view, names, lang)
+    return str(text)[:1024]
+
+
+#: What makes a picture's alt text: ``words(kind, game_id, view, names, lang)``.
+Words = Callable[[str, str, dict[str, Any], list[str], str], str]
+
+
+def described(
+    local: Callable[..., Picture],
+    kind: str,
+    game_id: str,
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    words: Words | None = None,
+) -> Described:
+    """``local(game_id, view, names, lang)``'s picture and its alt text (none for no
+    picture), made by ``words`` (default :func:`describe`); a text that cannot be made is
+    left out, and why is returned, never raised."""
+    data = local(game_id, view, names, lang)
+    if data is None:
+        return None, "", None
+    try:
+        return data, (words or describe)(kind, game_id, view, names, lang), None
+    except Exception:
+        return data, "", traceback.format_exc()
+
+
+def draw_described(
+    kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
+) -> Described:
+    """:func:`draw` and the picture's alt text, in one job: what a worker does for the bot
+    (whose process then needs no renderer, not even for the words)."""
+    return described(lambda *args: draw(kind, *args), kind, game_id, view, names, lang)
+
+
 def warm_up() -> None:
     """A worker's start: import every renderer, load its fonts and build its static layers
-    (drawing one table and one private picture of a fresh game of each)."""
+    (drawing one table and one private picture of a fresh game of each, with their alt
+    texts, in both languages: the strings they use are compiled once, here)."""
     for game_id in registry.GAME_MODULES:
         try:
             game = registry.get(game_id)
             players = game.min_players
             state = game.new(players, {}, 1)
             names = [f"P{i + 1}" for i in range(players)]
-            _draw("table", game_id, game.view(state, None), names, "en")
-            _draw("private", game_id, {**game.view(state, 0), "seat": 0}, names, "en")
+            table, private = game.view(state, None), {**game.view(state, 0), "seat": 0}
+            _draw("table", game_id, table, names, "en")  # not profiled (bench-only hook)
+            _draw("private", game_id, private, names, "en")
+            for lang in ("en", "es"):  # the alt texts, as the bot asks for them
+                describe("table", game_id, table, names, lang)
+                describe("private", game_id, private, names, lang)
         except Exception:  # a cold start is slower, nothing worse
             log.exception("render worker: warming up %s failed", game_id)
 
@@ -345,6 +397,14 @@ class RenderPool(WorkerPool):
         status, data = await self.run(2, draw, kind, game_id, view, names, lang)
         return status == "done", data
 
+    async def draw_described(
+        self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
+    ) -> tuple[bool, Described]:
+        """:meth:`draw`, the picture coming back with its alt text
+        (:func:`draw_described`)."""
+        status, out = await self.run(2, draw_described, kind, game_id, view, names, lang)
+        return status == "done", out if status == "done" else (None, "", None)
+
 
 _current: RenderPool | None = None
 
@@ -368,3 +428,30 @@ async def render(local: Callable[..., Picture], kind: str, *args: Any) -> Pictur
         if drawn:
             return data
     return await asyncio.to_thread(local, *args)
+
+
+async def render_described(
+    local: Callable[..., Picture],
+    kind: str,
+    game_id: str,
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    words: Words | None = None,
+) -> tuple[Picture, str]:
+    """:func:`render`, with the picture's alt text ("" for none) made where the picture is
+    drawn: in a worker (by :func:`describe`), or in the thread drawing it in-process (by
+    ``words``, default :func:`describe`). A text that could not be made is logged and
+    left out (it never fails a post)."""
+    pool = _current
+    out: Described | None = None
+    if pool is not None:
+        drawn, got = await pool.draw_described(kind, game_id, view, names, lang)
+        if drawn:
+            out = got
+    if out is None:
+        out = await asyncio.to_thread(described, local, kind, game_id, view, names, lang, words)
+    data, text, problem = out
+    if problem is not None:
+        log.error("describing the %s picture of %s\n%s", kind, game_id, problem)
+    return data, text

@@ -213,6 +213,18 @@ class SqliteStore(SqlStore):
         async with self._tx_lock:
             return await self.db._execute(run)  # type: ignore[no-any-return]
 
+    async def _read_at_once(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """The reads ``body(db)`` makes (over a :class:`host.store_sql.Tx`, awaiting nothing
+        but ``db``'s calls) in aiosqlite's thread in one trip, as :meth:`in_one_hop` runs a
+        transaction; under :meth:`reading`'s lock, so that no other task's transaction is
+        half seen."""
+
+        def run() -> T:
+            return _run_now(body(_Direct(self.db._conn)))
+
+        async with self._tx_lock:
+            return await self.db._execute(run)  # type: ignore[no-any-return]
+
     # -- what the SQL body asks of a driver ---------------------------------------------
 
     def _tx(self, con: Any) -> Tx:

@@ -8,11 +8,27 @@ import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, NamedTuple
 
 from host import rows
 from host.rows import ActionRow, GameRow, Loaded, Move, Opened, SeatRow, State, TimerRow, Waits
 from host.skill import Change, Rating
+
+
+class PublishRead(NamedTuple):
+    """What :meth:`Storage.for_publish` reads."""
+
+    loaded: Loaded | None
+    #: Every seat's DM panel that has one: seat -> (token, channel id, message id).
+    panels: dict[int, tuple[str, int | None, int | None]]
+    actions: list[ActionRow]
+    #: Each seated person's (user id) settings: (DM on their turn, language override).
+    settings: dict[int, tuple[bool, str | None]]
+
+
+def people(seats: Sequence[SeatRow]) -> list[int]:
+    """The user ids of a game's seated people (not bots), each once, in seat order."""
+    return list(dict.fromkeys(s.user_id for s in seats if not s.is_bot and s.user_id is not None))
 
 
 class Storage(ABC):
@@ -180,6 +196,19 @@ class Storage(ABC):
     @abstractmethod
     async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
         """Every seat's :meth:`dm_panel` of the game that has one, in one read."""
+
+    async def for_publish(self, game_id: int, limit: int) -> PublishRead:
+        """What a publish reads first, in one go (a driver may read it in one trip): the
+        game as :meth:`load` reads it, its :meth:`dm_panels`, its last ``limit`` live
+        :meth:`actions` and the :meth:`user_settings` of its seated people."""
+        loaded = await self.load(game_id)
+        users = [] if loaded is None else people(loaded.seats)
+        return PublishRead(
+            loaded,
+            await self.dm_panels(game_id),
+            await self.actions(game_id, limit),
+            {u: await self.user_settings(u) for u in users},
+        )
 
     @abstractmethod
     async def set_dm_panel(

@@ -49,7 +49,7 @@ from host.rows import (
     game_row,
     loaded_row,
 )
-from host.store_api import Storage
+from host.store_api import PublishRead, Storage, people
 
 T = TypeVar("T")
 
@@ -232,6 +232,15 @@ class SqlBase(Storage):
     async def _atomic(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
         """Run ``body`` as one transaction (a driver may run it faster, in one trip)."""
         async with self._write() as tx:
+            return await body(tx)
+
+    async def _read_at_once(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        """Run the reads ``body`` makes under :meth:`reading` (a driver may run them in one
+        trip: SQLite does, see host/storage.py). On PostgreSQL that is one snapshot only
+        when the task holds no connection yet: inside the publish lock (whose connection
+        the publish's queries use) each statement sees what is committed when it runs, as
+        the reads made one by one did before."""
+        async with self.reading(), self._reader() as tx:
             return await body(tx)
 
     # -- helpers --------------------------------------------------------------------------
@@ -600,13 +609,20 @@ class GameQueries(SqlBase):
     async def actions(
         self, game_id: int, limit: int | None = None, *, live: bool = True
     ) -> list[ActionRow]:
+        async with self._reader() as tx:
+            return await self._actions(tx, game_id, limit, live=live)
+
+    @staticmethod
+    async def _actions(
+        tx: Tx, game_id: int, limit: int | None = None, *, live: bool = True
+    ) -> list[ActionRow]:
         where = "game_id = ?" + (" AND undone IS NULL" if live else "")
         if limit is None:
-            rows = await self._rows(
+            rows = await tx.rows(
                 f"SELECT {ACTION_COLS} FROM actions WHERE {where} ORDER BY seq", game_id
             )
         else:
-            rows = await self._rows(
+            rows = await tx.rows(
                 f"SELECT * FROM (SELECT {ACTION_COLS} FROM actions WHERE {where} "
                 "ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq",
                 game_id,
@@ -697,11 +713,38 @@ class SqlStore(GameQueries):
         return (row[0], row[1], row[2]) if row else None
 
     async def dm_panels(self, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
-        rows = await self._rows(
+        async with self._reader() as tx:
+            return await self._dm_panels(tx, game_id)
+
+    @staticmethod
+    async def _dm_panels(tx: Tx, game_id: int) -> dict[int, tuple[str, int | None, int | None]]:
+        rows = await tx.rows(
             "SELECT seat, token, channel_id, message_id FROM dm_panels WHERE game_id = ?",
             game_id,
         )
         return {int(r[0]): (r[1], r[2], r[3]) for r in rows}
+
+    async def for_publish(self, game_id: int, limit: int) -> PublishRead:
+        return await self._read_at_once(lambda tx: self._for_publish(tx, game_id, limit))
+
+    async def _for_publish(self, tx: Tx, game_id: int, limit: int) -> PublishRead:
+        row = await tx.row(self._LOAD + "g.id = ?", game_id)
+        loaded = loaded_row(row, N_GAME_COLS) if row else None
+        users = [] if loaded is None else people(loaded.seats)
+        settings: dict[int, tuple[bool, str | None]] = dict.fromkeys(users, (False, None))
+        if users:
+            marks = ", ".join("?" * len(users))
+            for r in await tx.rows(
+                f"SELECT user_id, dm_turn, lang FROM user_settings WHERE user_id IN ({marks})",
+                *users,
+            ):
+                settings[int(r[0])] = (bool(r[1]), r[2])
+        return PublishRead(
+            loaded,
+            await self._dm_panels(tx, game_id),
+            await self._actions(tx, game_id, limit),
+            settings,
+        )
 
     async def set_dm_panel(
         self, game_id: int, seat: int, token: str, channel_id: int | None, message_id: int | None
@@ -727,9 +770,12 @@ class SqlStore(GameQueries):
         return {int(r[0]): (float(r[1]), int(r[2]), int(r[3])) for r in rows}
 
     async def set_waits(self, game_id: int, keep: Waits, wake_at: float | None = 0.0) -> None:
-        async with self._write() as tx:
+
+        async def body(tx: Tx) -> None:  # (one trip to SQLite's thread: see _atomic)
             await self._write_waits(tx, game_id, keep)
             await tx.run("UPDATE games SET wake_at = ? WHERE id = ?", wake_at, game_id)
+
+        await self._atomic(body)
 
     async def mark_waits(
         self, game_id: int, marks: dict[int, dict[str, int]], wake_at: float | None = 0.0
@@ -738,7 +784,8 @@ class SqlStore(GameQueries):
         for fields in marks.values():
             if set(fields) - allowed:
                 raise ValueError(fields)
-        async with self._write() as tx:
+
+        async def body(tx: Tx) -> None:  # (one trip to SQLite's thread: see _atomic)
             for seat, fields in marks.items():
                 if fields:
                     sets = ", ".join(f"{k} = ?" for k in fields)
@@ -749,6 +796,8 @@ class SqlStore(GameQueries):
                         seat,
                     )
             await tx.run("UPDATE games SET wake_at = ? WHERE id = ?", wake_at, game_id)
+
+        await self._atomic(body)
 
     # -- timers ---------------------------------------------------------------------------
 
@@ -763,8 +812,11 @@ class SqlStore(GameQueries):
     async def update_timers(
         self, game_id: int, opened: Opened, closed: Iterable[str], now: float
     ) -> None:
-        async with self._write() as tx:
+
+        async def body(tx: Tx) -> None:  # (one trip to SQLite's thread: see _atomic)
             await self._write_timers(tx, game_id, opened, closed, now)
+
+        await self._atomic(body)
 
     async def next_timer_due(self) -> float | None:
         row = await self._row(

@@ -106,6 +106,15 @@ async def test_a_seat_whose_panel_changes_gets_one_picture_the_newest(
         return found
 
     monkeypatch.setattr(store, "dm_panels", panels_of)
+    for_publish = store.for_publish
+
+    async def read_for_publish(gid: int, limit: int) -> Any:  # the game, panels, moves at once
+        found = await for_publish(gid, limit)
+        if not landed and queued:
+            landed.append(await land_moves(h, 2, queued, 0))
+        return found
+
+    monkeypatch.setattr(store, "for_publish", read_for_publish)
     # Ana's first building move, committed and published as a click would be.
     d = next(d for d in snap.decisions if d.seat == 0)
     await host.play(snap.id, ana.id, 0, snap.token(d), d.options[0].id, bots=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import datetime
 import marshal
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -213,19 +213,28 @@ class StoredMessage:
 # -- reading payloads -----------------------------------------------------------------------
 
 
-def _walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def _walk_components(components: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, nested ones after their parent (depth first, in order): into a
+    list, several times cheaper than nested generators (the harness reads every message's
+    components a few times over)."""
+    out: list[dict[str, Any]] = []
+    _walk_into(components, out)
+    return out
+
+
+def _walk_into(components: Iterable[dict[str, Any]], out: list[dict[str, Any]]) -> None:
     for comp in components or ():
         if not isinstance(comp, dict):
             continue
-        yield comp
+        out.append(comp)
         for key in ("components", "items"):
             inner = comp.get(key)
             if isinstance(inner, list):
-                yield from _walk_components(inner)
+                _walk_into(inner, out)
         for key in ("accessory", "component"):
             inner = comp.get(key)
             if isinstance(inner, dict):
-                yield from _walk_components([inner])
+                _walk_into([inner], out)
 
 
 def _emoji_text(emoji: Any) -> str | None:

@@ -15,10 +15,12 @@ import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest.mock import Mock
 
 import pytest
 
 from bot import Cosmodrome, build_bot
+from cogs import present
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -61,8 +63,33 @@ async def test_pictures_through_the_pool_are_the_same_bytes() -> None:
             drawn, data = await pool.draw(*job)
             assert drawn
             assert data == renderpool.draw(*job), job[:2]
+            # The picture and its alt text in one job, as the bot asks for them.
+            drawn, (png, text, problem) = await pool.draw_described(*job)
+            assert drawn and png == data and problem is None
+            kind, game_id, view, names, lang = job
+            expected = "" if data is None else present.describe(game_id, kind, view, names, lang)
+            assert text == expected, job[:2]
+            assert (text != "") == (data is not None)
     finally:
         await pool.close()
+
+
+async def test_an_alt_text_that_fails_is_logged_and_left_out(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In-process (no pool) as in a worker: the picture goes out without its text."""
+    job = next(jobs())
+    renderer = registry.renderer(job[1])
+
+    def broken(*_: Any) -> str:
+        raise ValueError("no words")
+
+    monkeypatch.setattr(renderer, "describe_table", broken)
+    renderpool.install(None)
+    data, text = await renderpool.render_described(present._render_table, *job)
+    assert data == renderpool.draw(*job) and text == ""
+    assert "ValueError: no words" in caplog.text
+    assert present.describe(job[1], "table", job[2], job[3], job[4]) == ""
 
 
 async def test_a_killed_worker_is_replaced_and_the_picture_still_arrives() -> None:
@@ -189,3 +216,57 @@ def test_the_setting() -> None:
         with pytest.raises(SettingsError, match="COSMODROME_RENDER_WORKERS"):
             workers(bad)
     assert Settings().render_workers == 0  # built in code (tests, benchmarks): in-process
+
+
+def words_of(job: Job, lang: str) -> str:
+    """A picture's alt text as the bot made it before the texts moved (issue 23): the
+    game's renderer called directly, cut to Discord's 1,024 characters."""
+    kind, game_id, view, names, _ = job
+    return str(getattr(registry.renderer(game_id), f"describe_{kind}")(view, names, lang))[:1024]
+
+
+async def test_alt_texts_are_the_same_wherever_they_are_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every game's table and each seat's private picture (a seat's text from its own view:
+    the job carries nothing else), in both languages: the text a worker makes, the one made
+    in-process (no pool, or a pool that cannot draw) and the one the bot made before are the
+    same; a text that fails in the worker's job leaves the picture whole."""
+    every = list(jobs())
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        for job in every:
+            kind, game_id, view, names, _ = job
+            for lang in ("en", "es"):
+                expected = words_of(job, lang)
+                assert expected, (kind, game_id, lang)
+                assert await pool.run(
+                    1, renderpool.describe, kind, game_id, view, names, lang
+                ) == (
+                    "done",
+                    expected,
+                )
+                assert present.describe(game_id, kind, view, names, lang) == expected
+    finally:
+        await pool.close()
+    local = {"table": present._render_table, "private": present._render_private}
+    broken = renderpool.RenderPool(1, warm=False)
+    monkeypatch.setattr(renderpool, "ProcessPoolExecutor", Mock(side_effect=OSError("none")))
+    broken.start()
+    assert broken.broken
+    for job, pool_now in zip(every, [None, broken] * len(every), strict=False):
+        renderpool.install(pool_now)
+        try:
+            got = await renderpool.render_described(local[job[0]], *job, present._words)
+        finally:
+            renderpool.install(None)
+        data = renderpool.draw(*job)
+        assert got == (data, "" if data is None else words_of(job, job[4])), job[:2]
+    # A worker's job whose text fails: the picture, no text, and why (logged by the bot).
+    job = every[0]
+    monkeypatch.setattr(
+        registry.renderer(job[1]), f"describe_{job[0]}", Mock(side_effect=KeyError)
+    )
+    png, text, problem = renderpool.draw_described(*job)
+    assert png == renderpool.draw(*job) and text == "" and "KeyError" in (problem or "")

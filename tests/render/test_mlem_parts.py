@@ -6,13 +6,15 @@ the encodes still see), whatever the caches hold."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 
 import pytest
 from PIL import ImageChops
 
 from render import kit, layers
-from render.mlem import table
+from render.mlem import panels, table
 from rules.mlem import GAME
 from tests.render.kit import NAMES, random_states
 
@@ -114,3 +116,115 @@ def test_a_canvas_of_kept_parts_is_the_picture_drawn_whole() -> None:
         png = pngbands.encode(c.base_mapped, 3, bands, 8, parts=c.parts, rows=c.rows)
         assert png == pngbands.encode(at_once, 3, plain, 8)
     assert parts.hits and bands.hits
+
+
+def _interleaved_views() -> list[tuple[dict, list[str], str]]:
+    """Tables of several games as one render worker sees them, shuffled together: both
+    languages, a player renamed mid-game, a seat's name turned into a bot's label, the same
+    view at once in both languages (parts kept from the other game's tables meanwhile)."""
+    rng = random.Random(23)
+    out: list[tuple[dict, list[str], str]] = []
+    for players, options, seed in PLAYS:
+        states = random_states(GAME, players, seed, options)
+        picked = [s for s in states if rng.random() < 8 / len(states)] + [states[-1]]
+        for k, state in enumerate(picked):
+            view = GAME.view(state, None)
+            names = list(NAMES[:players])
+            if k % 3 == 1:
+                names[0] = "Zoë Renamed"
+            if k % 3 == 2:
+                names[-1] = "🤖 Bot (autopilot)"
+            for lang in ("es", "en"):
+                out.append((view, names, lang))
+    rng.shuffle(out)
+    return out
+
+
+def test_interleaved_games_renames_and_languages_stay_exact() -> None:
+    layers.clear_all()
+    for k, (view, names, lang) in enumerate(_interleaved_views()):
+        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+
+
+def test_parts_evicted_and_drawn_again_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny caches: parts are evicted and drawn again under new serial numbers, bands found
+    by their parts point at bands the band cache dropped."""
+    from render import pngbands
+
+    layers.clear_all()
+    for cache in (table._HEADERS, table._BOARDS, table._ROCKETS, table._PANELS, table._UNDERS):
+        monkeypatch.setattr(cache, "maxsize", 2)
+    monkeypatch.setattr(table._ROWS, "maxsize", 3)
+    monkeypatch.setattr(table._FRAMES, "maxsize", 1)
+    monkeypatch.setattr(pngbands, "CACHE", pngbands.BandCache(200_000))
+    monkeypatch.setattr(pngbands, "SIGNED", 40)
+    for k, (view, names, lang) in enumerate(_interleaved_views()[::3]):
+        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+
+
+def test_each_part_draws_only_inside_its_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What makes keeping parts sound: a part drawn changes no pixel outside the box it
+    reports (else a part kept would miss, or a neighbour would keep, pixels that are not in
+    its key). Every cache is emptied before each table, so that every part is drawn, each
+    over the parts drawn before it (frames before their rows, the board before the rocket)."""
+    boxes_seen = 0
+    tile = layers.PaletteCanvas.tile
+
+    def checked(self, cache, key, draw):  # type: ignore[no-untyped-def]
+        def draw_checked(rgb):  # type: ignore[no-untyped-def]
+            nonlocal boxes_seen
+            before = rgb.copy()
+            box, value = draw(rgb)
+            diff = ImageChops.difference(before, rgb)
+            if box is not None:
+                diff.paste((0, 0, 0), box)
+                boxes_seen += 1
+            assert diff.getbbox() is None, (key, box, diff.getbbox())
+            return box, value
+
+        return tile(self, cache, key, draw_checked)
+
+    monkeypatch.setattr(layers.PaletteCanvas, "tile", checked)
+    for view, names, lang in _interleaved_views()[::4]:
+        layers.clear_all()
+        table._mapped_table(kit.public(view), names, lang)
+    assert boxes_seen > 100
+
+
+def _row_box(top: float, first: float, k: int, row_h: float, lead: float) -> layers.Box:
+    """Row ``k``'s box of a side panel (as ``table._framed_part`` reports it)."""
+    ry = first + k * row_h
+    y0 = math.floor(top + (ry - lead - top) * table.PANEL_K)
+    y1 = math.floor(top + (ry + row_h - lead - top) * table.PANEL_K)
+    box = (table.PANEL_X0, y0, table.PANEL_X0 + (table.PX1 - table.PX0) * table.PANEL_K, y1 - 1)
+    return layers.box_within(box, 0, table._SIDE_AREA)
+
+
+def _frame(frame: Callable[..., float], y: float, lang: str, size: int) -> tuple:
+    """A side panel's frame alone on the board's base, and its first row."""
+    img = table._out_base(lang).copy()
+    first = frame(table._panels(img, table.PANEL_X0, table.OUT_HEADER_H + 8), y, lang, size)
+    return img, first
+
+
+def test_a_row_kept_without_its_frames_key_sees_the_same_frame() -> None:
+    """A row but the last is kept whatever its panel's height, and a crew member's row
+    whatever the language: the frame under such a row's box must be the same for every
+    height and language (the panel's title and bottom corners stay out of it)."""
+    top = table.OUT_HEADER_H + 8
+    for lang in ("es", "en"):
+        for n in range(2, 6):
+            y = panels._players_after(top, n)
+            for rows in range(0, 7):
+                img, first = _frame(panels._crew_frame, y, lang, rows)
+                ref, ref_first = _frame(panels._crew_frame, y, "es", 6)
+                assert first == ref_first
+                for k in range(max(0, rows - 1)):
+                    box = _row_box(top, first, k, panels.CREW_ROW_H, 3)
+                    assert ImageChops.difference(img.crop(box), ref.crop(box)).getbbox() is None
+        for n in range(1, 6):
+            img, first = _frame(panels._players_frame, top, lang, n)
+            ref, _ = _frame(panels._players_frame, top, lang, 5)
+            for k in range(n - 1):
+                box = _row_box(top, first, k, panels.PLAYER_ROW_H, 2)
+                assert ImageChops.difference(img.crop(box), ref.crop(box)).getbbox() is None

@@ -228,3 +228,51 @@ def test_a_row_kept_without_its_frames_key_sees_the_same_frame() -> None:
             for k in range(n - 1):
                 box = _row_box(top, first, k, panels.PLAYER_ROW_H, 2)
                 assert ImageChops.difference(img.crop(box), ref.crop(box)).getbbox() is None
+
+
+@pytest.mark.parametrize("band_rows", [1, 5, 13, 64, 500])
+def test_bands_found_by_parts_are_the_plain_writers_on_odd_sizes(band_rows: int) -> None:
+    """Two canvases of odd sizes sharing one band cache (and the parts' serial counter),
+    parts kept, parts mapped at each picture (``map``), boxes on and across band edges: the
+    PNG is byte for byte the one written from the whole picture by its digest."""
+    from PIL import ImageDraw
+
+    from render import pngbands
+
+    bands, plain = pngbands.BandCache(), pngbands.BandCache()
+    rng = random.Random(band_rows)
+    kept: layers.LayerCache[[], object] = layers.LayerCache(lambda: None, 5)
+    canvases = []
+    for size in ((301, 157), (77, 203)):
+        base = kit.star_field(size, seed=size[0])
+        palette = kit.palette_for(base, [p.rgb for p in kit.PALETTE])
+        canvases.append((base, palette, layers.mapped(base, palette)))
+    boxes: dict[int, list[tuple[int, int, int, int]]] = {}
+    for base, _, _ in canvases:  # (a few boxes each, some overlapping: parts reused)
+        w, h = base.size
+        boxes[w] = []
+        for _k in range(4):
+            x0, y0 = rng.randrange(w - 2), rng.randrange(h - 2)
+            boxes[w].append((x0, y0, rng.randrange(x0 + 1, w + 1), rng.randrange(y0 + 1, h + 1)))
+    for _ in range(60):
+        base, palette, base_mapped = canvases[rng.randrange(2)]
+        w = base.width
+        c = layers.PaletteCanvas(base, base_mapped, palette)
+        for k, box in enumerate(boxes[w]):
+            if rng.random() < 0.4:
+                continue
+            seat = rng.randrange(2)
+
+            def draw(img: object, seat: int = seat, box: tuple = box) -> tuple:
+                edge = (box[0], box[1], box[2] - 1, box[3] - 1)
+                ImageDraw.Draw(img).rectangle(edge, fill=kit.PALETTE[seat].rgb)  # type: ignore[arg-type]
+                return box, None
+
+            if rng.random() < 0.3:
+                draw(c.rgb)
+                c.map(box)
+            else:
+                c.tile(kept, (w, k, box, seat), draw)
+        got = pngbands.encode(c.base_mapped, 4, bands, band_rows, parts=c.parts, rows=c.rows)
+        assert got == pngbands.encode(c.out, 4, plain, band_rows)
+    assert bands.hits

@@ -276,3 +276,21 @@ def test_bands_found_by_parts_are_the_plain_writers_on_odd_sizes(band_rows: int)
         got = pngbands.encode(c.base_mapped, 4, bands, band_rows, parts=c.parts, rows=c.rows)
         assert got == pngbands.encode(c.out, 4, plain, band_rows)
     assert bands.hits
+
+
+def test_static_layers_numbered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A canvas made on a new static layer each picture keeps at most ``BASES`` layers alive
+    for their numbers; a layer dropped and met again gets a new number, never another's."""
+    monkeypatch.setattr(layers, "_BASES", type(layers._BASES)())
+    palette = kit.palette_for(kit.star_field((40, 30), seed=1), [p.rgb for p in kit.PALETTE])
+    kept = kit.star_field((40, 30), seed=2)
+    kept_mapped = layers.mapped(kept, palette)
+    first = layers.PaletteCanvas(kept, kept_mapped, palette).parts[0][0]
+    assert layers.PaletteCanvas(kept, kept_mapped, palette).parts[0][0] == first
+    serials = {first}
+    for seed in range(3 * layers.BASES):
+        base = kit.star_field((40, 30), seed=seed + 10)
+        serials.add(layers.PaletteCanvas(base, layers.mapped(base, palette), palette).parts[0][0])
+    assert len(layers._BASES) == layers.BASES
+    again = layers.PaletteCanvas(kept, kept_mapped, palette).parts[0][0]
+    assert again not in serials

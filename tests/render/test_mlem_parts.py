@@ -294,3 +294,66 @@ def test_static_layers_numbered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(layers._BASES) == layers.BASES
     again = layers.PaletteCanvas(kept, kept_mapped, palette).parts[0][0]
     assert again not in serials
+
+
+def _one_change(view: dict) -> list[tuple[str, dict]]:
+    """Views that each differ from ``view`` in one thing a part is drawn from."""
+    import copy
+
+    def changed(edit) -> dict:  # type: ignore[no-untyped-def]
+        v = copy.deepcopy(view)
+        edit(v)
+        return v
+
+    crew = view["rocket"]["crew"]
+    out = [
+        ("round", changed(lambda v: v.update(round=v["round"] + 1))),
+        ("disasters", changed(lambda v: v.update(disasters=v["disasters"] + 1))),
+        ("limit", changed(lambda v: v.update(disaster_limit=9))),
+        ("last voyage", changed(lambda v: v.update(last_voyage=True))),
+        ("phase", changed(lambda v: v.update(phase="mlem.phase.launch"))),
+        ("score", changed(lambda v: v["scores"].__setitem__(1, 99))),
+        ("commander", changed(lambda v: v.update(commander=2))),
+        ("start", changed(lambda v: v.update(start_seat=3))),
+        ("left", changed(lambda v: v["boards"][2]["left"].pop())),
+        ("booster used", changed(lambda v: v["boards"][0].update(boosters_used=1))),
+        ("crew used", changed(lambda v: v["rocket"]["crew"][1].update(used=True))),
+        ("crew one more", changed(lambda v: v["rocket"]["crew"].append(dict(crew[0])))),
+        ("crew one less", changed(lambda v: v["rocket"]["crew"].pop())),
+        ("crew none", changed(lambda v: v["rocket"].update(crew=[]))),
+        ("rocket", changed(lambda v: v["rocket"].update(space=v["rocket"]["space"] + 1))),
+        ("deep", changed(lambda v: v["rocket"].update(space=table.DEEP))),
+        ("ufo deep", changed(lambda v: v["ufo"].update(space=table.DEEP))),
+        ("ufo here", changed(lambda v: v["ufo"].update(space=v["rocket"]["space"]))),
+        ("ufo taken", changed(lambda v: v["ufo"]["taken"].__setitem__(0, 2))),
+        ("no ufo", changed(lambda v: v.pop("ufo"))),
+        ("dice", changed(lambda v: v["dice"]["usable"].__setitem__(0, False))),
+        ("no roll", changed(lambda v: v["dice"].update(roll=[], usable=[]))),
+        ("pool", changed(lambda v: v["dice"].update(pool=2, discarded=4))),
+        ("moon", changed(lambda v: v["moons"]["M1"].__setitem__(0, 3))),
+        ("planet", changed(lambda v: v["planets"]["P3"].append([1, 2]))),
+        ("comet", changed(lambda v: v["deep_space"]["comet"].extend([2, 2]))),
+        ("objective", changed(lambda v: v["objectives"].update(four_moons=1))),
+        ("over", changed(lambda v: v.update(over=True))),
+    ]
+    for name in ("expedition", "recon", "missions"):
+        if name in view:
+            out.append((f"no {name}", changed(lambda v, name=name: v.pop(name))))
+    return out
+
+
+def test_a_table_differing_in_one_thing_after_a_warm_cache() -> None:
+    """Each view differs from the one drawn just before in one thing (caches warm with the
+    first): each table is exactly the whole table, in both languages, with names changed."""
+    options = {"ufo": "on", "recon": "on", "missions": "on"}
+    states = random_states(GAME, 4, 3, options)
+    view = kit.public(GAME.view(states[len(states) // 2], None))
+    names = list(NAMES[:4])
+    layers.clear_all()
+    for lang in ("es", "en"):
+        for what, other in _one_change(view):
+            assert table.render_table(view, names, lang) == whole(view, names, lang), what
+            assert table.render_table(other, names, lang) == whole(other, names, lang), what
+        for seat, name in ((0, "Zoë"), (3, "🤖 Bot")):
+            renamed = [*names[:seat], name, *names[seat + 1 :]]
+            assert table.render_table(view, renamed, lang) == whole(view, renamed, lang), name

@@ -215,9 +215,9 @@ def test_a_row_kept_without_its_frames_key_sees_the_same_frame() -> None:
     for lang in ("es", "en"):
         for n in range(2, 6):
             y = panels._players_after(top, n)
-            for rows in range(0, 7):
+            ref, ref_first = _frame(panels._crew_frame, y, "es", 8)
+            for rows in range(0, 9):
                 img, first = _frame(panels._crew_frame, y, lang, rows)
-                ref, ref_first = _frame(panels._crew_frame, y, "es", 6)
                 assert first == ref_first
                 for k in range(max(0, rows - 1)):
                     box = _row_box(top, first, k, panels.CREW_ROW_H, 3)

@@ -357,3 +357,74 @@ def test_a_table_differing_in_one_thing_after_a_warm_cache() -> None:
         for seat, name in ((0, "Zoë"), (3, "🤖 Bot")):
             renamed = [*names[:seat], name, *names[seat + 1 :]]
             assert table.render_table(view, renamed, lang) == whole(view, renamed, lang), name
+
+
+class _Reads(dict):  # type: ignore[type-arg]
+    """A view that writes down every field read through it (``a.b``: field b of field a)."""
+
+    def __init__(self, data: dict, seen: set[str], path: str = "") -> None:
+        super().__init__(data)
+        self.seen, self.path = seen, path
+
+    def _read(self, key: object, value: object) -> object:
+        path = f"{self.path}{key}"
+        self.seen.add(path)
+        return _Reads(value, self.seen, path + ".") if isinstance(value, dict) else value
+
+    def get(self, key: object, default: object = None) -> object:  # type: ignore[override]
+        return self._read(key, super().get(key, default))
+
+    def __getitem__(self, key: object) -> object:
+        return self._read(key, super().__getitem__(key))
+
+
+#: Each part of the table drawn from the view itself, and what of the view its key holds
+#: (``table._mapped_table``): a field read but not held there would be missing from the
+#: table drawn by parts, or kept stale.
+_HELD = {
+    "header": {"round", "phase", "over", "last_voyage", "disasters", "disaster_limit"},
+    "board": {"objectives", "moons", "planets", "deep_space", "over"}
+    | {"recon", "recon.slots", "ufo", "ufo.space", "rocket", "rocket.space"},
+    "dice": {"dice", "rocket", "rocket.space"},
+    "final": {"result"},
+    "variants": {"expedition", "ufo", "recon"},
+    "legend": {"over", "ufo", "missions", "recon", "recon.slots"},
+}
+
+
+def _allowed(path: str, held: set[str]) -> bool:
+    parts = path.split(".")
+    return any(".".join(parts[:k]) in held for k in range(1, len(parts) + 1))
+
+
+def test_each_part_reads_only_what_its_key_holds() -> None:
+    """Whatever the seeded games show or not: a field a part's drawing reads is in its key
+    (a new field drawn by the header, say, must be added to the header's key)."""
+    from PIL import Image, ImageDraw
+
+    options = {"ufo": "on", "recon": "on", "missions": "on"}
+    states = random_states(GAME, 3, 5, options)
+    img = Image.new("RGB", (table.OUT_W, table.OUT_H))
+    d = ImageDraw.Draw(img)
+
+    def board(v: dict) -> None:
+        table._objective_claims(d, v, 3)
+        table._draw_board_tokens(d, v, 3)
+        table._draw_rocket(img, d, v)
+
+    for state in (states[len(states) // 2], states[-1]):
+        view = kit.public(GAME.view(state, None))
+        draws = {
+            "header": lambda v: table._draw_header(d, v, "en"),
+            "board": board,
+            "dice": lambda v: panels._draw_dice(d, 0, v, "en"),
+            "final": lambda v: panels._draw_final(d, 0, v, "en", 3),
+            "variants": lambda v: panels._draw_variants(d, 0, v, NAMES[:3], "en"),
+            "legend": lambda v: table._draw_legend(d, (0, 0, 600, 300), v, "en"),
+        }
+        for part, draw in draws.items():
+            seen: set[str] = set()
+            draw(_Reads(view, seen))
+            assert seen, part
+            extra = {path for path in seen if not _allowed(path, _HELD[part])}
+            assert not extra, (part, extra)

@@ -263,15 +263,22 @@ class PaletteCanvas:
 #: Serial numbers of the parts of palette canvases: one for each part drawn (never again
 #: for other pixels), one for each static layer.
 _SERIALS = itertools.count(1)
-_BASES: dict[int, tuple[Image.Image, int]] = {}
+#: Static layers' serial numbers, by the layer's id (the layer kept with it, so that the id
+#: is not another's while the entry lives): at most :data:`BASES` of them, the least recently
+#: used dropped (a layer met again then gets a new number: its bands are found by digest once).
+_BASES: OrderedDict[int, tuple[Image.Image, int]] = OrderedDict()
+BASES = 16
 
 
 def _base_serial(base: Image.Image) -> int:
     """The serial number of a static layer (mapped), the same at each picture."""
-    kept = _BASES.get(id(base))
-    if kept is None or kept[0] is not base:
-        with _BASES_LOCK:
-            kept = _BASES[id(base)] = (base, next(_SERIALS))  # (kept alive: ids stay unique)
+    with _BASES_LOCK:
+        kept = _BASES.get(id(base))
+        if kept is None or kept[0] is not base:
+            kept = _BASES[id(base)] = (base, next(_SERIALS))
+        _BASES.move_to_end(id(base))
+        while len(_BASES) > BASES:
+            _BASES.popitem(last=False)
     return kept[1]
 
 

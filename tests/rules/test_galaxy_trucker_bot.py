@@ -97,9 +97,11 @@ def test_ships_are_legal_as_built_and_prelaunch_removes_nothing(runs: list[Run])
 
 def test_few_tiles_are_left_face_up(runs: list[Run]) -> None:
     faceup = [run.faceup for run in runs]
-    # measured: mean 24, max 45 (the previous bot left 85 and more)
+    # measured: mean 30.2, max 44 (28.5 before the bot kept cells open for later tiles,
+    # 2026-11-27: each of 4 builders returns about 8 of the tiles it looked at; the
+    # previous bot left 85 and more)
     assert max(faceup) <= 50
-    assert statistics.fmean(faceup) <= 30
+    assert statistics.fmean(faceup) <= 32
 
 
 def test_ships_are_sensible(runs: list[Run]) -> None:

@@ -54,7 +54,8 @@ not know with its first option other than "retire". (Since 2026-11-27, issue 20:
 
 This heuristic is the easy level (with slips) and the play-out policy of the search
 (:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
-question, and give up only to lock the win, and keep this building.
+question (giving up beyond a locked win only in the learning flight and level I), and keep
+this building.
 """
 
 from __future__ import annotations

@@ -196,12 +196,12 @@ def test_a_peek_at_the_deck_would_change_the_choice_the_search_does_not_peek() -
     def peek(state: dict[str, Any], _seat: int, rng: random.Random) -> dict[str, Any]:
         return {**clone(state), "seed": rng.getrandbits(48), "rc": 0}
 
-    # With giving up weighed (the levels weigh it only to lock the win since 2026-11-27:
-    # GIVE_UP; what is tested here is the sampling, the same either way), a search that could
-    # see the deck would take the abandoned station before good cards and retire before bad
-    # ones ...
+    # With giving up weighed (at level II, as here, the levels weigh it only to lock the win
+    # since 2026-11-27: GIVE_UP; what is tested here is the sampling, the same either way), a
+    # search that could see the deck would take the abandoned station before good cards and
+    # retire before bad ones ...
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(gt_search, "GIVE_UP", True)
+        mp.setattr(gt_search, "GIVE_UP", ("II",))
         with pytest.MonkeyPatch.context() as peeking:
             peeking.setattr(type(GAME), "sample", staticmethod(peek))
             assert choose(GAME, good, seat, random.Random(1), budget) == "take"
@@ -312,9 +312,12 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     flying = clone(w)
     flying["flight"]["pos"][other] = s["flight"]["pos"][other]
     assert not gt_search.locked_win(flying, seat)
-    # Not locked, giving up is not weighed (GIVE_UP: at level II the search's give-ups cost
-    # finished flights and credits, 2026-11-27)
+    # Not locked, giving up is weighed only in the learning flight and at level I (GIVE_UP:
+    # at level II the search's give-ups cost finished flights and credits, 2026-11-27)
     assert "retire" not in gt_search.prune(flying, d) and len(gt_search.prune(flying, d)) > 1
+    short = clone(flying)
+    short["level"] = "I"
+    assert "retire" in gt_search.prune(short, d)
     trek = clone(w)
     trek["trek"] = {"flight": 1}
     assert not gt_search.locked_win(trek, seat)

@@ -14,7 +14,9 @@ A ship "finishes" when it is still flying at the end: ``finished = seats - retir
 ``retired`` counts every ship out of the flight, a voluntary retirement (``retire``, or "no"
 to flying on) included. The last line tells why each ship left and on which card (the card
 flown last, between two cards): ``gave up``, ``no humans``, ``lapped`` or ``no engines``
-(no engine power in open space).
+(no engine power in open space). Then the ships by their cabins at launch (the starting one
+included) and by their firepower at launch (every battery on a double cannon; 7 beats level
+II slavers), each as ships out / ships.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from typing import Any
 
 from bench.common import pct
 from rules.galaxy_trucker import GAME
-from rules.galaxy_trucker.crew import humans
-from rules.galaxy_trucker.flight import lapped
-from rules.galaxy_trucker.tiles import cards
+from rules.galaxy_trucker import ship as sh
+from rules.galaxy_trucker.crew import batteries, humans
+from rules.galaxy_trucker.flight import firepower, lapped
+from rules.galaxy_trucker.tiles import cards, tile
 from rules.search import bot_for
 
 
@@ -51,6 +54,7 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
     causes: list[str] = []
     quit: set[int] = set()
     last = "-"  # the last card flown
+    launch: list[tuple[int, int]] = []  # (cabins, firepower) of each ship at launch
     t0 = time.process_time()
     while GAME.pending(s):
         d = r.choice(GAME.pending(s))
@@ -66,8 +70,12 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
         causes += _outs(s, before, quit)
         if building and s["phase"] != "build":
             faceup = len(s["faceup"])
+        if s["phase"] == "flight" and not launch:
+            launch = [_at_launch(p) for p in s["players"]]
+    out: set[int] = set()
     if s.get("flight") is not None:
         retired = len(s["flight"]["retired"])
+        out = set(s["flight"]["retired"])
     return {
         "game_s": time.process_time() - t0,
         "steps": steps,
@@ -76,7 +84,17 @@ def play(seed: int, players: int, level: str, bot: str) -> dict[str, Any]:
         "retired": retired,
         "causes": causes,
         "credits": [p["credits"] for p in s["players"]],
+        "launch": [(c, fp, k in out) for k, (c, fp) in enumerate(launch)],
     }
+
+
+def _at_launch(p: dict[str, Any]) -> tuple[int, int]:
+    """A ship's cabins (the starting one included) and its firepower with every battery on a
+    double cannon (rounded down)."""
+    ship = sh.load(p["ship"])
+    cabins = sum(1 for t, _ in ship.values() if tile(t).type in ("cabin", "starting_cabin"))
+    aliens = {c: (sh.unkey(v) if v else None) for c, v in p["aliens"].items()}
+    return cabins, int(firepower(ship, aliens, batteries(p)))
 
 
 def _before(s: dict[str, Any], last: str) -> tuple[int, str, dict[int, int]] | None:
@@ -156,6 +174,14 @@ def main() -> None:
         + ", ".join(f"{k} {n}" for k, n in causes.most_common())
         + ")"
     )
+    ships = [x for g in games for x in g["launch"]]
+    for name, i, top in (("cabins", 0, 6), ("firepower", 1, 8)):
+        seen = Counter(min(x[i], top) for x in ships)
+        lost = Counter(min(x[i], top) for x in ships if x[2])
+        print(
+            f"out / ships by {name} at launch: "
+            + ", ".join(f"{k}{'+' if k == top else ''}: {lost[k]}/{seen[k]}" for k in sorted(seen))
+        )
 
 
 if __name__ == "__main__":

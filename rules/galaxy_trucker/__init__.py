@@ -193,8 +193,9 @@ R27. A retired ship (forced or voluntary) keeps its credits won on cards, sells 
 R28. The heuristic (the easy level, the absent players' stand-in and the search's play-out
     policy) never retires voluntarily (it answers ``go`` between cards) and leaves a flight
     only when the rules force it (lapped, no humans, no engine power in open space). The
-    normal and hard levels search the flight's questions, ``retire`` included (see
-    :mod:`rules.galaxy_trucker.search`): they may give up to keep their credits.
+    normal and hard levels search the flight's questions (see
+    :mod:`rules.galaxy_trucker.search`), giving up included in the learning flight and at
+    level I; at levels II and III only when that locks the win.
 R29. The table and the trail say which flight of the Trek is being played and the running
     credits: the phase reads "Trek flight k/3 (level …)", the scores are the running totals,
     each flight ends with a line per seat (credits of the flight and in all), and the final

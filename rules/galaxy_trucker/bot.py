@@ -8,7 +8,11 @@ for each tile of a kind the ship already has enough of for its board; where it s
 (engines at the back with nothing behind them, cannons at the front with nothing ahead,
 cabins inside); and what it does to the cells around it: how many of all the tiles could
 still be placed on each neighbouring empty cell (:func:`cell_mask`), so that the ship keeps
-room to grow instead of walling cells in with connectors few tiles match. A tile goes only
+room to grow instead of walling cells in with connectors few tiles match; while the ship
+is small, a placement that leaves fewer than PORTS cells some tile could still go on loses
+PORT_LOST for each such cell it takes away (since 2026-11-27, issue 20: ships walled in with
+7-17 tiles launched with one or two cabins and little firepower, and most of the ships out
+of a level II flight were those). A tile goes only
 where every joint is legal and no engine or cannon is blocked
 (:func:`rules.galaxy_trucker.ship.fits`), so pre-launch finds nothing to remove.
 
@@ -28,9 +32,10 @@ wherever it fits rather than wait in the reserve for a place on the edge (FIRST_
 It does not look at the card piles: it would not remember them.
 
 Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_bot.py``,
-``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 24 tiles left face
-up (at most 45), 79 % of the ships finish the flight (76 % before the crew changes of
-2026-11-27, below). The weights below were tuned on such games (seeds 0-39, checked on
+``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 30 tiles left face
+up (at most 44), 84 % of the ships finish the flight (67 of 80; 276 of 320 over seeds 0-79,
+86 %; 79 % before the open cells were kept, 76 % before the crew changes of 2026-11-27,
+below). The weights below were tuned on such games (seeds 0-39, checked on
 40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
@@ -49,7 +54,8 @@ not know with its first option other than "retire". (Since 2026-11-27, issue 20:
 
 This heuristic is the easy level (with slips) and the play-out policy of the search
 (:mod:`rules.galaxy_trucker.search`): the normal and hard levels search every flight
-question, retiring included, and keep this building.
+question (giving up beyond a locked win only in the learning flight and level I), and keep
+this building.
 """
 
 from __future__ import annotations
@@ -136,6 +142,10 @@ STUCK = 5.0
 #: Another tile on a cell at the front edge (a cannon's place) or the rear edge (an
 #: engine's), times how far the ship is from its target of cannons or engines.
 SPOT = 3.0
+#: While less than ROOMY of the board is built, each empty cell a tile could still go on
+#: below PORTS that a placement takes away costs PORT_LOST.
+PORTS = 4
+PORT_LOST = 2.0
 
 #: The flight questions :func:`_flight` knows (any other: the first option but "retire").
 FLIGHT_KINDS = (
@@ -252,6 +262,16 @@ class Yard:
         for c in near:
             mask |= cell_mask(self.ship, c, self.board)
         return share(mask)
+
+    def ports(self) -> int:
+        """The empty cells some tile could still go on (the ship as it is)."""
+        return sum(1 for c in self.free if self.mask(c))
+
+    def ports_with(self, cell: sh.Cell) -> int:
+        """:meth:`ports` once a tile is on ``cell`` (already put in ``ship``)."""
+        near = {sh.neighbour(cell, d) for d in range(4)}
+        n = sum(1 for c in self.free if c != cell and c not in near and self.mask(c))
+        return n + sum(1 for c in near if cell_mask(self.ship, c, self.board))
 
 
 def targets(cells: int) -> dict[str, float]:
@@ -387,6 +407,9 @@ def placement_score(y: Yard, cell: sh.Cell, tid: int, rot: int) -> float | None:
         if len(y.ship) < ROOMY * len(y.board):  # (only what this placement makes worse)
             now, after = max(0.0, OPEN - y.chance), max(0.0, OPEN - y.chance_with(cell))
             score -= STUCK * (after - now) / OPEN
+            if PORTS:
+                lost = max(0, PORTS - y.ports_with(cell)) - max(0, PORTS - y.ports())
+                score -= PORT_LOST * lost
     finally:
         del y.ship[cell]
     r = cell[0] - y.start[0]

@@ -4,7 +4,9 @@ every stored state (``dump``), the public view, every seat's private view, the p
 decisions with all their options, the events of each move and the code of each refused
 move — against a digest pinned on the engines as they were before they were made faster
 (issue 21; Galaxy Trucker's pinned on 1a9a402, before its building checks were sped up,
-then again when its bots changed: the walks of random play alone are unchanged).
+then again when its bots changed, and on 2026-11-27 when the building kept cells open: the
+walks of random play alone are unchanged; its searching bot plays level I, where it still
+weighs giving up).
 
 A change that makes an engine faster must leave these digests equal; a change of the
 rules (a new ruling) or of a game's bots changes them on purpose, and then the digest is
@@ -28,7 +30,7 @@ from rules.red_planet import GAME as RED_PLANET
 PINNED = {
     "ad_astra": "ee32cb9cdb8890dd5a97ed9c14357d778424ff15d3e2f4936a8dfcf3c8ecb2a7",
     "red_planet": "fa6834e94e5fe3056bdc07df46af6423453c6bdb01accd062f163bc5f1873f28",
-    "galaxy_trucker": "c63bb6112ea65e23c94c529c972b3a0eddac12910c5759d2e699701e87a667d8",
+    "galaxy_trucker": "d794d08ea22917b3e65c72d0acabdc27b9e140560ca24de5e331a65e2c22aacd",
 }
 
 

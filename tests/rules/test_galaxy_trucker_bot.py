@@ -97,9 +97,11 @@ def test_ships_are_legal_as_built_and_prelaunch_removes_nothing(runs: list[Run])
 
 def test_few_tiles_are_left_face_up(runs: list[Run]) -> None:
     faceup = [run.faceup for run in runs]
-    # measured: mean 24, max 45 (the previous bot left 85 and more)
+    # measured: mean 30.2, max 44 (28.5 before the bot kept cells open for later tiles,
+    # 2026-11-27: each of 4 builders returns about 8 of the tiles it looked at; the
+    # previous bot left 85 and more)
     assert max(faceup) <= 50
-    assert statistics.fmean(faceup) <= 30
+    assert statistics.fmean(faceup) <= 32
 
 
 def test_ships_are_sensible(runs: list[Run]) -> None:
@@ -194,16 +196,20 @@ def test_a_peek_at_the_deck_would_change_the_choice_the_search_does_not_peek() -
     def peek(state: dict[str, Any], _seat: int, rng: random.Random) -> dict[str, Any]:
         return {**clone(state), "seed": rng.getrandbits(48), "rc": 0}
 
-    # A search that could see the deck would take the abandoned station before good cards
-    # and retire before bad ones ...
+    # With giving up weighed (at level II, as here, the levels weigh it only to lock the win
+    # since 2026-11-27: GIVE_UP; what is tested here is the sampling, the same either way), a
+    # search that could see the deck would take the abandoned station before good cards and
+    # retire before bad ones ...
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(type(GAME), "sample", staticmethod(peek))
-        assert choose(GAME, good, seat, random.Random(1), budget) == "take"
-        assert choose(GAME, bad, seat, random.Random(1), budget) == "retire"
-    # ... the real one sees the same in both and answers the same.
-    assert choose(GAME, good, seat, random.Random(1), budget) == choose(
-        GAME, bad, seat, random.Random(1), budget
-    )
+        mp.setattr(gt_search, "GIVE_UP", ("II",))
+        with pytest.MonkeyPatch.context() as peeking:
+            peeking.setattr(type(GAME), "sample", staticmethod(peek))
+            assert choose(GAME, good, seat, random.Random(1), budget) == "take"
+            assert choose(GAME, bad, seat, random.Random(1), budget) == "retire"
+        # ... the real one sees the same in both and answers the same.
+        assert choose(GAME, good, seat, random.Random(1), budget) == choose(
+            GAME, bad, seat, random.Random(1), budget
+        )
     for k in range(3):
         assert gt_search.sample(good, seat, random.Random(k)) == gt_search.sample(
             bad, seat, random.Random(k)
@@ -306,7 +312,12 @@ def test_the_search_retires_when_that_locks_the_win() -> None:
     flying = clone(w)
     flying["flight"]["pos"][other] = s["flight"]["pos"][other]
     assert not gt_search.locked_win(flying, seat)
-    assert "retire" in gt_search.prune(flying, d) and len(gt_search.prune(flying, d)) > 1
+    # Not locked, giving up is weighed only in the learning flight and at level I (GIVE_UP:
+    # at level II the search's give-ups cost finished flights and credits, 2026-11-27)
+    assert "retire" not in gt_search.prune(flying, d) and len(gt_search.prune(flying, d)) > 1
+    short = clone(flying)
+    short["level"] = "I"
+    assert "retire" in gt_search.prune(short, d)
     trek = clone(w)
     trek["trek"] = {"flight": 1}
     assert not gt_search.locked_win(trek, seat)

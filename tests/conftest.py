@@ -39,9 +39,11 @@ def production_png(monkeypatch: pytest.MonkeyPatch) -> None:
 
 BACKENDS = ("sqlite", "postgresql")
 
-#: The slow tests: thousand-game property tests, whole games played through the harness, and
-#: the render runs that draw the same pictures cold and warm over and over (module paths
-#: under tests/, or single tests by node id, every parameter of it).
+#: The slow tests: thousand-game property tests, whole games played through the harness, the
+#: render runs that draw the same pictures cold and warm over and over, and those that draw
+#: every picture along whole seeded games to read them (text sizes, marks and their legends,
+#: the recap's colours) (module paths under tests/, or single tests by node id, every
+#: parameter of it).
 #: ``bash scripts/check --quick`` leaves them out (``-m "not slow"``); the full run (CI) runs
 #: them, on every core.
 SLOW = (
@@ -73,6 +75,10 @@ SLOW = (
     "host/test_pg_faults.py::test_backend_killed_after_the_last_move_of_the_game",
     "render/test_layers_b.py::test_warm_run_is_the_cold_run",
     "render/test_layers.py::test_cold_and_warm_pictures_are_identical",
+    "render/test_readable.py::test_pictures_read_at_400_px",
+    "render/test_kosmonavts_marks.py::test_every_mark_on_a_picture_has_its_legend_there",
+    "render/test_mlem_marks.py::test_every_mark_on_a_picture_has_its_legend_there",
+    "render/test_recap.py::test_recap_keeps_every_seat_colour_exact",
 )
 
 

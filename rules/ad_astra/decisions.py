@@ -5,7 +5,7 @@ movement, build, Commercium Alienum, scoring, the trade window and the discards.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from core.contract import Decision, Option, Timer
@@ -70,20 +70,18 @@ def _plan_decision(s: S) -> Decision:
     seat = s["planner"]
     key = f"plan.{s['round']}.{s['placed']}"
     if s.get("arming"):
-        aopts = tuple(
-            _opt(f"a.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in range(len(s["slots"]))
-        )
         return Decision(
             seat,
             P + "prompt.arm_slot",
-            (*aopts, _opt("back", "opt.back")),
+            _arm_slot_options(len(s["slots"])),
             args={"art": s["arming"]},
             private=True,
             key=key + ".arm",
         )
     if s["pick"] is None:
-        opts = tuple(_plan_option(s, seat, c) for c in _sorted_hand(s, seat))
-        opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
+        opts = _hand_options(s["fac"][seat], tuple(s["hand"][seat]))
+        if s["arts"][seat]:
+            opts += tuple(_opt(f"arm.{a}", f"opt.arm.{a}") for a in _armable(s, seat))
         return Decision(
             seat,
             P + "prompt.plan_card",
@@ -92,22 +90,36 @@ def _plan_decision(s: S) -> Decision:
             private=True,
             key=key,
         )
-    free = [i for i, x in enumerate(s["slots"]) if x is None]
-    opts = tuple(_opt(f"s.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in free)
-    opts += (_opt("back", "opt.back"),)
+    free = tuple(i for i, x in enumerate(s["slots"]) if x is None)
     return Decision(
         seat,
         P + "prompt.plan_slot",
-        opts,
+        _free_slot_options(free),
         args={"card": s["pick"]},
         private=True,
         key=key + ".slot",
     )
 
 
-def _plan_option(s: S, seat: int, card: str) -> Option:
-    """A card to plan, named with what it shows (resources or systems) for this faction."""
-    return _faction_card(s["fac"][seat], card)
+@lru_cache(maxsize=4096)
+def _hand_options(fac: str, hand: tuple[str, ...]) -> tuple[Option, ...]:
+    """The cards of ``hand`` to plan, in card order (``CARD_IDS``), for ``fac``
+    (a hand is a subset of the eleven cards: a few thousand tuples at most)."""
+    return tuple(_faction_card(fac, c) for c in CARD_IDS if c in hand)
+
+
+@lru_cache(maxsize=4096)
+def _free_slot_options(free: tuple[int, ...]) -> tuple[Option, ...]:
+    """A planned card's slot: each free slot (0-based indices), then back."""
+    opts = tuple(_opt(f"s.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in free)
+    return (*opts, _opt("back", "opt.back"))
+
+
+@cache
+def _arm_slot_options(slots: int) -> tuple[Option, ...]:
+    """An armed artifact's slot: every slot, then back."""
+    opts = tuple(_opt(f"a.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in range(slots))
+    return (*opts, _opt("back", "opt.back"))
 
 
 @cache
@@ -122,10 +134,6 @@ def _armable(s: S, seat: int) -> list[str]:
     """The held slot artifacts ``seat`` has not armed yet this round."""
     armed = {a for _slot, o, a in s.get("armed", []) if o == seat}
     return [a for a in ARMED if a in s["arts"][seat] and a not in armed]
-
-
-def _sorted_hand(s: S, seat: int) -> list[str]:
-    return [c for c in CARD_IDS if c in s["hand"][seat]]
 
 
 def _discard_decision(s: S, seat: int) -> Decision:
@@ -520,17 +528,14 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
     else:
         opts: list[Option] = []
         if t["noff"] < MAX_OFFERS and hand_total(s, owner) > 0:
-            opts += [
-                _opt(f"offer.{o}", "opt.offer_to", "primary", to_seat=o)
-                for o in order_from(s, owner)[1:]
-                if hand_total(s, o) > 0
-            ]
+            opts += [_offer_option(o) for o in order_from(s, owner)[1:] if hand_total(s, o) > 0]
+        held, bank = s["res"][owner], s["bank"]
         opts += [
-            _opt(f"bank.{r}", f"opt.bank_give.{r}", res=r)
+            _bank_give_option(r)
             for r in RES
-            if s["res"][owner][r] >= 2 and any(s["bank"][x] > 0 for x in RES if x != r)
+            if held[r] >= 2 and any(bank[x] > 0 for x in RES if x != r)
         ]
-        opts.append(_opt("done", "opt.trade_done", "danger"))
+        opts.append(_TRADE_DONE)
         out.append(
             Decision(
                 owner,
@@ -575,20 +580,38 @@ def _trade_decisions(s: S, only: int | None = None) -> list[Decision]:
         if str(seat) in comp:
             out.append(_compose_decision(s, seat, comp[str(seat)]))
         elif _may_propose(s, seat):
-            popts = (
-                _opt("prop", "opt.propose", "primary", to_seat=owner),
-                _opt("pass", "opt.no_proposal"),
-            )
             out.append(
                 Decision(
                     seat,
                     P + "prompt.may_propose",
-                    popts,
+                    _propose_options(owner),
                     args={"owner_seat": owner},
                     key=f"trade.{tid}.p{seat}.{t['nprop'][seat]}",
                 )
             )
     return out
+
+
+@cache
+def _offer_option(seat: int) -> Option:
+    return _opt(f"offer.{seat}", "opt.offer_to", "primary", to_seat=seat)
+
+
+@cache
+def _bank_give_option(res: str) -> Option:
+    return _opt(f"bank.{res}", f"opt.bank_give.{res}", res=res)
+
+
+_TRADE_DONE = _opt("done", "opt.trade_done", "danger")
+
+
+@cache
+def _propose_options(owner: int) -> tuple[Option, Option]:
+    """A proposal to the trade's owner, or none."""
+    return (
+        _opt("prop", "opt.propose", "primary", to_seat=owner),
+        _opt("pass", "opt.no_proposal"),
+    )
 
 
 def _may_propose(s: S, seat: int) -> bool:

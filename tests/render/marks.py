@@ -10,6 +10,7 @@ import inspect
 import pkgutil
 import re
 from collections.abc import Iterator
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -122,8 +123,14 @@ def unexplained(marks: dict[str, tuple[str, ...]], w: Watch, lang: str) -> list[
 def cut(text: str, lang: str) -> bool:
     """Text ellipsized to fit (a string that itself ends with "…", like "deciding…", is
     whole)."""
-    whole = {v for v in catalog()[lang].values() if v.endswith("…")}
-    return text.endswith("…") and text not in whole
+    return text.endswith("…") and text not in _whole(lang, id(catalog()))
+
+
+@cache
+def _whole(lang: str, _catalog: int) -> frozenset[str]:
+    """The strings of ``lang`` that end with "…" themselves (worked out once per catalog,
+    not once per text drawn: a picture draws about forty texts)."""
+    return frozenset(v for v in catalog()[lang].values() if v.endswith("…"))
 
 
 def states(game: Game, players: int, options: dict[str, str], seed: int) -> Iterator[Any]:

@@ -18,6 +18,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from host.migrate import MIGRATIONS as MIGRATIONS
+from host.migrate import migrations
+
 # What the host imports from here: the row types, the interface, the migrations' folder.
 from host.rows import ActionRow as ActionRow
 from host.rows import ChannelBusy as ChannelBusy
@@ -29,8 +32,7 @@ from host.rows import TimerRow as TimerRow
 from host.rows import VersionConflict as VersionConflict
 from host.rows import Waits
 from host.store_api import Storage
-from host.store_sql import MIGRATIONS as MIGRATIONS
-from host.store_sql import SqlStore, Tx, load_sql, migrations
+from host.store_sql import SqlStore, Tx, load_sql
 
 T = TypeVar("T")
 

@@ -2,7 +2,7 @@
 and the same queries (host/store_sql.py's, their ``?`` numbered ``$1``, ``$2``, … here).
 
 An asyncpg pool; the numbered migrations (SQLite's, in PostgreSQL's words: see
-:func:`host.store_sql.pg_migration`), applied at start under an advisory lock so that several
+:func:`host.migrate.pg_migration`), applied at start under an advisory lock so that several
 processes starting together apply each once. Every accepted choice is one transaction with
 the optimistic version check (``UPDATE ... WHERE version = $n``: under READ COMMITTED a
 second writer waits for the row and then finds the version moved on).
@@ -28,8 +28,9 @@ from typing import Any
 import asyncpg
 from asyncpg import Connection as Conn
 
+from host.migrate import migrations, pg_migration
 from host.rows import Waits
-from host.store_sql import SqlStore, Tx, load_sql, migrations, pg_migration
+from host.store_sql import SqlStore, Tx, load_sql
 
 log = logging.getLogger(__name__)
 

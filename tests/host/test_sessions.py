@@ -8,9 +8,9 @@ import asyncio
 import pytest
 
 from core.contract import IllegalMove
+from host.migrate import migrations, pg_migration
 from host.sessions import Host, HostError, Player
 from host.storage import MIGRATIONS, SqliteStore
-from host.store_sql import migrations, pg_migration
 from tests import toygame
 from tests.host.kit import ANA, BEN, CAL, MOD, USERS, make_host, play_one, started
 
@@ -29,7 +29,7 @@ async def test_wal_and_migrations(host):
 
 
 def test_one_migration_a_number_serves_both_databases():
-    """PostgreSQL runs SQLite's migrations in its own words (host/store_sql.py's
+    """PostgreSQL runs SQLite's migrations in its own words (host/migrate.py's
     pg_migration): a hand-written ``pg/`` migration would never be read."""
     assert not (MIGRATIONS / "pg").exists(), "write the migration once: host/migrations/README"
     assert [n for n, _, _ in migrations()] == list(range(1, LAST_MIGRATION + 1))

@@ -24,8 +24,8 @@ picture is drawn in the bot's own process, in a thread, as with
 between them the pool is left aside for good and every picture is drawn in-process.
 
 The pool in use is process-wide (:func:`install`, :func:`current`): the bot starts one in
-its ``setup_hook`` and closes it in ``close``; :func:`render` is what the cogs call.
-:class:`WorkerPool` is the machinery (start, replace, give up, time out) that the bots'
+its ``setup_hook`` and closes it in ``close``; :func:`render_described` is what the cogs
+call. :class:`WorkerPool` is the machinery (start, replace, give up, time out) that the bots'
 search pool (host/botpool.py) shares.
 """
 
@@ -410,24 +410,13 @@ _current: RenderPool | None = None
 
 
 def install(pool: RenderPool | None) -> None:
-    """Make ``pool`` the one :func:`render` uses (None: draw in-process)."""
+    """Make ``pool`` the one :func:`render_described` uses (None: draw in-process)."""
     global _current
     _current = pool
 
 
 def current() -> RenderPool | None:
     return _current
-
-
-async def render(local: Callable[..., Picture], kind: str, *args: Any) -> Picture:
-    """A picture through the pool in use, or ``local(*args)`` in a thread when there is
-    none or it cannot draw it (``args``: game id, view, names, language)."""
-    pool = _current
-    if pool is not None:
-        drawn, data = await pool.draw(kind, *args)
-        if drawn:
-            return data
-    return await asyncio.to_thread(local, *args)
 
 
 async def render_described(
@@ -439,10 +428,11 @@ async def render_described(
     lang: str,
     words: Words | None = None,
 ) -> tuple[Picture, str]:
-    """:func:`render`, with the picture's alt text ("" for none) made where the picture is
-    drawn: in a worker (by :func:`describe`), or in the thread drawing it in-process (by
-    ``words``, default :func:`describe`). A text that could not be made is logged and
-    left out (it never fails a post)."""
+    """A picture through the pool in use, or ``local(game_id, view, names, lang)`` in a
+    thread when there is none or it cannot draw it, with its alt text ("" for none) made
+    where the picture is drawn: in a worker (by :func:`describe`), or in the thread drawing
+    it in-process (by ``words``, default :func:`describe`). A text that could not be made
+    is logged and left out (it never fails a post)."""
     pool = _current
     out: Described | None = None
     if pool is not None:

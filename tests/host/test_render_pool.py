@@ -150,7 +150,8 @@ async def test_a_pool_that_cannot_draw_leaves_the_picture_in_process(
     assert pool.broken
     renderpool.install(pool)
     try:
-        assert await renderpool.render(in_process, *job) == renderpool.draw(*job)
+        drawn, _text = await renderpool.render_described(in_process, *job)
+        assert drawn == renderpool.draw(*job)
     finally:
         renderpool.install(None)
     assert local == [job[1]]

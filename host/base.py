@@ -62,6 +62,12 @@ class Loads:
         return state
 
 
+def _check_id(game_id: int) -> None:
+    """An id no database integer can hold (a forged custom_id) names no game."""
+    if not -(2**63) <= game_id < 2**63:
+        raise HostError("host.error.no_game")
+
+
 class HostBase:
     """The host's ground: what it works with, and reading a game (never writing one)."""
 
@@ -120,28 +126,26 @@ class HostBase:
     async def by_id(self, game_id: int) -> Snapshot:
         """The game, read in one statement (see :meth:`Storage.load`). An id no database
         integer can hold (a forged custom_id) names no game either."""
-        if not -(2**63) <= game_id < 2**63:
-            raise HostError("host.error.no_game")
+        _check_id(game_id)
         async with self.store.reading():
             loaded = await self.store.load(game_id)
-        if loaded is None:
-            raise HostError("host.error.no_game")
-        return self._load(loaded)
+        return self._found(loaded)
 
     async def for_publish(self, game_id: int, limit: int) -> tuple[Snapshot, PublishRead]:
         """The game (as :meth:`by_id` reads it) and what else a publish reads first
         (:meth:`Storage.for_publish`: its DM panels, its last ``limit`` live actions, its
         people's settings), read together (one trip to SQLite's thread)."""
-        if not -(2**63) <= game_id < 2**63:
-            raise HostError("host.error.no_game")
+        _check_id(game_id)
         read = await self.store.for_publish(game_id, limit)
-        if read.loaded is None:
-            raise HostError("host.error.no_game")
-        return self._load(read.loaded), read
+        return self._found(read.loaded), read
 
     async def in_channel(self, channel_id: int) -> Snapshot:
         async with self.store.reading():
             loaded = await self.store.load(channel=channel_id)
+        return self._found(loaded)
+
+    def _found(self, loaded: Loaded | None) -> Snapshot:
+        """The game read, or the player told there is none."""
         if loaded is None:
             raise HostError("host.error.no_game")
         return self._load(loaded)

@@ -195,8 +195,8 @@ class SqliteStore(SqlStore):
         """Run the transaction ``body(db)`` — written over a :class:`host.store_sql.Tx`, but
         awaiting nothing but ``db``'s calls — in aiosqlite's thread in one trip (BEGIN to
         COMMIT, or ROLLBACK on any error, which reaches the caller). For the hot path: an
-        accepted move. (``aiosqlite.Connection._execute`` and ``_conn`` are private; the
-        version is pinned in constraints.txt.)"""
+        accepted move. (``aiosqlite.Connection._conn`` is private; the version is pinned in
+        constraints.txt.)"""
 
         def run() -> T:
             db = _Direct(self.db._conn)
@@ -212,8 +212,7 @@ class SqliteStore(SqlStore):
                 raise
             return out
 
-        async with self._tx_lock:
-            return await self.db._execute(run)  # type: ignore[no-any-return]
+        return await self._one_trip(run)
 
     async def _read_at_once(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
         """The reads ``body(db)`` makes (over a :class:`host.store_sql.Tx`, awaiting nothing
@@ -221,9 +220,11 @@ class SqliteStore(SqlStore):
         transaction; under :meth:`reading`'s lock, so that no other task's transaction is
         half seen."""
 
-        def run() -> T:
-            return _run_now(body(_Direct(self.db._conn)))
+        return await self._one_trip(lambda: _run_now(body(_Direct(self.db._conn))))
 
+    async def _one_trip(self, run: Callable[[], T]) -> T:
+        """``run()`` in aiosqlite's thread, under the transactions' lock: one trip there
+        and back (``aiosqlite.Connection._execute`` is private; the version is pinned)."""
         async with self._tx_lock:
             return await self.db._execute(run)  # type: ignore[no-any-return]
 

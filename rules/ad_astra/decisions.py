@@ -73,7 +73,7 @@ def _plan_decision(s: S) -> Decision:
         return Decision(
             seat,
             P + "prompt.arm_slot",
-            _arm_slot_options(len(s["slots"])),
+            _slot_options("a", tuple(range(len(s["slots"])))),
             args={"art": s["arming"]},
             private=True,
             key=key + ".arm",
@@ -94,7 +94,7 @@ def _plan_decision(s: S) -> Decision:
     return Decision(
         seat,
         P + "prompt.plan_slot",
-        _free_slot_options(free),
+        _slot_options("s", free),
         args={"card": s["pick"]},
         private=True,
         key=key + ".slot",
@@ -109,16 +109,10 @@ def _hand_options(fac: str, hand: tuple[str, ...]) -> tuple[Option, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _free_slot_options(free: tuple[int, ...]) -> tuple[Option, ...]:
-    """A planned card's slot: each free slot (0-based indices), then back."""
-    opts = tuple(_opt(f"s.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in free)
-    return (*opts, _opt("back", "opt.back"))
-
-
-@cache
-def _arm_slot_options(slots: int) -> tuple[Option, ...]:
-    """An armed artifact's slot: every slot, then back."""
-    opts = tuple(_opt(f"a.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in range(slots))
+def _slot_options(prefix: str, slots: tuple[int, ...]) -> tuple[Option, ...]:
+    """A slot to choose among ``slots`` (0-based indices), then back: ``s.N`` for a planned
+    card's free slots, ``a.N`` for an armed artifact's (every slot)."""
+    opts = tuple(_opt(f"{prefix}.{i + 1}", "opt.slot", "primary", slot=i + 1) for i in slots)
     return (*opts, _opt("back", "opt.back"))
 
 

@@ -192,11 +192,21 @@ class PaletteCanvas:
     and mapped at once, as long as every part draws inside its own box, alone there. A box
     drawn on but not kept (:meth:`map`) is mapped at each picture."""
 
-    def __init__(self, base: Image.Image, base_mapped: Image.Image, palette: Image.Image):
+    def __init__(
+        self,
+        base: Image.Image,
+        base_mapped: Image.Image,
+        palette: Image.Image,
+        scratch: bool = False,
+    ):
         self.base = base
         self.base_mapped = base_mapped
         self.palette = palette
+        #: Draw on the base's scratch copy (:func:`_scratch`), given back by :meth:`done`.
+        self.scratch = scratch
         self._rgb: Image.Image | None = None
+        self._held = False  # the scratch copy is this canvas's
+        self._drawn: list[Box] = []  # where the scratch copy was drawn on
         #: What the picture is made of, in order (``render.pngbands.encode``'s ``parts``):
         #: a serial number standing for each part's pixels, and its box.
         self.parts: list[tuple[int, Box]] = [(_base_serial(base_mapped), (0, 0, *base.size))]
@@ -204,10 +214,34 @@ class PaletteCanvas:
 
     @property
     def rgb(self) -> Image.Image:
-        """The RGB copy of the base the parts are drawn on (made at its first use)."""
+        """The RGB copy of the base the parts are drawn on (made at its first use; with
+        ``scratch``, the base's scratch copy unless another canvas holds it)."""
         if self._rgb is None:
-            self._rgb = self.base.copy()
+            kept = _scratch(self.base, self) if self.scratch else None
+            self._held = kept is not None
+            self._rgb = kept or self.base.copy()
         return self._rgb
+
+    def drew(self, box: Box) -> None:
+        """``box`` of :attr:`rgb` was drawn on outside a part's own box (under a part: a
+        frame pasted under a row, the tokens under the rocket): restored by :meth:`done`."""
+        self._drawn.append(box)
+
+    def done(self) -> None:
+        """Drawing is over (the picture's :meth:`rows` stay readable): the scratch copy, if
+        this canvas drew on it, is restored where it was drawn on (every part's box, and
+        what :meth:`drew` was told) and given back. A canvas with ``scratch`` draws only
+        there, and calls this once it has drawn its parts."""
+        rgb, self._rgb = self._rgb, None
+        if rgb is not None and self._held:
+            self._held = False
+            restored: list[Box] = []
+            for box in sorted(set(self._drawn), key=_area, reverse=True):
+                if not any(_inside(box, big) for big in restored):
+                    rgb.paste(_base_crop(self.base, box), box[:2])
+                    restored.append(box)
+            self._drawn = []
+            _give_back(self.base, self)
 
     @property
     def out(self) -> Image.Image:
@@ -235,6 +269,7 @@ class PaletteCanvas:
 
     def map(self, box: Box) -> None:
         """The box ``box`` of :attr:`rgb`, mapped onto the palette, into the picture."""
+        self._drawn.append(box)
         self._add(mapped(self.rgb.crop(box), self.palette), box, next(_SERIALS))
 
     def tile(
@@ -248,9 +283,16 @@ class PaletteCanvas:
         panels...), or the part kept in ``cache`` under ``key``; the value is returned."""
         got = cache.lookup(key)
         if got is None:
-            box, value = draw(self.rgb)
+            try:
+                box, value = draw(self.rgb)
+            except BaseException:
+                if self._held:  # drawn on, where is not known: never given back
+                    self._held = False
+                    _drop_scratch(self.base, self)
+                raise
             part = None
             if box is not None:
+                self._drawn.append(box)
                 part = (mapped(self.rgb.crop(box), self.palette), box, next(_SERIALS))
             got = (part, value)
             cache.store(key, got)
@@ -258,6 +300,75 @@ class PaletteCanvas:
         if part is not None:
             self._add(*part)
         return cast(R, value)
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _inside(box: Box, other: Box) -> bool:
+    return other[0] <= box[0] and other[1] <= box[1] and box[2] <= other[2] and box[3] <= other[3]
+
+
+#: One RGB copy of each static layer to draw a canvas's parts on (with ``scratch``), and
+#: the canvas holding it (None: free), by the layer's id (the layer kept with it).
+#: Copying a 1400×1050 layer afresh for each picture (6 MB) was a tenth of a table's CPU;
+#: the scratch copy is restored by its canvas where it was drawn on. At most
+#: :data:`SCRATCHES` layers (least recently used dropped).
+_SCRATCH: OrderedDict[int, list[Any]] = OrderedDict()
+_SCRATCH_LOCK = threading.Lock()
+SCRATCHES = 4
+
+
+def _scratch(base: Image.Image, canvas: PaletteCanvas) -> Image.Image | None:
+    """The scratch copy of ``base`` (its pixels), now ``canvas``'s; None when another
+    canvas holds it."""
+    with _SCRATCH_LOCK:
+        kept = _SCRATCH.get(id(base))
+        if kept is None or kept[0] is not base:
+            kept = _SCRATCH[id(base)] = [base, base.copy(), None]
+            while len(_SCRATCH) > SCRATCHES:
+                _SCRATCH.popitem(last=False)
+        if kept[2] is not None:
+            return None
+        kept[2] = canvas
+        _SCRATCH.move_to_end(id(base))
+        img: Image.Image = kept[1]
+        return img
+
+
+#: The static layers' boxes a scratch copy is restored from (the same boxes come again:
+#: a panel's rows, the board), at most :data:`SCRATCH_BOXES`.
+_BASE_CROPS: OrderedDict[tuple[int, Box], tuple[Image.Image, Image.Image]] = OrderedDict()
+SCRATCH_BOXES = 64
+
+
+def _base_crop(base: Image.Image, box: Box) -> Image.Image:
+    """``base.crop(box)``, kept."""
+    key = (id(base), box)
+    with _SCRATCH_LOCK:
+        kept = _BASE_CROPS.get(key)
+        if kept is None or kept[0] is not base:
+            kept = _BASE_CROPS[key] = (base, base.crop(box))
+            while len(_BASE_CROPS) > SCRATCH_BOXES:
+                _BASE_CROPS.popitem(last=False)
+        _BASE_CROPS.move_to_end(key)
+    return kept[1]
+
+
+def _give_back(base: Image.Image, canvas: PaletteCanvas) -> None:
+    with _SCRATCH_LOCK:
+        kept = _SCRATCH.get(id(base))
+        if kept is not None and kept[2] is canvas:
+            kept[2] = None
+
+
+def _drop_scratch(base: Image.Image, canvas: PaletteCanvas) -> None:
+    """Forget ``base``'s scratch copy held by ``canvas`` (drawn on where is not known)."""
+    with _SCRATCH_LOCK:
+        kept = _SCRATCH.get(id(base))
+        if kept is not None and kept[2] is canvas:
+            del _SCRATCH[id(base)]
 
 
 #: Serial numbers of the parts of palette canvases: one for each part drawn (never again

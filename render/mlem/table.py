@@ -492,19 +492,25 @@ def _framed_part(
         ) -> tuple[layers.Box, None]:
             nonlocal framed
             d = _panels(rgb, PANEL_X0, top)
-            if not framed:
-                kept = _FRAMES.lookup(frame_key)
-                if kept is not None:
-                    rgb.paste(kept[0], kept[1][:2])
-                else:
-                    frame(d)
-                framed = True
-            draw(d, ry)
             y0 = math.floor(top + (ry - lead - top) * PANEL_K)
             y1 = math.floor(top + (ry + row_h - lead - top) * PANEL_K)
-            return layers.box_within(
+            box = layers.box_within(
                 (PANEL_X0, y0, PANEL_X0 + (PX1 - PX0) * PANEL_K, y1 - 1), 0, _SIDE_AREA
-            ), None
+            )
+            if not framed:  # the frame under the row's box (the row draws only there)
+                kept = _FRAMES.lookup(frame_key)
+                if kept is not None:
+                    fx0, fy0, fx1, fy1 = kept[1]
+                    x0, y0 = max(box[0], fx0), max(box[1], fy0)
+                    x1, y1 = min(box[2], fx1), min(box[3], fy1)
+                    if x0 < x1 and y0 < y1:
+                        rgb.paste(kept[0].crop((x0 - fx0, y0 - fy0, x1 - fx0, y1 - fy0)), (x0, y0))
+                else:
+                    frame(d)
+                    c.drew(_panel_box(PANEL_X0, top, y, after - 10, _SIDE_AREA))
+                    framed = True
+            draw(d, ry)
+            return box, None
 
         # (only the last row meets the frame's bottom corners: the others are the same
         # whatever the frame's height, a crew growing by one member)
@@ -529,10 +535,20 @@ def _side_part(
 
 
 def _mapped_table(view: dict, names: Sequence[str], lang: str) -> layers.PaletteCanvas:
-    """The table mapped onto the palette, part by part (a :class:`layers.PaletteCanvas`):
-    pixel for pixel ``_draw_table`` mapped whole (tests/render/test_mlem_parts.py)."""
+    """The table mapped onto the palette, part by part (a :class:`layers.PaletteCanvas`,
+    drawn on the board's scratch copy, given back once drawn, or on failure): pixel for
+    pixel ``_draw_table`` mapped whole (tests/render/test_mlem_parts.py)."""
+    c = layers.PaletteCanvas(_out_base(lang), _out_base_mapped(lang), _PALETTE, scratch=True)
+    try:
+        _draw_parts(c, view, names, lang)
+    finally:
+        c.done()
+    return c
+
+
+def _draw_parts(c: layers.PaletteCanvas, view: dict, names: Sequence[str], lang: str) -> None:
+    """The table's parts on ``c``."""
     n = _seats(view, names)
-    c = layers.PaletteCanvas(_out_base(lang), _out_base_mapped(lang), _PALETTE)
     hv = _only(view, ("round", "phase", "over", "last_voyage", "disasters", "disaster_limit"))
 
     def header(rgb: Image.Image) -> tuple[layers.Box, None]:
@@ -557,6 +573,7 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> layers.Palette
         if not tokens:
             _objective_claims(d, av, n)
             _draw_board_tokens(d, av, n)
+            c.drew(_BOARD_AREA)
             tokens = True
         return d
 
@@ -621,7 +638,6 @@ def _mapped_table(view: dict, names: Sequence[str], lang: str) -> layers.Palette
         return layers.box_within(drawn, 2, _UNDER_AREA), None
 
     c.tile(_UNDERS, _key(lang, vv, lv), under)
-    return c
 
 
 def render_table(view: dict, names: list[str], lang: str) -> bytes:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from PIL import ImageChops
+from PIL import ImageChops, ImageDraw
 
 from render import kit, layers
 from render.mlem import panels, table
@@ -437,3 +437,74 @@ def test_each_part_reads_only_what_its_key_holds() -> None:
             assert seen, part
             extra = {path for path in seen if not _allowed(path, _HELD[part])}
             assert not extra, (part, extra)
+
+
+def _scratch_is_the_base(lang: str) -> bool:
+    kept = layers._SCRATCH.get(id(table._out_base(lang)))
+    return kept is None or (kept[2] is None and kept[1].tobytes() == kept[0].tobytes())
+
+
+@pytest.mark.parametrize("tiny", [False, True])
+def test_the_scratch_copy_is_the_static_layer_again_after_each_table(
+    tiny: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts are drawn on one RGB copy of the board kept between tables (issue 23): after
+    each table it is the board again, pixel for pixel, whatever was drawn (frames pasted
+    under rows, the tokens drawn under the rocket; with tiny caches, frames drawn again),
+    so no table sees what another drew."""
+    if tiny:
+        for cache in (table._HEADERS, table._BOARDS, table._ROCKETS, table._PANELS):
+            monkeypatch.setattr(cache, "maxsize", 1)
+        monkeypatch.setattr(table._ROWS, "maxsize", 2)
+        monkeypatch.setattr(table._FRAMES, "maxsize", 1)
+    layers.clear_all()
+    for k, (view, names, lang) in enumerate(_interleaved_views()[:: 4 if tiny else 2]):
+        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+        assert _scratch_is_the_base(lang), k
+    assert layers._SCRATCH
+
+
+def test_a_canvas_while_another_holds_the_scratch_copy_draws_on_its_own() -> None:
+    """A canvas drawn while another holds the board's scratch copy (two threads without
+    the lock) draws on a copy of its own, and leaves the scratch copy alone."""
+    view = GAME.view(random_states(GAME, 3, 2, {})[-1], None)
+    layers.clear_all()
+    table.render_table(view, NAMES[:3], "en")
+    base = table._out_base("en")
+    other = layers.PaletteCanvas(base, table._out_base_mapped("en"), table._PALETTE, True)
+    held = other.rgb  # the scratch copy, held
+    ImageDraw.Draw(held).rectangle((900, 200, 1000, 300), fill=(255, 0, 0))
+    layers.clear_all()
+    c = table._mapped_table(kit.public(view), NAMES[:3], "en")
+    drawn = table._draw_table(kit.public(view), NAMES[:3], "en")
+    at_once = layers.mapped(drawn, table._PALETTE).convert("RGB")
+    assert ImageChops.difference(c.out.convert("RGB"), at_once).getbbox() is None
+    assert layers._SCRATCH[id(base)][2] is other
+    other.map((900, 200, 1001, 301))
+    other.done()
+    assert _scratch_is_the_base("en")
+
+
+def test_a_part_failing_to_draw_leaves_the_scratch_copy_aside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A part whose drawing raises may have drawn anywhere: its scratch copy is dropped (a
+    fresh one is made for the next table), never restored from boxes it did not report."""
+    view = GAME.view(random_states(GAME, 3, 4, {})[10], None)
+    layers.clear_all()
+    table.render_table(view, NAMES[:3], "es")
+    held = layers._SCRATCH[id(table._out_base("es"))][1]
+
+    def broken(*args: object) -> None:
+        ImageDraw.Draw(held).rectangle((0, 0, 50, 50), fill=(255, 0, 0))
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(table, "_draw_rocket", broken)
+    layers.clear_all()
+    with pytest.raises(RuntimeError):
+        table.render_table(view, NAMES[:3], "es")
+    monkeypatch.undo()
+    assert id(table._out_base("es")) not in layers._SCRATCH
+    assert table.render_table(view, NAMES[:3], "es") == whole(view, NAMES[:3], "es")
+    assert layers._SCRATCH[id(table._out_base("es"))][1] is not held
+    assert _scratch_is_the_base("es")

@@ -152,3 +152,54 @@ def test_pictures_compare_by_their_pixels_not_their_bytes() -> None:
     assert_same_pictures([fast, None], [small, None])
     with pytest.raises(AssertionError, match=r"\[1\]"):
         assert_same_pictures([fast, fast], [small, png(img, 1)])
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+@pytest.mark.parametrize("mode", ["RGB", "P", "L"])
+def test_the_kits_rounded_rectangle_is_pillows(mode: str) -> None:
+    """``kit.rounded_rectangle`` (Pillow's drawing calls without its Python steps, issue
+    23) paints every pixel Pillow's own ``rounded_rectangle`` paints, on random boxes:
+    fractional corners, radii from none to round, widths 0 to 6, fill and outline each
+    present or not (and the same colour), on a noisy background; what it leaves to Pillow
+    (upside down, round enough to be an ellipse, square) it says so."""
+    import random
+
+    from PIL import ImageDraw
+
+    rng = random.Random(23)
+    noise = Image.effect_noise((90, 70), 60).convert(mode if mode != "P" else "L")
+    if mode == "P":
+        noise = noise.convert("RGB").quantize(64)
+    colours: list = [None, (250, 200, 30), (10, 20, 30), "#8040c0"]
+    if mode == "L":
+        colours = [None, 250, 10, 128]
+    left_to_pillow = drawn = 0
+    for _ in range(3000):
+        x0, y0 = rng.uniform(-5, 80), rng.uniform(-5, 60)
+        x1, y1 = x0 + rng.choice([0, 0.4, 1, 2, 3, rng.uniform(0, 40)]), y0 + rng.uniform(0, 30)
+        if rng.random() < 0.03:
+            x1, x0 = x0, x1  # upside down
+        radius = rng.choice([0, 0.3, 2, 5, 10.5, 40, rng.uniform(0, 25)])
+        fill, outline = rng.choice(colours), rng.choice(colours)
+        if rng.random() < 0.1:
+            outline = fill
+        width = rng.choice([0, 1, 2, 3, 5, 6])
+        xy = (x0, y0, x1, y1) if rng.random() < 0.7 else [(x0, y0), (x1, y1)]
+        ours, pillows = noise.copy(), noise.copy()
+        try:
+            done = kit.rounded_rectangle(ImageDraw.Draw(ours), xy, radius, fill, outline, width)
+        except ValueError as err:  # (a box too thin for its outline: Pillow's error too)
+            with pytest.raises(ValueError, match=str(err)):
+                ImageDraw.Draw(pillows).rounded_rectangle(xy, radius, fill, outline, width)
+            assert ours.tobytes() == pillows.tobytes(), (xy, radius, fill, outline, width)
+            continue
+        if done:
+            drawn += 1
+            ImageDraw.Draw(pillows).rounded_rectangle(xy, radius, fill, outline, width)
+            assert ours.tobytes() == pillows.tobytes(), (xy, radius, fill, outline, width)
+        else:
+            left_to_pillow += 1
+            assert ours.tobytes() == noise.tobytes()
+    assert drawn > 1500 and left_to_pillow > 50

@@ -338,21 +338,27 @@ def _scratch(base: Image.Image, canvas: PaletteCanvas) -> Image.Image | None:
 
 
 #: The static layers' boxes a scratch copy is restored from (the same boxes come again:
-#: a panel's rows, the board), at most :data:`SCRATCH_BOXES`.
+#: a panel's rows, the board), at most :data:`SCRATCH_CROP_BYTES` of pixels (least
+#: recently used dropped).
 _BASE_CROPS: OrderedDict[tuple[int, Box], tuple[Image.Image, Image.Image]] = OrderedDict()
-SCRATCH_BOXES = 64
+SCRATCH_CROP_BYTES = 8 * 2**20
+_base_crop_bytes = 0
 
 
 def _base_crop(base: Image.Image, box: Box) -> Image.Image:
     """``base.crop(box)``, kept."""
+    global _base_crop_bytes
     key = (id(base), box)
     with _SCRATCH_LOCK:
-        kept = _BASE_CROPS.get(key)
+        kept = _BASE_CROPS.pop(key, None)
         if kept is None or kept[0] is not base:
-            kept = _BASE_CROPS[key] = (base, base.crop(box))
-            while len(_BASE_CROPS) > SCRATCH_BOXES:
-                _BASE_CROPS.popitem(last=False)
-        _BASE_CROPS.move_to_end(key)
+            if kept is not None:
+                _base_crop_bytes -= _image_bytes(kept[1])
+            kept = (base, base.crop(box))
+            _base_crop_bytes += _image_bytes(kept[1])
+            while _BASE_CROPS and _base_crop_bytes > SCRATCH_CROP_BYTES:
+                _base_crop_bytes -= _image_bytes(_BASE_CROPS.popitem(last=False)[1][1])
+        _BASE_CROPS[key] = kept
     return kept[1]
 
 

@@ -508,3 +508,20 @@ def test_a_part_failing_to_draw_leaves_the_scratch_copy_aside(
     assert table.render_table(view, NAMES[:3], "es") == whole(view, NAMES[:3], "es")
     assert layers._SCRATCH[id(table._out_base("es"))][1] is not held
     assert _scratch_is_the_base("es")
+
+
+def test_the_boxes_kept_to_restore_the_scratch_copy_are_bounded_in_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(layers, "_BASE_CROPS", type(layers._BASE_CROPS)())
+    monkeypatch.setattr(layers, "_base_crop_bytes", 0)
+    monkeypatch.setattr(layers, "SCRATCH_CROP_BYTES", 100_000)
+    base = table._out_base("en")
+    for k in range(60):
+        box = (k, k, k + 40 + k % 7, k + 90)
+        crop = layers._base_crop(base, box)
+        assert crop.tobytes() == base.crop(box).tobytes()
+        assert layers._base_crop(base, box) is crop  # kept
+        kept = sum(layers._image_bytes(c) for _, c in layers._BASE_CROPS.values())
+        assert layers._base_crop_bytes == kept <= 100_000
+    assert len(layers._BASE_CROPS) > 3

@@ -46,6 +46,7 @@ import asyncio
 import contextlib
 import contextvars
 import cProfile
+import gc
 import os
 import pstats
 import random
@@ -478,6 +479,7 @@ async def run(
     profile_out: str | None = None,
     sample: int = 0,
     timeline_out: str | None = None,
+    keep: bool = False,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -516,6 +518,7 @@ async def run(
                 profile_out=profile_out,
                 sample=sample,
                 timeline_out=timeline_out,
+                keep=keep,
             )
         finally:
             await h.stop()
@@ -533,6 +536,7 @@ async def measure(
     profile_out: str | None = None,
     sample: int = 0,
     timeline_out: str | None = None,
+    keep: bool = False,
 ) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
@@ -562,11 +566,11 @@ async def measure(
     with sampler or contextlib.nullcontext(), Hops() as hops:
         if hard_bot:
             with HardBot(b.host) as bot:
-                moves, seconds, got = await twenty_at_once(b, live, rng, timeline)
+                moves, seconds, got = await twenty_at_once(b, live, rng, timeline, keep)
             where = "in the bot pool" if searchers else "in a thread of the bot's process"
             print(f"(a hard bot searching meanwhile, {where}: {bot.searches} searches)")
         else:
-            moves, seconds, got = await twenty_at_once(b, live, rng, timeline)
+            moves, seconds, got = await twenty_at_once(b, live, rng, timeline, keep)
     if prof is not None:
         prof.disable()
     loop = time.thread_time() - loop0
@@ -759,7 +763,14 @@ class Timeline:
 
     def start_round(self) -> None:
         self.t0 = time.monotonic()
-        self.rounds.append({"clicks": {}, "idle": [], "draws": [], "t0": self.t0})
+        self.rounds.append({"clicks": {}, "idle": [], "draws": [], "gc": [], "t0": self.t0})
+
+    def collected(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` hook: each garbage collection in a round (from, to, gen)."""
+        if phase == "start":
+            self._gc = self.now()
+        elif self.rounds:
+            self.rounds[-1]["gc"].append((self._gc, self.now(), info["generation"]))
 
     def mark(self, gid: int | None, what: str, at: float | None = None) -> None:
         if gid is None or not self.rounds:
@@ -819,11 +830,13 @@ class Timeline:
             return out
 
         selector.select = timed_select
+        gc.callbacks.append(self.collected)
 
         def undo() -> None:
             host.play = play  # type: ignore[method-assign]
             undo_pool()
             selector.select = select
+            gc.callbacks.remove(self.collected)
 
         return undo
 
@@ -868,6 +881,14 @@ class Timeline:
             return
         print(f"timeline ({len(lasts)} rounds; ms from the round's start, median [p10–p90]):")
         print(f"  a round's last table sent: {_mid(spans)}")
+        collections = [c for r in self.rounds for c in r["gc"]]
+        if collections:
+            took = [b - a for a, b, _gen in collections]
+            print(
+                f"  garbage collections in the rounds: {len(collections)} "
+                f"({sum(1 for c in collections if c[2] == 2)} of the oldest generation), "
+                f"{sum(took):.0f} ms in all, the longest {max(took):.1f} ms"
+            )
         print(
             f"  the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round, "
             f"each render worker drawing {_mid([x * 100 for x in busy_workers], '%')}"
@@ -976,12 +997,18 @@ class Live:
 
 
 async def twenty_at_once(
-    b: Bench, gids: list[int], rng: random.Random, timeline: Timeline | None = None
+    b: Bench,
+    gids: list[int],
+    rng: random.Random,
+    timeline: Timeline | None = None,
+    keep: bool = False,
 ) -> tuple[int, float, Live]:
     """``LIVE_ROUNDS`` rounds (ten by default) of one click in each of ``LIVE`` games fed
     together: moves, seconds, and the click→acknowledgement and click→image times (ms, in
     :class:`Live`). The clicks' payloads are built before the round starts (the harness's
-    work, which Discord does). ``timeline``: each click's steps recorded there."""
+    work, which Discord does), after the offline Discord forgot what Discord keeps outside
+    the bot (:func:`forget`; ``keep``: not). ``timeline``: each click's steps recorded
+    there."""
     h, live = b.h, Live(b, gids)
     live.timeline = timeline
     moves, spent = 0, 0.0
@@ -994,6 +1021,8 @@ async def twenty_at_once(
     h.backend.http = http  # type: ignore[method-assign]
     try:
         for _ in range(LIVE_ROUNDS):
+            if not keep:
+                forget(h)
             cpu0, loop0 = time.process_time(), time.thread_time()
             clicks = live.clicks(rng)
             if not clicks:
@@ -1023,6 +1052,24 @@ async def twenty_at_once(
         if undo is not None:
             undo()
     return moves, spent, live
+
+
+def forget(h: Harness) -> None:
+    """Between two rounds, drop what the offline Discord keeps for tests and Discord keeps
+    outside the bot (every request made, every interaction, deleted messages, every older
+    version of a message): in the bot's process here, it would weigh on its garbage
+    collector as the bot's own memory never does."""
+    backend = h.backend
+    backend.requests.clear()
+    backend.interactions.clear()
+    backend.interactions_by_token.clear()
+    gone = {mid for mid, m in backend.stored_messages.items() if m.deleted}
+    for mid in gone:
+        del backend.stored_messages[mid]
+    for cid, order in backend.channel_order.items():
+        backend.channel_order[cid] = [mid for mid in order if mid not in gone]
+    for m in backend.stored_messages.values():
+        del m.versions[:-1]
 
 
 def sample_tables(n: int) -> list[tuple[str, str, dict[str, Any], list[str], str]]:
@@ -1161,8 +1208,24 @@ def main() -> None:
         default=LIVE_ROUNDS,
         help=f"rounds of one click in each of the {LIVE} games (default {LIVE_ROUNDS})",
     )
+    ap.add_argument(
+        "--keep-harness",
+        action="store_true",
+        help="the offline Discord keeps every request, interaction and message version "
+        "between the 20 games' rounds (by default forgotten, as Discord keeps them outside "
+        "the bot: they weigh on the bot's garbage collector)",
+    )
+    ap.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="the interpreter's switch interval (ms) in the bot's process",
+    )
     args = ap.parse_args()
     LIVE_ROUNDS = args.live_rounds
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval / 1000)
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False
@@ -1186,6 +1249,7 @@ def main() -> None:
             args.profile_out,
             args.sample,
             args.timeline,
+            args.keep_harness,
         )
     )
 

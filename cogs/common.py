@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from discord.utils import MISSING
 
 from cogs import present
 from core import i18n
@@ -258,3 +260,62 @@ class CogBase:
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
+
+    async def post(
+        self,
+        channel_id: int,
+        *,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
+    ) -> int:
+        """``channel.send(...)`` with these arguments, the same request, and the new
+        message's id: without the :class:`discord.Message` discord.py would build from
+        Discord's answer (its embed, components, author, mentions) for nothing (issue 23:
+        a table and a trail message a move)."""
+        state = self.bot._connection
+        with discord.http.handle_message_parameters(
+            content=content,
+            file=file if file is not None else MISSING,
+            embed=embed if embed is not None else MISSING,
+            nonce=secrets.randbits(64),
+            allowed_mentions=allowed_mentions,
+            previous_allowed_mentions=state.allowed_mentions,
+            view=view,
+        ) as params:
+            data = await state.http.send_message(channel_id, params=params)
+        message_id = int(data["id"])
+        if view is not None and not view.is_finished() and view.is_dispatchable():
+            state.store_view(view, message_id)
+        return message_id
+
+    async def edit(
+        self,
+        channel_id: int,
+        message_id: int,
+        *,
+        content: str | None = MISSING,
+        embed: discord.Embed | None = MISSING,
+        attachments: list[discord.File] = MISSING,
+        view: discord.ui.View | None = MISSING,
+        allowed_mentions: discord.AllowedMentions | None = MISSING,
+    ) -> None:
+        """``channel.get_partial_message(message_id).edit(...)`` with these arguments, the
+        same request, without the :class:`discord.Message` built from the answer (see
+        :meth:`post`)."""
+        state = self.bot._connection
+        if view is not MISSING:
+            state.prevent_view_updates_for(message_id)
+        with discord.http.handle_message_parameters(
+            content=content,
+            embed=embed,
+            attachments=attachments,
+            view=view,
+            allowed_mentions=allowed_mentions,
+            previous_allowed_mentions=state.allowed_mentions if content is not MISSING else None,
+        ) as params:
+            await state.http.edit_message(channel_id, message_id, params=params)
+        if view and not view.is_finished() and view.is_dispatchable():
+            state.store_view(view, message_id)

@@ -195,7 +195,6 @@ class PublishMixin(CogBase):
         to_move = snap.human_to_move() if snap.row.status == "active" else []
         await self.clear_nudges(snap, to_move)
         shown = present.fingerprint(embed, view, snap.view(None))
-        channel = self.channel(snap.row.channel_id)
         old = snap.row.table_message_id
         # Some of those to move have moved (e.g. given their secret orders): edit in place,
         # so that the others are not mentioned again for the same turn.
@@ -233,9 +232,11 @@ class PublishMixin(CogBase):
         picture = await self.table_picture(snap, lang, ahead)
         file = present.picture_file(picture)
         content = present.turn_of(snap, to_move, lang) or None
-        if not force_new and not below and same_movers:
+        if not force_new and not below and same_movers and old is not None:
             try:
-                await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
+                await self.edit(
+                    snap.row.channel_id,
+                    old,
                     content=content,
                     embed=embed,
                     view=view,
@@ -269,21 +270,21 @@ class PublishMixin(CogBase):
         pinged = [
             discord.Object(uid) for s in pinged_seats if (uid := snap.seats[s].user_id) is not None
         ]
-        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        msg = await channel.send(
+        posted = await self.post(
+            snap.row.channel_id,
             content=content,
             embed=embed,
             file=file,
             allowed_mentions=discord.AllowedMentions(
                 users=pinged, roles=False, everyone=False, replied_user=False
             ),
-            **kwargs,
+            view=view,
         )
         try:
             await self.host.store.update_game(
                 gid,
                 now,
-                table_message_id=msg.id,
+                table_message_id=posted,
                 table_to_move=waits_for,
                 table_hash=shown,
                 published_version=shows,
@@ -292,7 +293,7 @@ class PublishMixin(CogBase):
             # Not recorded (the database failed): the next publish would edit the table
             # recorded before, above this one, and this one would stay behind with live
             # buttons. Take it back; the game still lags, so the table follows.
-            await self.drop_message(snap.row.channel_id, msg.id)
+            await self.drop_message(snap.row.channel_id, posted)
             raise
         if pinged_seats and pacing.catches_up(snap.row.host_options):
             # Pinged: their waits' catch-up ping (pings=away) is done (the waits are those
@@ -300,7 +301,7 @@ class PublishMixin(CogBase):
             waits = snap.waits or {}
             since = {s: waits[s][0] for s in pinged_seats if s in waits}
             await self.host.table_pinged(gid, since)
-        if old is not None and old != msg.id:
+        if old is not None and old != posted:
             await self.drop_message(snap.row.channel_id, old)
         if snap.row.status == "over" and snap.row.table_to_move:
             await self.post_final(snap, embed)  # the game just ended

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ from cogs.common import (
     options,
     param,
     slash,
+    steady_gc,
     topic_choices,
 )
 from cogs.history import HistoryMixin
@@ -50,30 +50,6 @@ if TYPE_CHECKING:
     from bot import Cosmodrome
 
 log = logging.getLogger(__name__)
-
-
-#: The garbage collector's thresholds once the bot is loaded (see :func:`steady_gc`).
-GC_THRESHOLDS = (5_000, 10, 10)
-_gc_steady = False
-
-
-def steady_gc() -> None:
-    """Once per process, when the bot loads: what exists by now (modules, the rules' data,
-    catalogs, discord.py's machinery; about 80,000 objects) is moved out of the garbage
-    collector's sight (``gc.freeze``: it lives as long as the process), and young objects
-    are collected after 5,000 allocations rather than 700 (issue 23). With twenty games
-    clicked at once every click's task holds its objects across several collections, so
-    they reached the oldest generation and set off a full collection every hundred moves
-    or so, which walked everything: 50 to 100 ms with the event loop stopped (a round's
-    pictures late by as much), and about 1 ms of the loop's CPU a move in all
-    (``bench.scale --timeline`` counts them)."""
-    global _gc_steady
-    if _gc_steady:
-        return
-    _gc_steady = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def on_game(

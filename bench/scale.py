@@ -899,6 +899,15 @@ class Timeline:
             mids = [s[len(s) // 2] for s in series]
             ends = [s[-1] for s in series]
             print(f"  tables {name}: first {_mid(firsts)}, tenth {_mid(mids)}, last {_mid(ends)}")
+        every = [s for r in self.rounds for s in r["clicks"].values()]
+        for name, a, b in (
+            ("asked of the pool → drawing started (queued)", "table asked", "table drawn from"),
+            ("drawing ended → back on the loop (delivery)", "table drawn to", "table back"),
+            ("back on the loop → table sent", "table back", "table sent"),
+        ):
+            waits = [s[b] - s[a] for s in every if a in s and b in s]
+            if waits:
+                print(f"  every table, {name}: {_mid(waits)}")
         print("  the round's last table, step by step:")
         for label, key in self.STEPS:
             got = [s[key] for s in lasts if key in s]
@@ -1216,6 +1225,12 @@ def main() -> None:
         "the bot: they weigh on the bot's garbage collector)",
     )
     ap.add_argument(
+        "--no-draw-ahead",
+        action="store_true",
+        help="a click's table drawn in its publish, not asked of the render pool the "
+        "moment its move is committed (cogs.publish.PublishMixin.draw_ahead)",
+    )
+    ap.add_argument(
         "--switch-interval",
         type=float,
         default=None,
@@ -1226,6 +1241,10 @@ def main() -> None:
     LIVE_ROUNDS = args.live_rounds
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval / 1000)
+    if args.no_draw_ahead:
+        from cogs.publish import PublishMixin
+
+        PublishMixin.draw_ahead_on = False
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False

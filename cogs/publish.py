@@ -42,6 +42,8 @@ class PublishMixin(CogBase):
 
     #: Tables drawn ahead of their publish, by game (:meth:`draw_ahead`).
     drawn_ahead: dict[int, Ahead]
+    #: Whether a click's table is drawn ahead (``bench.scale --no-draw-ahead``: not).
+    draw_ahead_on = True
 
     if TYPE_CHECKING:
         publish_locks: KeyedLocks
@@ -123,7 +125,9 @@ class PublishMixin(CogBase):
         shows the same thing (:meth:`table_picture`). Only with render workers, and only
         when no other publish of the game runs or waits (a newer move could then make this
         picture one nobody sees)."""
-        if renderpool.current() is None or self.publish_locks.locked(snap.id):
+        if not self.draw_ahead_on or renderpool.current() is None:
+            return
+        if self.publish_locks.locked(snap.id):
             return
         if snap.row.status != "active" or snap.row.paused is not None:
             return

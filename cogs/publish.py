@@ -147,8 +147,15 @@ class PublishMixin(CogBase):
         drawn now."""
         view, names = snap.view(None), snap.names
         if ahead is not None and ahead[:3] == (view, names, lang):
-            with contextlib.suppress(Exception):  # (a failure: drawn again below)
+            try:
                 return await ahead[3]
+            except Exception:  # (its failure is drawn again below)
+                pass
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # this publish is cancelled
+                # (the drawing was: the bot is closing) drawn again below
         return await present.table_picture(snap.row.game, view, names, lang)
 
     async def newer(self, snap: Snapshot) -> Snapshot | None:

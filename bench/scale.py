@@ -3,7 +3,8 @@ a lone game's clicks fare while it runs.
 
     python -m bench.scale [--games 10000] [--dir FOLDER] [--rounds 20] [--workers N]
                           [--hard-bot] [--bot-workers N] [--only-live] [--pillow]
-                          [--png-threads N] [--profile N]
+                          [--png-threads N] [--profile N] [--timeline [FILE]]
+                          [--live-rounds N] [--keep-harness] [--no-draw-ahead]
 
 The bot runs in the offline Discord harness (tests/harness) on an SQLite file on disk with
 ``synchronous=FULL`` (in ``--dir``: use the disk the bot will use, not tmpfs). The games are
@@ -36,7 +37,16 @@ and prints its top N functions by own and by cumulative time, in ms a move, and 
 it is the offline harness's and the bench's own code (the click's parsing by discord.py and
 the harness's HTTP are the bench's cost, not the bot's). The CPU per move is printed for
 the whole process and for the event loop's thread alone; ``--profile-out FILE`` keeps the
-profile for ``python -m pstats``.
+profile for ``python -m pstats``. ``--timeline [FILE]`` records every click of the 20 games'
+rounds step by step on one clock (fed, acknowledged, committed, its table asked of the render
+pool, drawn in a worker by the worker's own clock, back on the event loop, sent), the loop's
+idle time, each worker's drawing and each garbage collection, and prints what a round's last
+picture waited for (FILE: every round as JSON). Between rounds the offline Discord forgets
+what Discord keeps outside the bot (every request, interaction and older message version:
+it would weigh on the bot's garbage collector; ``--keep-harness`` keeps it).
+``--no-draw-ahead`` draws each table in its publish rather than the moment its move is
+committed (the A/B of cogs.publish's ``draw_ahead``); ``--switch-interval MS`` sets the
+interpreter's switch interval.
 """
 
 from __future__ import annotations
@@ -44,7 +54,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import cProfile
+import gc
 import os
 import pstats
 import random
@@ -54,6 +66,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -475,6 +488,8 @@ async def run(
     profile: int = 0,
     profile_out: str | None = None,
     sample: int = 0,
+    timeline_out: str | None = None,
+    keep: bool = False,
 ) -> None:
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         settings = Settings(
@@ -512,6 +527,8 @@ async def run(
                 profile=profile,
                 profile_out=profile_out,
                 sample=sample,
+                timeline_out=timeline_out,
+                keep=keep,
             )
         finally:
             await h.stop()
@@ -528,6 +545,8 @@ async def measure(
     profile: int = 0,
     profile_out: str | None = None,
     sample: int = 0,
+    timeline_out: str | None = None,
+    keep: bool = False,
 ) -> None:
     rng = random.Random(14)
     b = Bench(h, clock)
@@ -553,14 +572,15 @@ async def measure(
     if prof is not None:
         prof.enable()  # (this thread only: the event loop's)
     sampler = Sampler(threading.get_ident()) if sample else None
+    timeline = Timeline() if timeline_out is not None else None
     with sampler or contextlib.nullcontext(), Hops() as hops:
         if hard_bot:
             with HardBot(b.host) as bot:
-                moves, seconds, got = await twenty_at_once(b, live, rng)
+                moves, seconds, got = await twenty_at_once(b, live, rng, timeline, keep)
             where = "in the bot pool" if searchers else "in a thread of the bot's process"
             print(f"(a hard bot searching meanwhile, {where}: {bot.searches} searches)")
         else:
-            moves, seconds, got = await twenty_at_once(b, live, rng)
+            moves, seconds, got = await twenty_at_once(b, live, rng, timeline, keep)
     if prof is not None:
         prof.disable()
     loop = time.thread_time() - loop0
@@ -591,6 +611,8 @@ async def measure(
         f"without it, the bot's process {(cpu - got.building) * per:.1f} ms, "
         f"its loop's thread {(loop - got.building_loop) * per:.1f} ms"
     )
+    if timeline is not None:
+        timeline.report(timeline_out or None)
     if sampler is not None:
         sampler.report(moves, sample)
     if prof is not None:
@@ -719,6 +741,206 @@ async def clicks_during_ticks(
     return acks, images
 
 
+def timed_draw(
+    kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
+) -> tuple[float, float, int, Any]:
+    """:func:`host.renderpool.draw_described` in a worker, with when it started and ended
+    there (``time.monotonic``: one clock for every process on Linux) and the worker's pid
+    (``--timeline``)."""
+    start = time.monotonic()
+    out = renderpool.draw_described(kind, game_id, view, names, lang)
+    return start, time.monotonic(), os.getpid(), out
+
+
+class Timeline:
+    """``--timeline``: when each click of a round of :func:`twenty_at_once` went through
+    each step, on one clock (``time.monotonic``, ms from the round's start): fed to the
+    bot, acknowledged, its move committed (``Host.play`` returned), its pictures asked of
+    the render pool, started and ended in a worker, back on the event loop, and each of its
+    HTTP requests answered (the trail, the table, the old table's deletion...); and when the
+    event loop waited in its selector (idle) and when each worker drew. Printed: what a
+    round's last picture waited for, step by step (the median over the rounds), and how
+    busy the loop and the workers were in a round."""
+
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.rounds: list[dict[str, Any]] = []
+        #: The game whose click the running task handles (tasks it starts inherit it).
+        self.gid: contextvars.ContextVar[int | None] = contextvars.ContextVar("gid", default=None)
+
+    def now(self) -> float:
+        return (time.monotonic() - self.t0) * 1000
+
+    def start_round(self) -> None:
+        self.t0 = time.monotonic()
+        self.rounds.append({"clicks": {}, "idle": [], "draws": [], "gc": [], "t0": self.t0})
+
+    def collected(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` hook: each garbage collection in a round (from, to, gen)."""
+        if phase == "start":
+            self._gc = self.now()
+        elif self.rounds:
+            self.rounds[-1]["gc"].append((self._gc, self.now(), info["generation"]))
+
+    def mark(self, gid: int | None, what: str, at: float | None = None) -> None:
+        if gid is None or not self.rounds:
+            return
+        steps = self.rounds[-1]["clicks"].setdefault(gid, {})
+        steps.setdefault(what, self.now() if at is None else at)
+        steps[f"{what}*"] = self.now() if at is None else at  # (the last one too)
+
+    def current_gid(self) -> int | None:
+        return self.gid.get()
+
+    def install(self, b: Bench) -> Callable[[], None]:
+        """Hook the host, the render pool and the loop's selector; returns the undo."""
+        host, loop = b.host, asyncio.get_running_loop()
+        play, tl = host.play, self
+
+        async def timed_play(gid: int, *args: Any, **kw: Any) -> Any:
+            tl.gid.set(gid)
+            tl.mark(gid, "play")
+            try:
+                return await play(gid, *args, **kw)
+            finally:
+                tl.mark(gid, "committed")
+
+        host.play = timed_play  # type: ignore[method-assign, assignment]
+        pool = renderpool.current()
+        undo_pool: Callable[[], None] = lambda: None  # noqa: E731
+        if pool is not None:
+            described = pool.draw_described
+
+            async def timed_described(kind: str, *args: Any) -> tuple[bool, Any]:
+                gid = tl.current_gid()
+                tl.mark(gid, f"{kind} asked")
+                status, got = await pool.run(2, timed_draw, kind, *args)
+                if status != "done":
+                    return False, (None, "", None)
+                start, end, pid, out = got
+                tl.mark(gid, f"{kind} drawn from", (start - tl.t0) * 1000)
+                tl.mark(gid, f"{kind} drawn to", (end - tl.t0) * 1000)
+                tl.mark(gid, f"{kind} back")
+                tl.rounds[-1]["draws"].append((pid, (start - tl.t0) * 1000, (end - tl.t0) * 1000))
+                return True, out
+
+            pool.draw_described = timed_described  # type: ignore[method-assign, assignment]
+
+            def undo_pool() -> None:
+                pool.draw_described = described  # type: ignore[method-assign]
+
+        selector: Any = loop._selector  # type: ignore[attr-defined]
+        select = selector.select
+
+        def timed_select(timeout: float | None = None) -> Any:
+            t = time.monotonic()
+            out = select(timeout)
+            if tl.rounds and time.monotonic() - t > 0.00005:
+                tl.rounds[-1]["idle"].append(((t - tl.t0) * 1000, tl.now()))
+            return out
+
+        selector.select = timed_select
+        gc.callbacks.append(self.collected)
+
+        def undo() -> None:
+            host.play = play  # type: ignore[method-assign]
+            undo_pool()
+            selector.select = select
+            gc.callbacks.remove(self.collected)
+
+        return undo
+
+    def request(self, gid: int | None, kind: str) -> None:
+        """An HTTP request of ``gid``'s click answered (``kind``: the harness's route)."""
+        self.mark(gid, kind)
+
+    STEPS = (
+        ("fed", "fed"),
+        ("acknowledged", "ack"),
+        ("move asked of the host", "play"),
+        ("move committed", "committed"),
+        ("trail sent", "trail*"),
+        ("table asked of the pool", "table asked"),
+        ("drawing started in a worker", "table drawn from"),
+        ("drawing ended", "table drawn to"),
+        ("picture back on the loop", "table back"),
+        ("table sent", "table sent"),
+        ("old table deleted", "delete*"),
+    )
+
+    def report(self, out: str | None) -> None:
+        """What each round's last picture waited for, and the cores' idle time."""
+        lasts: list[dict[str, Any]] = []
+        busy_loop, busy_workers, spans, asked, backs, sents = [], [], [], [], [], []
+        for r in self.rounds:
+            clicks = {g: s for g, s in r["clicks"].items() if "table sent" in s}
+            if not clicks:
+                continue
+            last = max(clicks.values(), key=lambda s: s["table sent"])
+            span = last["table sent"]
+            lasts.append(last)
+            spans.append(span)
+            idle = sum(min(b, span) - a for a, b in r["idle"] if a < span)
+            busy_loop.append(1 - idle / span)
+            drawn = sum(min(b, span) - a for _pid, a, b in r["draws"] if a < span)
+            busy_workers.append(drawn / span / max(1, len({p for p, _a, _b in r["draws"]})))
+            asked.append(sorted(s.get("table asked", span) for s in clicks.values()))
+            backs.append(sorted(s.get("table back", span) for s in clicks.values()))
+            sents.append(sorted(s["table sent"] for s in clicks.values()))
+        if not lasts:
+            return
+        print(f"timeline ({len(lasts)} rounds; ms from the round's start, median [p10–p90]):")
+        print(f"  a round's last table sent: {_mid(spans)}")
+        collections = [c for r in self.rounds for c in r["gc"]]
+        if collections:
+            took = [b - a for a, b, _gen in collections]
+            print(
+                f"  garbage collections in the rounds: {len(collections)} "
+                f"({sum(1 for c in collections if c[2] == 2)} of the oldest generation), "
+                f"{sum(took):.0f} ms in all, the longest {max(took):.1f} ms"
+            )
+        print(
+            f"  the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round, "
+            f"each render worker drawing {_mid([x * 100 for x in busy_workers], '%')}"
+        )
+        for name, series in (("asked of the pool", asked), ("back on the loop", backs),
+                             ("sent", sents)):  # fmt: skip
+            firsts = [s[0] for s in series]
+            mids = [s[len(s) // 2] for s in series]
+            ends = [s[-1] for s in series]
+            print(f"  tables {name}: first {_mid(firsts)}, tenth {_mid(mids)}, last {_mid(ends)}")
+        every = [s for r in self.rounds for s in r["clicks"].values()]
+        for name, a, b in (
+            ("asked of the pool → drawing started (queued)", "table asked", "table drawn from"),
+            ("drawing ended → back on the loop (delivery)", "table drawn to", "table back"),
+            ("back on the loop → table sent", "table back", "table sent"),
+        ):
+            waits = [s[b] - s[a] for s in every if a in s and b in s]
+            if waits:
+                print(f"  every table, {name}: {_mid(waits)}")
+        print("  the round's last table, step by step:")
+        for label, key in self.STEPS:
+            got = [s[key] for s in lasts if key in s]
+            if got:
+                print(f"    {label:32} {_mid(got)}")
+        if out:
+            import json
+
+            Path(out).write_text(json.dumps(self.rounds, default=str))
+            print(f"  (every round's timeline in {out})")
+
+
+def _mid(xs: list[float], unit: str = " ms") -> str:
+    xs = sorted(xs)
+    if not xs:
+        return "—"
+
+    def at(q: float) -> float:
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    return f"{at(0.5):.1f}{unit} [{at(0.1):.1f}–{at(0.9):.1f}]"
+
+
 class Live:
     """Rounds of one click in each of ``LIVE`` games fed together; the times (ms from the
     round's start: its first click handed to the bot) of each acknowledgement and of each
@@ -744,6 +966,9 @@ class Live:
         #: harness's work, which Discord does): the process's, and the loop thread's.
         self.building = 0.0
         self.building_loop = 0.0
+        self.timeline: Timeline | None = None
+        self.gid_of_channel = {b.live[gid][0]: gid for gid in self.chosen}
+        self.gid_of_click: dict[str, int] = {}  # interaction id -> game id
 
     async def http(self, inner: Any, method: str, url: str, **kw: Any) -> Any:
         out = await inner(method, url, **kw)
@@ -757,6 +982,13 @@ class Live:
                 self.own_acks.append((now - self.fed[parts[2]]) * 1000)
         parts = req.path.split("/")
         self.requests += 1
+        tl = self.timeline
+        if tl is not None:
+            if "/callback" in req.path:
+                tl.mark(self.gid_of_click.get(parts[2] if len(parts) > 2 else ""), "ack")
+            elif len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
+                what = "table sent" if req.files else {"DELETE": "delete"}.get(method, "trail")
+                tl.mark(self.gid_of_channel.get(int(parts[2])), what)
         if req.files and len(parts) > 2 and parts[1] == "channels" and parts[2].isdigit():
             cid = int(parts[2])
             self.pictures += cid in self.channels
@@ -779,18 +1011,28 @@ class Live:
             o = rng.choice(offers)
             values = None if o.value is None else [o.value]
             clicks.append({"user": waiting[0], "message": o.message, "custom_id": o.custom_id,
-                           "values": values})  # fmt: skip
+                           "values": values, "gid": gid})  # fmt: skip
         return clicks
 
 
-async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple[int, float, Live]:
+async def twenty_at_once(
+    b: Bench,
+    gids: list[int],
+    rng: random.Random,
+    timeline: Timeline | None = None,
+    keep: bool = False,
+) -> tuple[int, float, Live]:
     """``LIVE_ROUNDS`` rounds (ten by default) of one click in each of ``LIVE`` games fed
     together: moves, seconds, and the click→acknowledgement and click→image times (ms, in
     :class:`Live`). The clicks' payloads are built before the round starts (the harness's
-    work, which Discord does)."""
+    work, which Discord does), after the offline Discord forgot what Discord keeps outside
+    the bot (:func:`forget`; ``keep``: not). ``timeline``: each click's steps recorded
+    there."""
     h, live = b.h, Live(b, gids)
+    live.timeline = timeline
     moves, spent = 0, 0.0
     inner = h.backend.http
+    undo = timeline.install(b) if timeline is not None else None
 
     async def http(method: str, url: str, **kw: Any) -> Any:
         return await live.http(inner, method, url, **kw)
@@ -798,17 +1040,25 @@ async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple
     h.backend.http = http  # type: ignore[method-assign]
     try:
         for _ in range(LIVE_ROUNDS):
+            if not keep:
+                forget(h)
             cpu0, loop0 = time.process_time(), time.thread_time()
             clicks = live.clicks(rng)
             if not clicks:
                 break
+            owners = [c.pop("gid") for c in clicks]
             records = [h.build_click(c.pop("user"), c.pop("message"), **c) for c in clicks]
             live.building += time.process_time() - cpu0
             live.building_loop += time.thread_time() - loop0
             live.shown.clear()
+            if timeline is not None:
+                timeline.start_round()
+                live.gid_of_click = {str(r.id): g for r, g in zip(records, owners, strict=True)}
             live.t0 = time.perf_counter()
-            for rec in records:
+            for rec, gid in zip(records, owners, strict=True):
                 live.fed[str(rec.id)] = time.perf_counter()
+                if timeline is not None:
+                    timeline.mark(gid, "fed")
                 h.feed("INTERACTION_CREATE", rec.payload)
                 # As the gateway hands them over: one event per read of the socket, the loop
                 # running what is ready in between (the click just fed starts).
@@ -818,7 +1068,27 @@ async def twenty_at_once(b: Bench, gids: list[int], rng: random.Random) -> tuple
             moves += len(clicks)
     finally:
         h.backend.http = inner  # type: ignore[method-assign]
+        if undo is not None:
+            undo()
     return moves, spent, live
+
+
+def forget(h: Harness) -> None:
+    """Between two rounds, drop what the offline Discord keeps for tests and Discord keeps
+    outside the bot (every request made, every interaction, deleted messages, every older
+    version of a message): in the bot's process here, it would weigh on its garbage
+    collector as the bot's own memory never does."""
+    backend = h.backend
+    backend.requests.clear()
+    backend.interactions.clear()
+    backend.interactions_by_token.clear()
+    gone = {mid for mid, m in backend.stored_messages.items() if m.deleted}
+    for mid in gone:
+        del backend.stored_messages[mid]
+    for cid, order in backend.channel_order.items():
+        backend.channel_order[cid] = [mid for mid in order if mid not in gone]
+    for m in backend.stored_messages.values():
+        del m.versions[:-1]
 
 
 def sample_tables(n: int) -> list[tuple[str, str, dict[str, Any], list[str], str]]:
@@ -942,13 +1212,49 @@ def main() -> None:
         "games' rounds and print its top N functions by own and cumulative time",
     )
     ap.add_argument(
+        "--timeline",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="record each click's steps over the 20 games' rounds (fed, acknowledged, "
+        "committed, drawn, sent) and print what a round's last picture waited for; FILE: "
+        "every round's timeline as JSON",
+    )
+    ap.add_argument(
         "--live-rounds",
         type=int,
         default=LIVE_ROUNDS,
         help=f"rounds of one click in each of the {LIVE} games (default {LIVE_ROUNDS})",
     )
+    ap.add_argument(
+        "--keep-harness",
+        action="store_true",
+        help="the offline Discord keeps every request, interaction and message version "
+        "between the 20 games' rounds (by default forgotten, as Discord keeps them outside "
+        "the bot: they weigh on the bot's garbage collector)",
+    )
+    ap.add_argument(
+        "--no-draw-ahead",
+        action="store_true",
+        help="a click's table drawn in its publish, not asked of the render pool the "
+        "moment its move is committed (cogs.publish.PublishMixin.draw_ahead)",
+    )
+    ap.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="the interpreter's switch interval (ms) in the bot's process",
+    )
     args = ap.parse_args()
     LIVE_ROUNDS = args.live_rounds
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval / 1000)
+    if args.no_draw_ahead:
+        from cogs.publish import PublishMixin
+
+        PublishMixin.draw_ahead_on = False
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False
@@ -971,6 +1277,8 @@ def main() -> None:
             args.profile,
             args.profile_out,
             args.sample,
+            args.timeline,
+            args.keep_harness,
         )
     )
 

@@ -28,6 +28,7 @@ from cogs.common import (
     options,
     param,
     slash,
+    steady_gc,
     topic_choices,
 )
 from cogs.history import HistoryMixin
@@ -93,10 +94,12 @@ class GameCog(
         #: while it ran (see :meth:`spawn_bots`).
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._bots_again: set[int] = set()
+        self.drawn_ahead = {}
         self._resume: asyncio.Task[None] | None = None
         self.replay_pace = {}
 
     async def cog_load(self) -> None:
+        steady_gc()
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
         self.start_ticker()
         self._resume = asyncio.create_task(self._resume_after_ready())
@@ -104,9 +107,12 @@ class GameCog(
     async def cog_unload(self) -> None:
         ticker = self._ticker
         self.stop_ticker()
-        tasks = list(self.bot_tasks.values()) + ([ticker] if ticker is not None else [])
+        tasks: list[asyncio.Task[Any]] = list(self.bot_tasks.values())
+        tasks += [ticker] if ticker is not None else []
         if self._resume is not None:
             tasks.append(self._resume)
+        tasks += [ahead[3] for ahead in self.drawn_ahead.values()]
+        self.drawn_ahead.clear()
         for task in tasks:
             task.cancel()
         # Wait for them to end: a task left pending when the loop closes is "destroyed but
@@ -421,7 +427,8 @@ class GameCog(
         # The move is committed: from here on a failure is a publishing failure (the
         # pacing tick republishes any table that lags), not a refused move.
         # The table shows the move (and "thinking" for the bots it unblocked) at once; the
-        # bots' moves follow in the background.
+        # bots' moves follow in the background. Its picture is drawn meanwhile.
+        self.draw_ahead(outcome.after)
         try:
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)

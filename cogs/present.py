@@ -867,11 +867,23 @@ async def table_file_of(
 ) -> discord.File:
     """The table drawn from a public ``view`` of the game (now, or a step of its replay),
     with its description."""
-    game_id, names = snap.row.game, snap.names
+    return picture_file(await table_picture(snap.row.game, view, snap.names, lang), filename)
+
+
+async def table_picture(
+    game_id: str, view: dict[str, Any], names: list[str], lang: str
+) -> tuple[bytes, str]:
+    """A table's PNG drawn from a public ``view``, and its alt text ("" for none)."""
     data, text = await renderpool.render_described(
         _render_table, "table", game_id, view, names, lang, _words
     )
     assert data is not None  # every game draws a table
+    return data, text
+
+
+def picture_file(picture: tuple[bytes, str], filename: str = "table.png") -> discord.File:
+    """A drawn picture and its alt text as a file to attach (each send consumes its own)."""
+    data, text = picture
     return discord.File(io.BytesIO(data), filename=filename, description=text or None)
 
 

@@ -5,6 +5,7 @@ panel (an ephemeral private panel) is shown here too."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ from cogs.common import CogBase
 from cogs.pacing import lost_reason
 from core import i18n
 from core.i18n import t
-from host import pacing
+from host import pacing, renderpool
 from host.sessions import HostError, Snapshot, public_move
 from host.storage import ActionRow
 
@@ -28,9 +29,21 @@ log = logging.getLogger(__name__)
 #: The live moves a table reads back for its recent lines, its trail and its pings.
 RECENT_ACTIONS = 300
 
+#: A table drawn ahead of its publish (:meth:`PublishMixin.draw_ahead`): what it is drawn
+#: from (the public view, the names, the language) and the drawing.
+Ahead = tuple[dict[str, Any], list[str], str, "asyncio.Task[tuple[bytes, str]]"]
+
+#: Tables drawn ahead kept at most (each is taken by its game's next publish).
+AHEAD = 256
+
 
 class PublishMixin(CogBase):
     """Part of :class:`cogs.game.GameCog`."""
+
+    #: Tables drawn ahead of their publish, by game (:meth:`draw_ahead`).
+    drawn_ahead: dict[int, Ahead]
+    #: Whether a click's table is drawn ahead (``bench.scale --no-draw-ahead``: not).
+    draw_ahead_on = True
 
     if TYPE_CHECKING:
         publish_locks: KeyedLocks
@@ -105,6 +118,46 @@ class PublishMixin(CogBase):
                             gid, self.host.clock.now(), published_version=row.version - 1
                         )
 
+    def draw_ahead(self, snap: Snapshot) -> None:
+        """Start drawing the table of ``snap`` (a move just committed) in the render pool
+        now, before its publish reads the game and writes the trail: the picture is drawn
+        while the event loop does the rest (issue 23), and the publish takes it if it
+        shows the same thing (:meth:`table_picture`). Only with render workers, and only
+        when no other publish of the game runs or waits (a newer move could then make this
+        picture one nobody sees)."""
+        if not self.draw_ahead_on or renderpool.current() is None:
+            return
+        if self.publish_locks.locked(snap.id):
+            return
+        if snap.row.status != "active" or snap.row.paused is not None:
+            return
+        view, names, lang = snap.view(None), snap.names, snap.row.lang
+        task = asyncio.create_task(present.table_picture(snap.row.game, view, names, lang))
+        task.add_done_callback(_quiet)
+        self.drawn_ahead.pop(snap.id, None)
+        self.drawn_ahead[snap.id] = (view, names, lang, task)
+        while len(self.drawn_ahead) > AHEAD:  # (never taken: a publish that failed early)
+            del self.drawn_ahead[next(iter(self.drawn_ahead))]
+
+    async def table_picture(
+        self, snap: Snapshot, lang: str, ahead: Ahead | None
+    ) -> tuple[bytes, str]:
+        """The table of ``snap`` and its alt text: the one drawn ``ahead`` when it was drawn
+        from the same view, names and language (the same picture, byte for byte), else
+        drawn now."""
+        view, names = snap.view(None), snap.names
+        if ahead is not None and ahead[:3] == (view, names, lang):
+            try:
+                return await ahead[3]
+            except Exception:  # (its failure is drawn again below)
+                pass
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # this publish is cancelled
+                # (the drawing was: the bot is closing) drawn again below
+        return await present.table_picture(snap.row.game, view, names, lang)
+
     async def newer(self, snap: Snapshot) -> Snapshot | None:
         """The game as stored now if a newer move is stored already and its publish waits
         for this one (under the game's publish lock): what is being drawn would be replaced
@@ -131,6 +184,7 @@ class PublishMixin(CogBase):
         :data:`RECENT_ACTIONS` live moves, read with it; ``settings``: people's settings
         read before, by user id, for :meth:`dm_turn`). A newer move stored meanwhile
         (``again`` times at most): its table instead."""
+        ahead = self.drawn_ahead.pop(gid, None)
         if snap is None:
             snap, recent = await self.host.by_id(gid), None
         if snap.row.paused is not None:
@@ -152,7 +206,6 @@ class PublishMixin(CogBase):
         to_move = snap.human_to_move() if snap.row.status == "active" else []
         await self.clear_nudges(snap, to_move)
         shown = present.fingerprint(embed, view, snap.view(None))
-        channel = self.channel(snap.row.channel_id)
         old = snap.row.table_message_id
         # Some of those to move have moved (e.g. given their secret orders): edit in place,
         # so that the others are not mentioned again for the same turn.
@@ -187,11 +240,14 @@ class PublishMixin(CogBase):
                 gid, force_new=force_new, ping=ping, again=again - 1, settings=settings
             )
             return
-        file = await present.table_file(snap, lang)
+        picture = await self.table_picture(snap, lang, ahead)
+        file = present.picture_file(picture)
         content = present.turn_of(snap, to_move, lang) or None
-        if not force_new and not below and same_movers:
+        if not force_new and not below and same_movers and old is not None:
             try:
-                await channel.get_partial_message(old).edit(  # type: ignore[arg-type]
+                await self.edit(
+                    snap.row.channel_id,
+                    old,
                     content=content,
                     embed=embed,
                     view=view,
@@ -209,7 +265,7 @@ class PublishMixin(CogBase):
             except discord.NotFound as err:
                 if lost_reason(err) is not None:
                     raise  # the channel, not the message, is gone
-            file = await present.table_file(snap, lang)  # the first one was consumed
+            file = present.picture_file(picture)  # the first one was consumed
         # Ping only those the game did not wait for already: a table moved down for
         # another reason (a new round, /game status) pings nobody again.
         fresh = [s for s in to_move if s not in movers or force_new]
@@ -225,21 +281,21 @@ class PublishMixin(CogBase):
         pinged = [
             discord.Object(uid) for s in pinged_seats if (uid := snap.seats[s].user_id) is not None
         ]
-        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        msg = await channel.send(
+        posted = await self.post(
+            snap.row.channel_id,
             content=content,
             embed=embed,
             file=file,
             allowed_mentions=discord.AllowedMentions(
                 users=pinged, roles=False, everyone=False, replied_user=False
             ),
-            **kwargs,
+            view=view,
         )
         try:
             await self.host.store.update_game(
                 gid,
                 now,
-                table_message_id=msg.id,
+                table_message_id=posted,
                 table_to_move=waits_for,
                 table_hash=shown,
                 published_version=shows,
@@ -248,7 +304,7 @@ class PublishMixin(CogBase):
             # Not recorded (the database failed): the next publish would edit the table
             # recorded before, above this one, and this one would stay behind with live
             # buttons. Take it back; the game still lags, so the table follows.
-            await self.drop_message(snap.row.channel_id, msg.id)
+            await self.drop_message(snap.row.channel_id, posted)
             raise
         if pinged_seats and pacing.catches_up(snap.row.host_options):
             # Pinged: their waits' catch-up ping (pings=away) is done (the waits are those
@@ -256,7 +312,7 @@ class PublishMixin(CogBase):
             waits = snap.waits or {}
             since = {s: waits[s][0] for s in pinged_seats if s in waits}
             await self.host.table_pinged(gid, since)
-        if old is not None and old != msg.id:
+        if old is not None and old != posted:
             await self.drop_message(snap.row.channel_id, old)
         if snap.row.status == "over" and snap.row.table_to_move:
             await self.post_final(snap, embed)  # the game just ended
@@ -489,3 +545,10 @@ def refused_for_good(err: discord.HTTPException) -> bool:
     """Whether Discord's refusal of a DM would be the same at every try: any 4xx (closed DMs,
     an unknown user, a malformed request) but a rate limit; a 5xx is worth another try."""
     return isinstance(err, discord.Forbidden) or (400 <= err.status < 500 and err.status != 429)
+
+
+def _quiet(task: asyncio.Task[Any]) -> None:
+    """A table drawn ahead that nobody took (a newer move came first) and failed: its
+    error is no one's (the publish that shows the game draws its own)."""
+    if not task.cancelled():
+        task.exception()

@@ -132,17 +132,11 @@ class TrailMixin(CogBase):
 
     async def put_trail(self, channel_id: int, message_id: int | None, text: str) -> int:
         """Edit the trail message, or post it (also when it was deleted meanwhile)."""
-        channel = self.channel(channel_id)
         none = discord.AllowedMentions.none()
         if message_id is not None:
             try:
-                await channel.get_partial_message(
-                    message_id
-                ).edit(  # type: ignore[attr-defined]
-                    content=text[:2000], allowed_mentions=none
-                )
+                await self.edit(channel_id, message_id, content=text[:2000], allowed_mentions=none)
                 return message_id
             except discord.HTTPException:
                 log.warning("could not edit the trail message %s", message_id)
-        msg = await channel.send(content=text[:2000], allowed_mentions=none)
-        return msg.id
+        return await self.post(channel_id, content=text[:2000], allowed_mentions=none)

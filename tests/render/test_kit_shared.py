@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from render import kit, mlem
+from render import kit, mlem, pilcore
 from tests.render import fixtures_mlem as F
 
 
@@ -159,7 +159,7 @@ def test_pictures_compare_by_their_pixels_not_their_bytes() -> None:
 
 @pytest.mark.parametrize("mode", ["RGB", "P", "L"])
 def test_the_kits_rounded_rectangle_is_pillows(mode: str) -> None:
-    """``kit.rounded_rectangle`` (Pillow's drawing calls without its Python steps, issue
+    """``pilcore.rounded_rectangle`` (Pillow's drawing calls without its Python steps, issue
     23) paints every pixel Pillow's own ``rounded_rectangle`` paints, on random boxes:
     fractional corners, radii from none to round, widths 0 to 6, fill and outline each
     present or not (and the same colour), on a noisy background; what it leaves to Pillow
@@ -189,7 +189,9 @@ def test_the_kits_rounded_rectangle_is_pillows(mode: str) -> None:
         xy = (x0, y0, x1, y1) if rng.random() < 0.7 else [(x0, y0), (x1, y1)]
         ours, pillows = noise.copy(), noise.copy()
         try:
-            done = kit.rounded_rectangle(ImageDraw.Draw(ours), xy, radius, fill, outline, width)
+            done = pilcore.rounded_rectangle(
+                ImageDraw.Draw(ours), xy, radius, fill, outline, width
+            )
         except ValueError as err:  # (a box too thin for its outline: Pillow's error too)
             with pytest.raises(ValueError, match=str(err)):
                 ImageDraw.Draw(pillows).rounded_rectangle(xy, radius, fill, outline, width)

@@ -32,16 +32,23 @@ from tests.harness.models import FakeUser
 
 
 class Pool:
-    """A render pool drawing in-process, recording each picture asked for."""
+    """A render pool drawing in-process, recording each picture asked for (a view in
+    ``held``: its drawing waits until ``release`` is set)."""
+
+    broken = closed = False
 
     def __init__(self, events: list[tuple[str, Any]]) -> None:
         self.events = events
+        self.held: list[dict[str, Any]] = []
+        self.release = asyncio.Event()
 
     async def draw_described(
         self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
     ) -> tuple[bool, renderpool.Described]:
         self.events.append((f"draw {kind}", view))
         await asyncio.sleep(0)  # (handed over: a worker draws it meanwhile)
+        if view in self.held:
+            await self.release.wait()
         return True, renderpool.draw_described(kind, game_id, view, names, lang)
 
 
@@ -185,3 +192,65 @@ async def test_nothing_is_drawn_ahead_while_the_games_publish_runs(
     cog.drawn_ahead.clear()
     cog.draw_ahead(snap)
     assert not cog.drawn_ahead
+
+
+async def test_a_table_drawn_ahead_and_not_shown_is_stopped(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """A picture drawn ahead that will not be shown (replaced by a newer move's, or taken
+    by a publish that shows another view or nothing new) stops drawing: no worker time,
+    no task left running at shutdown. A pool that cannot draw gets none ahead."""
+    h = harness
+    seats = await two_players(h)
+    cog = cog_of(h)
+    pool = renderpool.current()
+    assert isinstance(pool, Pool)
+    before = await snapshot(h)
+    await play_turn(h, seats, random.Random(5))
+    await h.idle()
+    now = await snapshot(h)
+    assert now.view(None) != before.view(None)
+    pool.held.append(before.view(None))  # its drawing never ends by itself
+
+    cog.draw_ahead(before)
+    first = cog.drawn_ahead[before.id][3]
+    cog.draw_ahead(before)  # a newer move's (here the same) replaces it
+    await asyncio.sleep(0)
+    assert first.cancelled()
+    stale = cog.drawn_ahead[before.id][3]
+    events.clear()
+    await cog.publish(now.id)  # shows the game as it is: not that picture
+    await h.idle()
+    assert stale.cancelled() and not cog.drawn_ahead
+    assert table_picture(latest_table(h)) == renderpool.draw(
+        "table", "mlem", now.view(None), now.names, now.row.lang
+    )
+
+    for attr in ("broken", "closed"):
+        setattr(pool, attr, True)
+        cog.draw_ahead(now)
+        assert not cog.drawn_ahead
+        setattr(pool, attr, False)
+
+
+async def test_a_failed_or_cancelled_drawing_ahead_is_drawn_again(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """The picture drawn ahead failed, or was cancelled by someone else: the publish draws
+    the table itself and shows it (it is not cancelled with it)."""
+    h = harness
+    seats = await two_players(h)
+    cog = cog_of(h)
+    for spoil in ("fail", "cancel"):
+        await play_turn(h, seats, random.Random(7))
+        await h.idle()
+        snap = await snapshot(h)
+        loop = asyncio.get_running_loop()
+        spoiled: asyncio.Future[Any] = loop.create_future()
+        if spoil == "fail":
+            spoiled.set_exception(RuntimeError("a worker's bad day"))
+        else:
+            spoiled.cancel()
+        view, names, lang = snap.view(None), snap.names, snap.row.lang
+        picture = await cog.table_picture(snap, lang, (view, names, lang, spoiled))
+        assert picture == await cog.table_picture(snap, lang, None)

@@ -199,7 +199,7 @@ async def test_a_table_drawn_ahead_and_not_shown_is_stopped(
 ) -> None:
     """A picture drawn ahead that will not be shown (replaced by a newer move's, or taken
     by a publish that shows another view or nothing new) stops drawing: no worker time,
-    no task left running at shutdown. A pool that cannot draw gets none ahead."""
+    no task left running (nor at shutdown). A pool that cannot draw gets none ahead."""
     h = harness
     seats = await two_players(h)
     cog = cog_of(h)
@@ -231,6 +231,11 @@ async def test_a_table_drawn_ahead_and_not_shown_is_stopped(
         cog.draw_ahead(now)
         assert not cog.drawn_ahead
         setattr(pool, attr, False)
+
+    cog.draw_ahead(before)  # still drawing when the bot stops: stopped with it
+    left = cog.drawn_ahead[before.id][3]
+    await h.restart()
+    assert left.cancelled()
 
 
 async def test_a_failed_or_cancelled_drawing_ahead_is_drawn_again(

@@ -259,3 +259,43 @@ async def test_a_failed_or_cancelled_drawing_ahead_is_drawn_again(
         view, names, lang = snap.view(None), snap.names, snap.row.lang
         picture = await cog.table_picture(snap, lang, (view, names, lang, spoiled))
         assert picture == await cog.table_picture(snap, lang, None)
+
+
+@pytest.mark.parametrize("how", ["fails", "cancelled"])
+async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
+    harness: Harness, events: list[tuple[str, Any]], monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    h = harness
+    seats = await two_players(h)
+    cog = cog_of(h)
+    draw_ahead = cog.draw_ahead
+    pool: Any = renderpool.current()
+    draw = pool.draw_described
+
+    def spoiled(snap: Any) -> None:
+        draw_ahead(snap)
+        if how == "cancelled":  # (as when the bot closes)
+            cog.drawn_ahead[snap.id][3].cancel()
+
+    calls: list[str] = []
+
+    async def failing(*args: Any) -> Any:
+        calls.append(args[0])
+        if len(calls) == 1:  # the drawing ahead
+            raise RuntimeError("a drawing that fails")
+        return await draw(*args)
+
+    monkeypatch.setattr(cog, "draw_ahead", spoiled)
+    if how == "fails":
+        monkeypatch.setattr(pool, "draw_described", failing)
+    events.clear()
+    await play_turn(h, seats, random.Random(2))
+    await h.idle()
+    snap = await snapshot(h)
+    assert snap.row.published_version == snap.row.version
+    assert table_picture(latest_table(h)) == renderpool.draw(
+        "table", "mlem", snap.view(None), snap.names, snap.row.lang
+    )
+    assert not cog.drawn_ahead
+    if how == "fails":
+        assert calls == ["table", "table"]  # drawn ahead (failed), then by the publish

@@ -118,13 +118,15 @@ class PublishMixin(CogBase):
                             gid, self.host.clock.now(), published_version=row.version - 1
                         )
 
-    def draw_ahead(self, snap: Snapshot) -> None:
+    def draw_ahead(self, snap: Snapshot, before: Snapshot | None = None) -> None:
         """Start drawing the table of ``snap`` (a move just committed) in the render pool
         now, before its publish reads the game and writes the trail: the picture is drawn
         while the event loop does the rest (issue 23), and the publish takes it if it
         shows the same thing (:meth:`table_picture`). Only with render workers, and only
         when no other publish of the game runs or waits (a newer move could then make this
-        picture one nobody sees)."""
+        picture one nobody sees). Nor when the move changed nothing the picture shows
+        (``before``: the game before it; a secret order, say): its publish most often
+        shows nothing new, and when it does it draws the table itself."""
         pool = renderpool.current()
         if not self.draw_ahead_on or pool is None or pool.broken or pool.closed:
             return  # (a pool that cannot draw: the publish draws in-process, once)
@@ -133,6 +135,10 @@ class PublishMixin(CogBase):
         if snap.row.status != "active" or snap.row.paused is not None:
             return
         view, names, lang = snap.view(None), snap.names, snap.row.lang
+        if before is not None:
+            shown = (before.view(None), before.names, before.row.lang)
+            if shown == (view, names, lang):
+                return
         task = asyncio.create_task(present.table_picture(snap.row.game, view, names, lang))
         task.add_done_callback(_quiet)
         _drop(self.drawn_ahead.pop(snap.id, None))  # (an older move's, not taken yet)

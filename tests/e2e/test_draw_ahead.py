@@ -272,8 +272,8 @@ async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
     pool: Any = renderpool.current()
     draw = pool.draw_described
 
-    def spoiled(snap: Any) -> None:
-        draw_ahead(snap)
+    def spoiled(snap: Any, before: Any = None) -> None:
+        draw_ahead(snap, before)
         if how == "cancelled":  # (as when the bot closes)
             cog.drawn_ahead[snap.id][3].cancel()
 
@@ -299,3 +299,24 @@ async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
     assert not cog.drawn_ahead
     if how == "fails":
         assert calls == ["table", "table"]  # drawn ahead (failed), then by the publish
+
+
+async def test_a_move_that_changes_no_picture_draws_none_ahead(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """Kosmonavts' secret orders change nothing the table's picture shows, and their
+    publish most often shows nothing new: no table is drawn ahead for them (before, every
+    click drew one: 60 tables drawn for 22 shown in these 60 clicks)."""
+    h = harness
+    ana, ben, cai = h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cai", "en-US")
+    await open_game(h, "kosmonavts", ana, [ben, cai])
+    seats = {ana: 0, ben: 1, cai: 2}
+    rng = random.Random(4)
+    events.clear()
+    start = len(h.requests)
+    for _ in range(60):
+        assert await play_turn(h, seats, rng) is not None
+        await h.idle()
+    drawn = [what for what, _ in events].count("draw table")
+    shown = sum(1 for r in h.requests[start:] for f in r.files if f.filename == "table.png")
+    assert drawn == shown == 22

@@ -102,12 +102,13 @@ async def test_a_clicks_table_is_drawn_before_its_publish_reads_the_game(
         assert not cog_of(h).drawn_ahead  # taken by its publish
 
 
+@pytest.mark.parametrize("game", ["mlem", "kosmonavts"])
 async def test_the_same_channel_with_and_without_drawing_ahead(
-    make_harness: Any, tmp_path: Path
+    make_harness: Any, tmp_path: Path, game: str
 ) -> None:
     """Every request the bot makes to Discord (messages, embeds, buttons, pictures and
-    their alt texts) in a few turns is the same whether the tables are drawn ahead (a pool)
-    or in the publish (none)."""
+    their alt texts, the DMs' private pictures) in a few turns is the same whether the
+    tables are drawn ahead (a pool) or in the publish (none); Kosmonavts: secret orders."""
     shown = []
     for pool in (None, Pool([])):
         settings = Settings(
@@ -117,9 +118,14 @@ async def test_the_same_channel_with_and_without_drawing_ahead(
         h = await make_harness(functools.partial(build_bot, settings, clock=clock, seeds=seeds))
         renderpool.install(pool)  # type: ignore[arg-type]
         try:
-            seats = await two_players(h)
+            if game == "mlem":
+                seats = await two_players(h)
+            else:
+                users = [h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cai", "en-US")]
+                await open_game(h, game, users[0], users[1:])
+                seats = {u: seat for seat, u in enumerate(users)}
             rng = random.Random(8)
-            for _ in range(8):
+            for _ in range(8 if game == "mlem" else 24):
                 await play_turn(h, seats, rng)
             await h.idle()
             said = [_ids(json.dumps([r.method, r.path, r.json])) for r in h.backend.requests]

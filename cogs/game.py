@@ -428,7 +428,7 @@ class GameCog(
         # pacing tick republishes any table that lags), not a refused move.
         # The table shows the move (and "thinking" for the bots it unblocked) at once; the
         # bots' moves follow in the background. Its picture is drawn meanwhile.
-        self.draw_ahead(outcome.after)
+        self.draw_ahead(outcome.after, outcome.before)
         try:
             if from_private:
                 await self.update_private_panel(interaction, gid, seat)

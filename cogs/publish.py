@@ -118,26 +118,33 @@ class PublishMixin(CogBase):
                             gid, self.host.clock.now(), published_version=row.version - 1
                         )
 
-    def draw_ahead(self, snap: Snapshot) -> None:
+    def draw_ahead(self, snap: Snapshot, before: Snapshot | None = None) -> None:
         """Start drawing the table of ``snap`` (a move just committed) in the render pool
         now, before its publish reads the game and writes the trail: the picture is drawn
         while the event loop does the rest (issue 23), and the publish takes it if it
         shows the same thing (:meth:`table_picture`). Only with render workers, and only
         when no other publish of the game runs or waits (a newer move could then make this
-        picture one nobody sees)."""
-        if not self.draw_ahead_on or renderpool.current() is None:
-            return
+        picture one nobody sees). Nor when the move changed nothing the picture shows
+        (``before``: the game before it; a secret order, say): its publish most often
+        shows nothing new, and when it does it draws the table itself."""
+        pool = renderpool.current()
+        if not self.draw_ahead_on or pool is None or pool.broken or pool.closed:
+            return  # (a pool that cannot draw: the publish draws in-process, once)
         if self.publish_locks.locked(snap.id):
             return
         if snap.row.status != "active" or snap.row.paused is not None:
             return
         view, names, lang = snap.view(None), snap.names, snap.row.lang
+        if before is not None:
+            shown = (before.view(None), before.names, before.row.lang)
+            if shown == (view, names, lang):
+                return
         task = asyncio.create_task(present.table_picture(snap.row.game, view, names, lang))
         task.add_done_callback(_quiet)
-        self.drawn_ahead.pop(snap.id, None)
+        _drop(self.drawn_ahead.pop(snap.id, None))  # (an older move's, not taken yet)
         self.drawn_ahead[snap.id] = (view, names, lang, task)
         while len(self.drawn_ahead) > AHEAD:  # (never taken: a publish that failed early)
-            del self.drawn_ahead[next(iter(self.drawn_ahead))]
+            _drop(self.drawn_ahead.pop(next(iter(self.drawn_ahead))))
 
     async def table_picture(
         self, snap: Snapshot, lang: str, ahead: Ahead | None
@@ -147,15 +154,10 @@ class PublishMixin(CogBase):
         drawn now."""
         view, names = snap.view(None), snap.names
         if ahead is not None and ahead[:3] == (view, names, lang):
-            try:
-                return await ahead[3]
-            except Exception:  # (its failure is drawn again below)
-                pass
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # this publish is cancelled
-                # (the drawing was: the bot is closing) drawn again below
+            drawn = ahead[3]
+            await asyncio.wait([drawn])  # (its failure, even a cancellation, is not ours)
+            if not drawn.cancelled() and drawn.exception() is None:
+                return drawn.result()
         return await present.table_picture(snap.row.game, view, names, lang)
 
     async def newer(self, snap: Snapshot) -> Snapshot | None:
@@ -183,8 +185,37 @@ class PublishMixin(CogBase):
         ``snap`` (None: the game as stored now; ``recent``: its last
         :data:`RECENT_ACTIONS` live moves, read with it; ``settings``: people's settings
         read before, by user id, for :meth:`dm_turn`). A newer move stored meanwhile
-        (``again`` times at most): its table instead."""
+        (``again`` times at most): its table instead. The table drawn ahead for the game,
+        if any, is taken here; when it is not the one shown (another view, the table
+        unchanged, a newer move), its drawing is stopped."""
         ahead = self.drawn_ahead.pop(gid, None)
+        try:
+            await self._show_table_of(
+                gid,
+                force_new=force_new,
+                ping=ping,
+                again=again,
+                snap=snap,
+                recent=recent,
+                settings=settings,
+                ahead=ahead,
+            )
+        finally:
+            _drop(ahead)
+
+    async def _show_table_of(
+        self,
+        gid: int,
+        *,
+        force_new: bool,
+        ping: bool,
+        again: int,
+        snap: Snapshot | None,
+        recent: list[ActionRow] | None,
+        settings: dict[int, tuple[bool, str | None]] | None,
+        ahead: Ahead | None,
+    ) -> None:
+        """:meth:`_show_table`, with the table drawn ``ahead`` (None: none)."""
         if snap is None:
             snap, recent = await self.host.by_id(gid), None
         if snap.row.paused is not None:
@@ -545,6 +576,13 @@ def refused_for_good(err: discord.HTTPException) -> bool:
     """Whether Discord's refusal of a DM would be the same at every try: any 4xx (closed DMs,
     an unknown user, a malformed request) but a rate limit; a 5xx is worth another try."""
     return isinstance(err, discord.Forbidden) or (400 <= err.status < 500 and err.status != 429)
+
+
+def _drop(ahead: Ahead | None) -> None:
+    """A table drawn ahead that will not be shown: its drawing stopped if it still runs
+    (a call not yet handed to a worker is never drawn)."""
+    if ahead is not None:
+        ahead[3].cancel()
 
 
 def _quiet(task: asyncio.Task[Any]) -> None:

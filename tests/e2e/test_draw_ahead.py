@@ -32,16 +32,23 @@ from tests.harness.models import FakeUser
 
 
 class Pool:
-    """A render pool drawing in-process, recording each picture asked for."""
+    """A render pool drawing in-process, recording each picture asked for (a view in
+    ``held``: its drawing waits until ``release`` is set)."""
+
+    broken = closed = False
 
     def __init__(self, events: list[tuple[str, Any]]) -> None:
         self.events = events
+        self.held: list[dict[str, Any]] = []
+        self.release = asyncio.Event()
 
     async def draw_described(
         self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str
     ) -> tuple[bool, renderpool.Described]:
         self.events.append((f"draw {kind}", view))
         await asyncio.sleep(0)  # (handed over: a worker draws it meanwhile)
+        if view in self.held:
+            await self.release.wait()
         return True, renderpool.draw_described(kind, game_id, view, names, lang)
 
 
@@ -95,12 +102,13 @@ async def test_a_clicks_table_is_drawn_before_its_publish_reads_the_game(
         assert not cog_of(h).drawn_ahead  # taken by its publish
 
 
+@pytest.mark.parametrize("game", ["mlem", "kosmonavts"])
 async def test_the_same_channel_with_and_without_drawing_ahead(
-    make_harness: Any, tmp_path: Path
+    make_harness: Any, tmp_path: Path, game: str
 ) -> None:
     """Every request the bot makes to Discord (messages, embeds, buttons, pictures and
-    their alt texts) in a few turns is the same whether the tables are drawn ahead (a pool)
-    or in the publish (none)."""
+    their alt texts, the DMs' private pictures) in a few turns is the same whether the
+    tables are drawn ahead (a pool) or in the publish (none); Kosmonavts: secret orders."""
     shown = []
     for pool in (None, Pool([])):
         settings = Settings(
@@ -110,9 +118,14 @@ async def test_the_same_channel_with_and_without_drawing_ahead(
         h = await make_harness(functools.partial(build_bot, settings, clock=clock, seeds=seeds))
         renderpool.install(pool)  # type: ignore[arg-type]
         try:
-            seats = await two_players(h)
+            if game == "mlem":
+                seats = await two_players(h)
+            else:
+                users = [h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cai", "en-US")]
+                await open_game(h, game, users[0], users[1:])
+                seats = {u: seat for seat, u in enumerate(users)}
             rng = random.Random(8)
-            for _ in range(8):
+            for _ in range(8 if game == "mlem" else 24):
                 await play_turn(h, seats, rng)
             await h.idle()
             said = [_ids(json.dumps([r.method, r.path, r.json])) for r in h.backend.requests]
@@ -187,6 +200,73 @@ async def test_nothing_is_drawn_ahead_while_the_games_publish_runs(
     assert not cog.drawn_ahead
 
 
+async def test_a_table_drawn_ahead_and_not_shown_is_stopped(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """A picture drawn ahead that will not be shown (replaced by a newer move's, or taken
+    by a publish that shows another view or nothing new) stops drawing: no worker time,
+    no task left running (nor at shutdown). A pool that cannot draw gets none ahead."""
+    h = harness
+    seats = await two_players(h)
+    cog = cog_of(h)
+    pool = renderpool.current()
+    assert isinstance(pool, Pool)
+    before = await snapshot(h)
+    await play_turn(h, seats, random.Random(5))
+    await h.idle()
+    now = await snapshot(h)
+    assert now.view(None) != before.view(None)
+    pool.held.append(before.view(None))  # its drawing never ends by itself
+
+    cog.draw_ahead(before)
+    first = cog.drawn_ahead[before.id][3]
+    cog.draw_ahead(before)  # a newer move's (here the same) replaces it
+    await asyncio.sleep(0)
+    assert first.cancelled()
+    stale = cog.drawn_ahead[before.id][3]
+    events.clear()
+    await cog.publish(now.id)  # shows the game as it is: not that picture
+    await h.idle()
+    assert stale.cancelled() and not cog.drawn_ahead
+    assert table_picture(latest_table(h)) == renderpool.draw(
+        "table", "mlem", now.view(None), now.names, now.row.lang
+    )
+
+    for attr in ("broken", "closed"):
+        setattr(pool, attr, True)
+        cog.draw_ahead(now)
+        assert not cog.drawn_ahead
+        setattr(pool, attr, False)
+
+    cog.draw_ahead(before)  # still drawing when the bot stops: stopped with it
+    left = cog.drawn_ahead[before.id][3]
+    await h.restart()
+    assert left.cancelled()
+
+
+async def test_a_failed_or_cancelled_drawing_ahead_is_drawn_again(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """The picture drawn ahead failed, or was cancelled by someone else: the publish draws
+    the table itself and shows it (it is not cancelled with it)."""
+    h = harness
+    seats = await two_players(h)
+    cog = cog_of(h)
+    for spoil in ("fail", "cancel"):
+        await play_turn(h, seats, random.Random(7))
+        await h.idle()
+        snap = await snapshot(h)
+        loop = asyncio.get_running_loop()
+        spoiled: asyncio.Future[Any] = loop.create_future()
+        if spoil == "fail":
+            spoiled.set_exception(RuntimeError("a worker's bad day"))
+        else:
+            spoiled.cancel()
+        view, names, lang = snap.view(None), snap.names, snap.row.lang
+        picture = await cog.table_picture(snap, lang, (view, names, lang, spoiled))
+        assert picture == await cog.table_picture(snap, lang, None)
+
+
 @pytest.mark.parametrize("how", ["fails", "cancelled"])
 async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
     harness: Harness, events: list[tuple[str, Any]], monkeypatch: pytest.MonkeyPatch, how: str
@@ -198,8 +278,8 @@ async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
     pool: Any = renderpool.current()
     draw = pool.draw_described
 
-    def spoiled(snap: Any) -> None:
-        draw_ahead(snap)
+    def spoiled(snap: Any, before: Any = None) -> None:
+        draw_ahead(snap, before)
         if how == "cancelled":  # (as when the bot closes)
             cog.drawn_ahead[snap.id][3].cancel()
 
@@ -225,3 +305,24 @@ async def test_a_drawing_ahead_that_fails_is_drawn_again_by_the_publish(
     assert not cog.drawn_ahead
     if how == "fails":
         assert calls == ["table", "table"]  # drawn ahead (failed), then by the publish
+
+
+async def test_a_move_that_changes_no_picture_draws_none_ahead(
+    harness: Harness, events: list[tuple[str, Any]]
+) -> None:
+    """Kosmonavts' secret orders change nothing the table's picture shows, and their
+    publish most often shows nothing new: no table is drawn ahead for them (before, every
+    click drew one: 60 tables drawn for 22 shown in these 60 clicks)."""
+    h = harness
+    ana, ben, cai = h.user("Ana", "en-US"), h.user("Ben", "es-ES"), h.user("Cai", "en-US")
+    await open_game(h, "kosmonavts", ana, [ben, cai])
+    seats = {ana: 0, ben: 1, cai: 2}
+    rng = random.Random(4)
+    events.clear()
+    start = len(h.requests)
+    for _ in range(60):
+        assert await play_turn(h, seats, rng) is not None
+        await h.idle()
+    drawn = [what for what, _ in events].count("draw table")
+    shown = sum(1 for r in h.requests[start:] for f in r.files if f.filename == "table.png")
+    assert drawn == shown == 22

@@ -1238,7 +1238,7 @@ def main() -> None:
         "--no-draw-ahead",
         action="store_true",
         help="a click's table drawn in its publish, not asked of the render pool the "
-        "moment its move is committed (cogs.publish.PublishMixin.draw_ahead)",
+        "moment its move is committed (cogs.ahead.AheadMixin.draw_ahead)",
     )
     ap.add_argument(
         "--switch-interval",
@@ -1252,9 +1252,9 @@ def main() -> None:
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval / 1000)
     if args.no_draw_ahead:
-        from cogs.publish import PublishMixin
+        from cogs.ahead import AheadMixin
 
-        PublishMixin.draw_ahead_on = False
+        AheadMixin.draw_ahead_on = False
     if args.pillow:  # (before any render worker starts: they inherit the environment)
         os.environ["COSMODROME_PNG_BANDS"] = "0"
         kit.BANDED = False

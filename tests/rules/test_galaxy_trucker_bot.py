@@ -361,3 +361,31 @@ def test_the_heuristic_lands_where_its_holds_take_the_goods() -> None:
     room = sum(h.capacity for h in holds)
     assert bot.load_gain(w, seat, ["red"]) == (4 if red else 0)
     assert bot.load_gain(w, seat, ["blue"] * (room + 2)) == room
+
+
+def test_at_level_ii_the_search_never_thins_the_crew_below_the_heuristics_floor() -> None:
+    """At levels II and III (slavers take 4 and 5 crew) an abandoned ship that would leave
+    fewer than KEEP_HUMANS humans aboard is passed, as the heuristic does (2026-11-27: such
+    takes were the searches' most common departure from the heuristic on the ships that
+    lost their humans); with more humans, or at level I, both answers are searched."""
+    s, seat = at_retire_question(0)
+    w = clone(s)
+    f = w["flight"]
+    card = next(c for c, v in cards().items() if v["type"] == "abandoned_ship")
+    f["card"], f["ask"] = card, {"seat": seat, "kind": "take"}
+    p = w["players"][seat]
+    cells = sorted(p["crew"])
+    thin = bot.KEEP_HUMANS + cards()[card]["crew_lost"] - 1
+    p["crew"] = {k: 0 for k in cells}
+    for i in range(thin):
+        p["crew"][cells[i % len(cells)]] += 1
+    d = next(d for d in GAME.pending(w) if d.seat == seat)
+    assert {"take", "pass"} <= {o.id for o in d.options}
+    assert bot.choose(w, seat, random.Random(0)) == "pass"
+    assert gt_search.prune(w, d) == ["pass"]
+    assert bot_for(GAME, "hard")(w, seat, random.Random(0)) == "pass"
+    level_i = clone(w)
+    level_i["level"] = "I"
+    assert {"take", "pass"} <= set(gt_search.prune(level_i, d))
+    p["crew"][cells[0]] += 1  # one more human: the floor is kept either way
+    assert {"take", "pass"} <= set(gt_search.prune(w, d))

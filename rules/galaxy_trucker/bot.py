@@ -35,8 +35,8 @@ Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_
 ``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 30 tiles left face
 up (at most 44), 86 % of the ships finish the flight (69 of 80; 278 of 320 over seeds 0-79,
 87 %; 84 % before the purple alien came first at level II, 79 % before the open cells were
-kept, 76 % before the crew changes of 2026-11-27, below). The weights below were tuned on such games (seeds 0-39, checked on
-40-79).
+kept, 76 % before the crew changes of 2026-11-27, below). The weights below were tuned on
+such games (seeds 0-39, checked on 40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
 alien when enough humans stay aboard; at levels II and III the purple one (+2 firepower

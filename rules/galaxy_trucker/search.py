@@ -45,7 +45,7 @@ other levels only when that locks the win (below).
   (2026-11-27). At levels II and III (CREW_FLOOR) an abandoned ship that would leave fewer
   than the heuristic's KEEP_HUMANS humans aboard is passed, not searched: 4 hard bots,
   seeds 0-79, the search took 50 such ships where the heuristic passed, and 15 of those
-  ships later left the flight (most without humans, to slavers: level II's take 4); with
+  ships later left the flight (13 without humans, 6 of them to slavers, which take 4); with
   the rule 273 of 320 ships finished instead of 264 (the heuristic alone 275), for 0.4
   credit a ship less (2026-11-27).
 * :func:`reward_bonus`: at the same levels a finished play-out whose ship is out of the

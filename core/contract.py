@@ -283,6 +283,7 @@ class Game(Protocol):
     #                                               first (reads only what the seat sees)
     #   to_move(state) -> list[int]                 the seats of pending(state), cheaply
     #                                               (play-outs only need who moves next)
+    #   reward_bonus(state, seat) -> float          added to a finished play-out's reward
     #   search_levels: {level: rules.search.Budget} the game's own budgets per level
 
     def new(self, players: int, options: Mapping[str, str], seed: int) -> State:

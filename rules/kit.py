@@ -173,7 +173,7 @@ def named(cls: Any, game: str | None, players: tuple[int, int] | None) -> None:
 
 
 #: The search hooks a game's ``search`` module may define (see :class:`core.contract.Game`).
-SEARCH_HOOKS = ("sample", "rollout", "evaluate", "prune", "to_move")
+SEARCH_HOOKS = ("sample", "rollout", "evaluate", "prune", "to_move", "reward_bonus")
 
 
 class EngineGame:

@@ -18,6 +18,8 @@
 * ``prune(state, decision) -> option ids`` — the options worth searching (default: all).
 * ``to_move(state) -> seats`` — the seats of ``pending`` computed cheaply (play-outs only
   need who moves next; default: ``pending``).
+* ``reward_bonus(state, seat) -> float`` — added to a finished play-out's reward (what the
+  game wants its bots to weigh besides the win; default: nothing).
 * ``search_levels: dict[str, Budget]`` — the game's own budgets for some levels (a game whose
   moves are costly plays fewer play-outs to stay within the time a level allows).
 
@@ -169,7 +171,9 @@ def reward(game: Any, state: State, seat: int) -> float:
     mine = res.scores[seat]
     best_other = max((sc for i, sc in enumerate(res.scores) if i != seat), default=mine)
     margin = 0.5 + 0.5 * math.tanh((mine - best_other) / 10.0)
-    return (1 - MARGIN_WEIGHT) * share + MARGIN_WEIGHT * margin
+    out = (1 - MARGIN_WEIGHT) * share + MARGIN_WEIGHT * margin
+    bonus = getattr(game, "reward_bonus", None)
+    return out + float(bonus(state, seat)) if bonus is not None else out
 
 
 def playout(game: Any, state: State, seat: int, rng: random.Random, depth: int | None) -> float:

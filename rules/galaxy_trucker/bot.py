@@ -33,13 +33,16 @@ It does not look at the card piles: it would not remember them.
 
 Measured over 20 seeded 4-bot level II games (``tests/rules/test_galaxy_trucker_bot.py``,
 ``bench/gt_bot.py``): ships legal as built, 21 tiles on 27 cells, about 30 tiles left face
-up (at most 44), 84 % of the ships finish the flight (67 of 80; 276 of 320 over seeds 0-79,
-86 %; 79 % before the open cells were kept, 76 % before the crew changes of 2026-11-27,
-below). The weights below were tuned on such games (seeds 0-39, checked on
-40-79).
+up (at most 44), 86 % of the ships finish the flight (69 of 80; 278 of 320 over seeds 0-79,
+87 %; 84 % before the purple alien came first at level II, 79 % before the open cells were
+kept, 76 % before the crew changes of 2026-11-27, below). The weights below were tuned on
+such games (seeds 0-39, checked on 40-79).
 
 At pre-launch it asks for "fix it for me" (never needed for its own ships) and takes an
-alien when enough humans stay aboard. The flight part is :func:`_flight`: full power,
+alien when enough humans stay aboard; at levels II and III the purple one (+2 firepower
+against slavers of firepower 7 and 8) with fewer humans left, and no brown one that would
+leave no room for it (the heuristic, 4 bots, seeds 0-79: 278 of 320 ships finished, 275
+before; lost to slavers 24, 27 before; 2026-11-27). The flight part is :func:`_flight`: full power,
 except against an enemy (the fewest double cannons that win, else tie, else none); every
 reward, but an abandoned ship only when KEEP_HUMANS humans stay aboard; the planet whose
 goods add the most to what the holds carry (none: it passes, rather than lose days for
@@ -69,7 +72,7 @@ from . import flight as fl
 from . import goods as gd
 from . import ship as sh
 from .building import board_of
-from .engine import pending_of
+from .engine import _alien_cabins, pending_of
 from .tiles import (
     FRONT,
     LEFT,
@@ -120,6 +123,11 @@ MUST_CABINS = 0.0
 KEEP_HUMANS = 5
 #: At pre-launch an alien comes aboard when at least this many humans stay aboard.
 ALIEN_HUMANS = 4
+#: Levels whose slavers have firepower 7 and 8: the purple alien (+2 firepower) is weighed
+#: before the brown one, and comes aboard when at least PURPLE_HUMANS humans stay
+#: (2026-11-27, issue 20: most ships out of a level II flight lost their humans to slavers).
+PURPLE_FIRST = ("II", "III")
+PURPLE_HUMANS = 2
 #: Points per unit of what a kind adds, while the ship has less than its target of it.
 BASE = {"engine": 3.0, "cannon": 2.5, "cabin": 7.0, "battery": 2.5, "hold": 1.0}
 #: A ship's target of each kind: one unit per this many cells of its board, at least FLOOR.
@@ -577,7 +585,9 @@ def _with_hand(s: dict[str, Any], y: Yard, p: dict[str, Any], ids: list[str]) ->
 
 
 def _prelaunch(s: dict[str, Any], seat: int, ids: list[str]) -> str:
-    """Fix it for me; an alien when at least 4 humans stay aboard."""
+    """Fix it for me; an alien when at least ALIEN_HUMANS humans stay aboard; at the levels
+    of PURPLE_FIRST the purple alien (firepower) before the brown one, and when at least
+    PURPLE_HUMANS humans stay."""
     if "fix" in ids:
         return "fix"
     aliens = [i for i in ids if i.startswith("alien.")]
@@ -587,7 +597,14 @@ def _prelaunch(s: dict[str, Any], seat: int, ids: list[str]) -> str:
             1 for t, _ in p["ship"].values() if tile(t).type in ("cabin", "starting_cabin")
         )
         taken = sum(1 for v in p["aliens"].values() if v)
-        if 2 * (cabins - taken - 1) >= ALIEN_HUMANS:
+        humans = 2 * (cabins - taken - 1)  # (once this alien is aboard)
+        if s["level"] in PURPLE_FIRST:
+            if aliens[0].startswith("alien.purple"):
+                return aliens[0] if humans >= PURPLE_HUMANS else "noalien"
+            purple = "purple" not in p["aliens"] and _alien_cabins(s, seat, "purple")
+            if purple and humans - 2 < ALIEN_HUMANS:
+                return "noalien"  # (a brown alien now would leave no room for the purple)
+        if humans >= ALIEN_HUMANS:
             return aliens[0]
     return "noalien" if "noalien" in ids else ids[0]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from rules import search
 from rules.galaxy_trucker import GAME, bot
 from rules.galaxy_trucker import search as gt_search
 from rules.galaxy_trucker import ship as sh
@@ -199,9 +200,11 @@ def test_a_peek_at_the_deck_would_change_the_choice_the_search_does_not_peek() -
     # With giving up weighed (at level II, as here, the levels weigh it only to lock the win
     # since 2026-11-27: GIVE_UP; what is tested here is the sampling, the same either way), a
     # search that could see the deck would take the abandoned station before good cards and
-    # retire before bad ones ...
+    # retire before bad ones (without OUT_COST, which since 2026-11-27 counts a retired ship
+    # as out at level II: there no search retires before bad cards either) ...
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(gt_search, "GIVE_UP", ("II",))
+        mp.setattr(gt_search, "OUT_COST", 0.0)
         with pytest.MonkeyPatch.context() as peeking:
             peeking.setattr(type(GAME), "sample", staticmethod(peek))
             assert choose(GAME, good, seat, random.Random(1), budget) == "take"
@@ -361,3 +364,52 @@ def test_the_heuristic_lands_where_its_holds_take_the_goods() -> None:
     room = sum(h.capacity for h in holds)
     assert bot.load_gain(w, seat, ["red"]) == (4 if red else 0)
     assert bot.load_gain(w, seat, ["blue"] * (room + 2)) == room
+
+
+def test_at_level_ii_the_search_never_thins_the_crew_below_the_heuristics_floor() -> None:
+    """At levels II and III (slavers take 4 and 5 crew) an abandoned ship that would leave
+    fewer than KEEP_HUMANS humans aboard is passed, as the heuristic does (2026-11-27: such
+    takes were the searches' most common departure from the heuristic on the ships that
+    lost their humans); with more humans, or at level I, both answers are searched."""
+    s, seat = at_retire_question(0)
+    w = clone(s)
+    f = w["flight"]
+    card = next(c for c, v in cards().items() if v["type"] == "abandoned_ship")
+    f["card"], f["ask"] = card, {"seat": seat, "kind": "take"}
+    p = w["players"][seat]
+    cells = sorted(p["crew"])
+    thin = bot.KEEP_HUMANS + cards()[card]["crew_lost"] - 1
+    p["crew"] = {k: 0 for k in cells}
+    for i in range(thin):
+        p["crew"][cells[i % len(cells)]] += 1
+    d = next(d for d in GAME.pending(w) if d.seat == seat)
+    assert {"take", "pass"} <= {o.id for o in d.options}
+    assert bot.choose(w, seat, random.Random(0)) == "pass"
+    assert gt_search.prune(w, d) == ["pass"]
+    assert bot_for(GAME, "hard")(w, seat, random.Random(0)) == "pass"
+    level_i = clone(w)
+    level_i["level"] = "I"
+    assert {"take", "pass"} <= set(gt_search.prune(level_i, d))
+    p["crew"][cells[0]] += 1  # one more human: the floor is kept either way
+    assert {"take", "pass"} <= set(gt_search.prune(w, d))
+
+
+def test_at_level_ii_a_playout_whose_ship_is_out_is_worth_less() -> None:
+    """The search's reward of a finished play-out: OUT_COST less when the seat's ship left
+    the flight, at levels II and III only (the win alone undervalues finishing)."""
+    s = GAME.new(2, {"level": "II", "rules": "2"}, 3)
+    r = random.Random(3)
+    while GAME.pending(s):
+        d = GAME.pending(s)[0]
+        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+    f = s["flight"]
+    for seat in range(2):
+        assert gt_search.reward_bonus(s, seat) == 0.0 or seat in f["retired"]
+    out = clone(s)
+    out["flight"]["retired"] = [0]
+    assert gt_search.reward_bonus(out, 0) == -gt_search.OUT_COST < 0
+    assert gt_search.reward_bonus(out, 1) == 0.0
+    assert search.reward(GAME, out, 0) == search.reward(GAME, s, 0) - gt_search.OUT_COST
+    level_i = clone(out)
+    level_i["level"] = "I"
+    assert gt_search.reward_bonus(level_i, 0) == 0.0

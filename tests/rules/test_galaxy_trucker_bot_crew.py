@@ -5,10 +5,11 @@ open space, and no abandoned ship is taken that leaves fewer than KEEP_HUMANS hu
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import Any
 
-from rules.galaxy_trucker import bot
+from rules.galaxy_trucker import GAME, bot
 from rules.galaxy_trucker import ship as sh
 from rules.galaxy_trucker.tiles import FRONT, cards, regular_tile_ids, side, tile
 from rules.kit import clone
@@ -108,3 +109,50 @@ def test_no_abandoned_ship_that_leaves_fewer_than_keep_humans() -> None:
     assert bot._flight(s, seat, ["take", "pass"]) == "pass"
     p["crew"] = {"7.7": bot.KEEP_HUMANS + lost}
     assert bot._flight(s, seat, ["take", "pass"]) == "take"
+
+
+def _alien_question(seed: int, seat: int, colour: str) -> tuple[dict[str, Any], list[str]]:
+    """A 2-bot level II game played by the heuristic to ``seat``'s pre-launch question of
+    the ``colour`` alien: the state and the options."""
+    s = GAME.new(2, {"level": "II", "rules": "2"}, seed)
+    r = random.Random(seed)
+    while s["phase"] != "flight":
+        d = GAME.pending(s)[0]
+        if d.seat == seat and s["players"][seat]["stage"] == f"alien.{colour}":
+            return s, [o.id for o in d.options]
+        s, _ = GAME.apply(s, d.seat, GAME.bot_choice(s, d.seat, r))
+    raise AssertionError("no alien question")
+
+
+def test_at_level_ii_the_purple_alien_comes_aboard_with_fewer_humans_left() -> None:
+    """Level II slavers have firepower 7: the purple alien's +2 comes aboard when at least
+    PURPLE_HUMANS humans stay (ALIEN_HUMANS for any other alien, and at level I)."""
+    s, ids = _alien_question(0, 1, "purple")
+    p = s["players"][1]
+    cabins = sum(1 for t, _ in p["ship"].values() if tile(t).type in ("cabin", "starting_cabin"))
+    left = 2 * (cabins - sum(1 for v in p["aliens"].values() if v) - 1)
+    assert bot.PURPLE_HUMANS <= left < bot.ALIEN_HUMANS
+    assert bot._prelaunch(s, 1, ids).startswith("alien.purple")
+    level_i = clone(s)
+    level_i["level"] = "I"
+    assert bot._prelaunch(level_i, 1, ids) == "noalien"
+
+
+def test_at_level_ii_no_brown_alien_takes_the_purple_ones_room() -> None:
+    s, ids = _alien_question(1, 0, "brown")
+    assert bot._prelaunch(s, 0, ids).startswith("alien.brown")  # room for both
+    p = s["players"][0]
+    crowded = clone(s)  # one cabin fewer: after the brown alien, no room for the purple
+    cabins = [k for k, (t, _) in p["ship"].items() if tile(t).type == "cabin"]
+    keep = {k for k, (t, _) in p["ship"].items() if tile(t).type == "life_support"}
+    spare = [
+        k
+        for k in cabins
+        if not any(sh.neighbour(sh.unkey(k), d) in {sh.unkey(x) for x in keep} for d in range(4))
+    ]
+    assert spare, "a cabin away from every life support"
+    del crowded["players"][0]["ship"][spare[0]]
+    assert bot._prelaunch(crowded, 0, ids) == "noalien"
+    level_i = clone(crowded)
+    level_i["level"] = "I"
+    assert bot._prelaunch(level_i, 0, ids).startswith("alien.brown")

@@ -287,7 +287,8 @@ def _token_groups(view: dict, n: int) -> list[TokenGroup]:
             at = ((x0 + x1) / 2 + 8, y0 - 2)
         else:
             at = ((x0 + x1) / 2, y0 + 49)
-        flying: dict = {"ufo": {"space": u["space"]}, "rocket": {"space": sp}}
+        # (the rocket matters only on the UFO's space)
+        flying: dict = {"ufo": {"space": u["space"]}, "rocket": {"space": sp} if sp == s else {}}
         out.append(("ufo", flying, (at[0] - 23, at[1] - 18, at[0] + 23, at[1] + 9)))
 
     for mid, occ in (view.get("moons") or {}).items():
@@ -337,6 +338,19 @@ def _token_groups(view: dict, n: int) -> list[TokenGroup]:
             )
             out.append((f"deep{key}", {"deep_space": {key: ds.get(key)}}, box))
     return out
+
+
+def _group_boxes(bd: kit.ScaledDraw, view: dict, n: int) -> list[tuple[str, dict, layers.Box]]:
+    """:func:`_token_groups` with their boxes in picture pixels (``bd``: the board's
+    drawer), grown by :data:`_GROUP_MARGIN`, within the board."""
+    return [
+        (
+            name,
+            gv,
+            layers.box_within((*bd.pt(*box[:2]), *bd.pt(*box[2:])), _GROUP_MARGIN, _BOARD_AREA),
+        )
+        for name, gv, box in _token_groups(view, n)
+    ]
 
 
 def _meets(a: layers.Box, b: layers.Box) -> bool:
@@ -723,14 +737,7 @@ def _draw_parts(c: layers.PaletteCanvas, view: dict, names: Sequence[str], lang:
     # the rocket moving redraws its box, not the board.
     av = {**bv, "rocket": bv["rocket"] if isinstance(bv.get("ufo"), dict) else {}}
     bd = kit.ScaledDraw(c.base, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
-    groups = [
-        (
-            name,
-            gv,
-            layers.box_within((*bd.pt(*box[:2]), *bd.pt(*box[2:])), _GROUP_MARGIN, _BOARD_AREA),
-        )
-        for name, gv, box in _token_groups(av, n)
-    ]
+    groups = _group_boxes(bd, av, n)
     units = [
         (box, [groups[m] for m in members], _key(lang, n, [groups[m][:2] for m in members]))
         for members, box in _merged_groups(groups)

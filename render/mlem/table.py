@@ -590,7 +590,8 @@ _BOARD_AREA: layers.Box = (0, OUT_HEADER_H, _SPLIT, _BELOW)
 _SIDE_AREA: layers.Box = (_SPLIT, OUT_HEADER_H, OUT_W, OUT_H)
 _UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
 
-#: The parts kept, by what they show: header, board, side panels, variants and legend.
+#: The parts kept, by what they show: header, the board's token groups (small boxes, a few
+#: KB each), the rocket, side panels, variants and legend.
 _HEADERS = layers.tile_cache(32)
 _BOARDS = layers.tile_cache(256)
 _ROCKETS = layers.tile_cache(64)

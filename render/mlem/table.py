@@ -168,6 +168,33 @@ def _rocket_space(view: dict) -> int | None:
     return max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
 
 
+def _ufo_at(view: dict) -> tuple[int, tuple[float, float]] | None:
+    """The UFO marker's space and centre (None: no UFO): in the middle of its space, or
+    above it when the rocket is there too (in deep space, beside the rocket)."""
+    u = view.get("ufo")
+    if not (isinstance(u, dict) and isinstance(u.get("space"), int)):
+        return None
+    sp = _rocket_space(view)
+    s = max(0, min(DEEP, u["space"]))
+    x0, y0, x1, _ = cell_box(s)
+    if s == DEEP:
+        return s, (x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56)
+    if s == sp:
+        return s, ((x0 + x1) / 2 + 8, y0 - 2)
+    return s, ((x0 + x1) / 2, y0 + 49)
+
+
+def _planet_rows(pid: str, rows: Any, n: int) -> tuple[float, float, int, list] | None:
+    """Where a planet's rows are drawn (its rows' corner), their pitch, and the rows shown
+    (seat, count), in arrival order (None: no such planet)."""
+    geo = PLANET_GEO.get(pid)
+    if not geo:
+        return None
+    x, y = geo["rows"]
+    ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
+    return x, y, 25 if len(ok) <= 4 else 22, ok[:5]
+
+
 def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
     """Everything on the board but the rocket (drawn last, over them)."""
     # recon tiles on their slots
@@ -184,19 +211,9 @@ def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
             x0, y0, x1, _ = cell_box(s)
             recon_tile(d, x1 - 44, y0 + 4, 40, tile if isinstance(tile, dict) else None)
 
-    sp = _rocket_space(view)
-
-    # UFO marker: in the middle of its space, or above it when the rocket is there too
-    u = view.get("ufo")
-    if isinstance(u, dict) and isinstance(u.get("space"), int):
-        s = max(0, min(DEEP, u["space"]))
-        x0, y0, x1, _ = cell_box(s)
-        if s == DEEP:
-            ufo(d, x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56, 46)
-        elif s == sp:
-            ufo(d, (x0 + x1) / 2 + 8, y0 - 2, 46)
-        else:
-            ufo(d, (x0 + x1) / 2, y0 + 49, 46)
+    flying = _ufo_at(view)
+    if flying is not None:
+        ufo(d, *flying[1], 46)
 
     # moons
     for mid, occ in (view.get("moons") or {}).items():
@@ -210,13 +227,11 @@ def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
 
     # planets: rows in arrival order
     for pid, rows in (view.get("planets") or {}).items():
-        geo = PLANET_GEO.get(pid)
-        if not geo:
+        held = _planet_rows(pid, rows, n)
+        if held is None:
             continue
-        x, y = geo["rows"]
-        ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
-        pitch = 25 if len(ok) <= 4 else 22
-        for k, (seat, count) in enumerate(ok[:5]):
+        x, y, pitch, shown = held
+        for k, (seat, count) in enumerate(shown):
             cy = y + 8 + k * pitch
             kit.seat_token(d, (x + 10, cy), 10, seat)
             board_text(d, (x + 23, cy + 1), f"×{count}", font(BOARD_MIN, "cond"), anchor="lm")
@@ -276,20 +291,13 @@ def _token_groups(view: dict, n: int) -> list[TokenGroup]:
                 gv = {"recon": {"slots": {key: tile}}}
                 out.append((f"recon{s}", gv, (x1 - 44, y0 + 4, x1 - 4, y0 + 44)))
 
-    sp = _rocket_space(view)
-    u = view.get("ufo")
-    if isinstance(u, dict) and isinstance(u.get("space"), int):
-        s = max(0, min(DEEP, u["space"]))
-        x0, y0, x1, _ = cell_box(s)
-        if s == DEEP:
-            at: tuple[float, float] = (x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56)
-        elif s == sp:
-            at = ((x0 + x1) / 2 + 8, y0 - 2)
-        else:
-            at = ((x0 + x1) / 2, y0 + 49)
+    flying = _ufo_at(view)
+    if flying is not None:
+        (s, (x, y)), sp = flying, _rocket_space(view)
         # (the rocket matters only on the UFO's space)
-        flying: dict = {"ufo": {"space": u["space"]}, "rocket": {"space": sp} if sp == s else {}}
-        out.append(("ufo", flying, (at[0] - 23, at[1] - 18, at[0] + 23, at[1] + 9)))
+        gv_ufo: dict = {"ufo": {"space": view["ufo"]["space"]}}
+        gv_ufo["rocket"] = {"space": sp} if sp == s else {}
+        out.append(("ufo", gv_ufo, (x - 23, y - 18, x + 23, y + 9)))
 
     for mid, occ in (view.get("moons") or {}).items():
         pos = MOON_POS.get(mid)
@@ -311,14 +319,9 @@ def _token_groups(view: dict, n: int) -> list[TokenGroup]:
 
     f = font(BOARD_MIN, "cond")
     for pid, rows in (view.get("planets") or {}).items():
-        geo = PLANET_GEO.get(pid)
-        if not geo:
-            continue
-        x, y = geo["rows"]
-        ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
-        if ok:
-            pitch = 25 if len(ok) <= 4 else 22
-            shown = ok[:5]
+        planet = _planet_rows(pid, rows, n)
+        if planet is not None and planet[3]:
+            x, y, pitch, shown = planet
             wide = max(f.getlength(f"×{count}") for _, count in shown)
             box = (x - 1, y - 3, x + 23 + wide + 2, y + 8 + (len(shown) - 1) * pitch + 13)
             out.append((f"planet{pid}", {"planets": {pid: rows}}, box))

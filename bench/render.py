@@ -172,6 +172,7 @@ def consecutive(game_id: str, count: int) -> dict[str, dict[str, float]]:
         out[kind] = {
             "n": len(after["render"]),
             "median_ms": statistics.median(after["render"]),
+            "mean_ms": statistics.fmean(after["render"]),
             "p99_ms": pct(after["render"], 99),
             "pillow_median_ms": statistics.median(before["render"]),
             "pillow_p99_ms": pct(before["render"], 99),
@@ -391,7 +392,8 @@ def main() -> None:
             for kind, r in consecutive(gid, args.states).items():
                 print(
                     f"{gid} {kind} consecutive ({r['n']:.0f}): render median "
-                    f"{r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (Pillow's writer: "
+                    f"{r['median_ms']:.1f} ms, mean {r['mean_ms']:.1f} ms, p99 {r['p99_ms']:.1f} "
+                    f"ms (Pillow's writer: "
                     f"{r['pillow_median_ms']:.1f} / {r['pillow_p99_ms']:.1f} ms); encode "
                     f"{r['encode_ms']:.2f} ms (Pillow's {r['pillow_encode_ms']:.2f} ms); "
                     f"bands reused {100 * r['reused']:.0f} %; PNG median {r['median_kb']:.0f} KB "

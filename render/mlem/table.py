@@ -168,6 +168,33 @@ def _rocket_space(view: dict) -> int | None:
     return max(0, min(DEEP, sp)) if isinstance(sp, int) and not isinstance(sp, bool) else None
 
 
+def _ufo_at(view: dict) -> tuple[int, tuple[float, float]] | None:
+    """The UFO marker's space and centre (None: no UFO): in the middle of its space, or
+    above it when the rocket is there too (in deep space, beside the rocket)."""
+    u = view.get("ufo")
+    if not (isinstance(u, dict) and isinstance(u.get("space"), int)):
+        return None
+    sp = _rocket_space(view)
+    s = max(0, min(DEEP, u["space"]))
+    x0, y0, x1, _ = cell_box(s)
+    if s == DEEP:
+        return s, (x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56)
+    if s == sp:
+        return s, ((x0 + x1) / 2 + 8, y0 - 2)
+    return s, ((x0 + x1) / 2, y0 + 49)
+
+
+def _planet_rows(pid: str, rows: Any, n: int) -> tuple[float, float, int, list] | None:
+    """Where a planet's rows are drawn (its rows' corner), their pitch, and the rows shown
+    (seat, count), in arrival order (None: no such planet)."""
+    geo = PLANET_GEO.get(pid)
+    if not geo:
+        return None
+    x, y = geo["rows"]
+    ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
+    return x, y, 25 if len(ok) <= 4 else 22, ok[:5]
+
+
 def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
     """Everything on the board but the rocket (drawn last, over them)."""
     # recon tiles on their slots
@@ -184,19 +211,9 @@ def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
             x0, y0, x1, _ = cell_box(s)
             recon_tile(d, x1 - 44, y0 + 4, 40, tile if isinstance(tile, dict) else None)
 
-    sp = _rocket_space(view)
-
-    # UFO marker: in the middle of its space, or above it when the rocket is there too
-    u = view.get("ufo")
-    if isinstance(u, dict) and isinstance(u.get("space"), int):
-        s = max(0, min(DEEP, u["space"]))
-        x0, y0, x1, _ = cell_box(s)
-        if s == DEEP:
-            ufo(d, x1 - 30 if sp == DEEP else (x0 + x1) / 2, y0 + 56, 46)
-        elif s == sp:
-            ufo(d, (x0 + x1) / 2 + 8, y0 - 2, 46)
-        else:
-            ufo(d, (x0 + x1) / 2, y0 + 49, 46)
+    flying = _ufo_at(view)
+    if flying is not None:
+        ufo(d, *flying[1], 46)
 
     # moons
     for mid, occ in (view.get("moons") or {}).items():
@@ -210,13 +227,11 @@ def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
 
     # planets: rows in arrival order
     for pid, rows in (view.get("planets") or {}).items():
-        geo = PLANET_GEO.get(pid)
-        if not geo:
+        held = _planet_rows(pid, rows, n)
+        if held is None:
             continue
-        x, y = geo["rows"]
-        ok = [(s, c) for s, c in (tuple(r) for r in rows or [] if len(r) >= 2) if _seat_ok(s, n)]
-        pitch = 25 if len(ok) <= 4 else 22
-        for k, (seat, count) in enumerate(ok[:5]):
+        x, y, pitch, shown = held
+        for k, (seat, count) in enumerate(shown):
             cy = y + 8 + k * pitch
             kit.seat_token(d, (x + 10, cy), 10, seat)
             board_text(d, (x + 23, cy + 1), f"×{count}", font(BOARD_MIN, "cond"), anchor="lm")
@@ -234,18 +249,151 @@ def _draw_board_tokens(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
                 board_text(d, (cx + 11, cy + 2), str(count), font(BOARD_MIN, "cond"), anchor="lm")
 
 
-def _draw_rocket(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict
-) -> tuple[float, float, float, float] | None:
-    """The rocket: a gold frame round its space and the rocket flying along the track. The
-    box of the picture it was drawn in (None: not drawn)."""
+#: A group of the board's tokens (:func:`_token_groups`): its name, the part of the view it
+#: is drawn from (its key), and the box it draws in (board units; :data:`_GROUP_MARGIN`
+#: picture pixels are added round it).
+TokenGroup = tuple[str, dict, tuple[float, float, float, float]]
+
+#: Picture pixels added round each group's box (outlines, shadows, antialiased edges).
+_GROUP_MARGIN = 3
+
+
+def _draw_group(d: ImageDraw.ImageDraw, gv: dict, n: int) -> None:
+    """A group of the board's tokens (its view, :func:`_token_groups`): drawn by the very
+    calls that draw the whole board."""
+    _objective_claims(d, gv, n)
+    _draw_board_tokens(d, gv, n)
+
+
+def _token_groups(view: dict, n: int) -> list[TokenGroup]:
+    """The board's tokens but the rocket in groups, each with the part of ``view`` it is
+    drawn from and its box (an objective's claim, a recon slot, the UFO, a moon, a planet's
+    rows, a deep-space region), in the order :func:`_objective_claims` then
+    :func:`_draw_board_tokens` draw them: drawn each alone, the same pixels wherever the
+    boxes do not meet (those that meet are drawn together, :func:`_merged_groups`)."""
+    out: list[TokenGroup] = []
+    objs = view.get("objectives") or {}
+    for k, obj in enumerate(OBJECTIVES):
+        seat = objs.get(obj)
+        if _seat_ok(seat, n):
+            claim: dict = {"objectives": {obj: seat}}
+            out.append((f"obj{k}", claim, _objective_box(k)))
+
+    recon = view.get("recon")
+    if isinstance(recon, dict):
+        for key, tile in (recon.get("slots") or {}).items():
+            try:
+                s = int(key)
+            except (TypeError, ValueError):
+                continue
+            if s in TRACK:
+                x0, y0, x1, _ = cell_box(s)
+                gv = {"recon": {"slots": {key: tile}}}
+                out.append((f"recon{s}", gv, (x1 - 44, y0 + 4, x1 - 4, y0 + 44)))
+
+    flying = _ufo_at(view)
+    if flying is not None:
+        (s, (x, y)), sp = flying, _rocket_space(view)
+        # (the rocket matters only on the UFO's space)
+        gv_ufo: dict = {"ufo": {"space": view["ufo"]["space"]}}
+        gv_ufo["rocket"] = {"space": sp} if sp == s else {}
+        out.append(("ufo", gv_ufo, (x - 23, y - 18, x + 23, y + 9)))
+
+    for mid, occ in (view.get("moons") or {}).items():
+        pos = MOON_POS.get(mid)
+        if not pos:
+            continue
+        held = [
+            (mx, my, r)
+            for (mx, my, r), seat in zip(pos, occ or [], strict=False)
+            if _seat_ok(seat, n)
+        ]
+        if held:
+            box = (
+                min(mx - r - 1 for mx, _, r in held),
+                min(my - r - 1 for _, my, r in held),
+                max(mx + r + 2 for mx, _, r in held),
+                max(my + r + 3 for _, my, r in held),
+            )
+            out.append((f"moon{mid}", {"moons": {mid: occ}}, box))
+
+    f = font(BOARD_MIN, "cond")
+    for pid, rows in (view.get("planets") or {}).items():
+        planet = _planet_rows(pid, rows, n)
+        if planet is not None and planet[3]:
+            x, y, pitch, shown = planet
+            wide = max(f.getlength(f"×{count}") for _, count in shown)
+            box = (x - 1, y - 3, x + 23 + wide + 2, y + 8 + (len(shown) - 1) * pitch + 13)
+            out.append((f"planet{pid}", {"planets": {pid: rows}}, box))
+
+    ds = view.get("deep_space") or {}
+    x0, y0, _, _ = cell_box(DEEP)
+    for key, top in (("comet", y0 + 121), ("galaxy", y0 + 186)):
+        occ = _counts(ds.get(key) or [], n)[:8]
+        if occ:
+            wide = max((f.getlength(str(c)) for _, c in occ if c > 1), default=0.0)
+            last = (min(len(occ), 3) - 1) * 44
+            box = (
+                x0 + 7,
+                top - 11,
+                x0 + 18 + last + 12 + wide + 2,
+                top + (len(occ) - 1) // 3 * 25 + 14,
+            )
+            out.append((f"deep{key}", {"deep_space": {key: ds.get(key)}}, box))
+    return out
+
+
+def _group_boxes(bd: kit.ScaledDraw, view: dict, n: int) -> list[tuple[str, dict, layers.Box]]:
+    """:func:`_token_groups` with their boxes in picture pixels (``bd``: the board's
+    drawer), grown by :data:`_GROUP_MARGIN`, within the board."""
+    return [
+        (
+            name,
+            gv,
+            layers.box_within((*bd.pt(*box[:2]), *bd.pt(*box[2:])), _GROUP_MARGIN, _BOARD_AREA),
+        )
+        for name, gv, box in _token_groups(view, n)
+    ]
+
+
+def _meets(a: layers.Box, b: layers.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _merged_groups(
+    groups: list[tuple[str, dict, layers.Box]],
+) -> list[tuple[list[int], layers.Box]]:
+    """``groups`` (with picture boxes) joined where their boxes meet, until none do: each
+    joined group's members (indexes, in drawing order) and the union of their boxes."""
+    merged: list[tuple[list[int], layers.Box]] = [([k], g[2]) for k, g in enumerate(groups)]
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(merged)):
+            for j in range(i + 1, len(merged)):
+                (ma, a), (mb, b) = merged[i], merged[j]
+                if _meets(a, b):
+                    box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    merged[i] = (sorted(ma + mb), box)
+                    del merged[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return merged
+
+
+def _rocket_geometry(
+    d: ImageDraw.ImageDraw, view: dict
+) -> tuple[tuple[float, float, float, float], Image.Image, float, float] | None:
+    """Where the rocket is drawn (None: not drawn): its gold frame (board units), its
+    sprite and the sprite's centre (picture pixels)."""
     sp = _rocket_space(view)
     if sp is None or view.get("over"):
         return None
     u = view.get("ufo")
     x0, y0, x1, y1 = cell_box(sp)
     frame = (x0 - 4, y0 - 4, x1 + 4, y1 + 4)
-    d.rounded_rectangle(frame, radius=15, outline=GOLD, width=5)
     direction = "left" if _rc(sp)[0] == 1 else "right"
     cx = (x0 + x1) / 2
     if sp == DEEP:
@@ -253,15 +401,40 @@ def _draw_rocket(
         cx = x0 + 44 if ufo_here else cx
     cy: float = y0 + (56 if sp == DEEP else 47)
     if isinstance(d, kit.ScaledDraw):  # the board drawn at another size
-        fx0, fy0 = d.pt(frame[0], frame[1])
-        fx1, fy1 = d.pt(frame[2], frame[3])
         cx, cy = d.pt(cx, cy)
         spr = _rocket_at(round(60 * d.k), direction)
     else:
-        (fx0, fy0, fx1, fy1), spr = frame, ROCKET_SPRITES[direction]
-    paste_center(img, spr, cx, cy)
+        spr = ROCKET_SPRITES[direction]
+    return frame, spr, cx, cy
+
+
+def _rocket_box(
+    d: ImageDraw.ImageDraw,
+    geo: tuple[tuple[float, float, float, float], Image.Image, float, float],
+) -> tuple[float, float, float, float]:
+    """The box of the picture the rocket (:func:`_rocket_geometry`) is drawn in."""
+    frame, spr, cx, cy = geo
+    if isinstance(d, kit.ScaledDraw):
+        fx0, fy0 = d.pt(frame[0], frame[1])
+        fx1, fy1 = d.pt(frame[2], frame[3])
+    else:
+        fx0, fy0, fx1, fy1 = frame
     sx, sy = round(cx - spr.width / 2), round(cy - spr.height / 2)
     return (min(fx0, sx), min(fy0, sy), max(fx1, sx + spr.width), max(fy1, sy + spr.height))
+
+
+def _draw_rocket(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict
+) -> tuple[float, float, float, float] | None:
+    """The rocket: a gold frame round its space and the rocket flying along the track. The
+    box of the picture it was drawn in (None: not drawn)."""
+    geo = _rocket_geometry(d, view)
+    if geo is None:
+        return None
+    frame, spr, cx, cy = geo
+    d.rounded_rectangle(frame, radius=15, outline=GOLD, width=5)
+    paste_center(img, spr, cx, cy)
+    return _rocket_box(d, geo)
 
 
 def _objective_claims(d: ImageDraw.ImageDraw, view: dict, n: int) -> None:
@@ -420,9 +593,10 @@ _BOARD_AREA: layers.Box = (0, OUT_HEADER_H, _SPLIT, _BELOW)
 _SIDE_AREA: layers.Box = (_SPLIT, OUT_HEADER_H, OUT_W, OUT_H)
 _UNDER_AREA: layers.Box = (0, _BELOW, _SPLIT, OUT_H)
 
-#: The parts kept, by what they show: header, board, side panels, variants and legend.
+#: The parts kept, by what they show: header, the board's token groups (small boxes, a few
+#: KB each), the rocket, side panels, variants and legend.
 _HEADERS = layers.tile_cache(32)
-_BOARDS = layers.tile_cache(24)
+_BOARDS = layers.tile_cache(256)
 _ROCKETS = layers.tile_cache(64)
 _PANELS = layers.tile_cache(48)
 _ROWS = layers.tile_cache(128)
@@ -562,31 +736,53 @@ def _draw_parts(c: layers.PaletteCanvas, view: dict, names: Sequence[str], lang:
     bv["ufo"] = _part(view.get("ufo"), ("space",))
     bv["rocket"] = {"space": (view.get("rocket") or {}).get("space")}
 
-    # The board without the rocket (where it is matters only beside a UFO), then the rocket
-    # over it: the rocket moving redraws its box, not the board.
+    # The board's tokens without the rocket (where it is matters only beside a UFO) in
+    # groups, each a part of its own (a move changes one or two), then the rocket over them:
+    # the rocket moving redraws its box, not the board.
     av = {**bv, "rocket": bv["rocket"] if isinstance(bv.get("ufo"), dict) else {}}
-    tokens = False
+    bd = kit.ScaledDraw(c.base, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
+    groups = _group_boxes(bd, av, n)
+    units = [
+        (box, [groups[m] for m in members], _key(lang, n, [groups[m][:2] for m in members]))
+        for members, box in _merged_groups(groups)
+    ]
 
-    def board_tokens(rgb: Image.Image) -> kit.ScaledDraw:
-        nonlocal tokens
+    drawn: set[layers.Box] = set()  # the units drawn on the RGB picture (once each)
+
+    def draw_unit(rgb: Image.Image, members: list, box: layers.Box) -> None:
+        if box in drawn:
+            return
+        drawn.add(box)
         d = kit.ScaledDraw(rgb, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K))
-        if not tokens:
-            _objective_claims(d, av, n)
-            _draw_board_tokens(d, av, n)
-            c.drew(_BOARD_AREA)
-            tokens = True
-        return d
+        for _, gv, _ in members:
+            _draw_group(d, gv, n)
 
-    def board(rgb: Image.Image) -> tuple[layers.Box, None]:
-        board_tokens(rgb)
-        return _BOARD_AREA, None
+    for box, members, key in units:
 
-    def rocket(rgb: Image.Image) -> tuple[layers.Box | None, None]:
-        drawn = _draw_rocket(rgb, board_tokens(rgb), bv)
-        return (None if drawn is None else layers.box_within(drawn, 3, _BOARD_AREA)), None
+        def unit(
+            rgb: Image.Image, members: list = members, box: layers.Box = box
+        ) -> tuple[layers.Box, None]:
+            draw_unit(rgb, members, box)
+            return box, None
 
-    c.tile(_BOARDS, _key(lang, n, av), board)
-    c.tile(_ROCKETS, _key(lang, n, bv), rocket)
+        c.tile(_BOARDS, key, unit)
+
+    geo = _rocket_geometry(bd, bv)
+    if geo is not None:
+        rbox = layers.box_within(_rocket_box(bd, geo), 3, _BOARD_AREA)
+        beneath = [(box, members, key) for box, members, key in units if _meets(box, rbox)]
+        rv = _only(bv, ("rocket", "over", "ufo"))
+
+        def rocket(rgb: Image.Image) -> tuple[layers.Box, None]:
+            for box, members, _ in beneath:
+                draw_unit(rgb, members, box)
+                c.drew(box)
+            _draw_rocket(
+                rgb, kit.ScaledDraw(rgb, BOARD_K, (0, HEADER_H - OUT_HEADER_H / BOARD_K)), bv
+            )
+            return rbox, None
+
+        c.tile(_ROCKETS, _key(lang, n, rv, [key for _, _, key in beneath]), rocket)
 
     top = OUT_HEADER_H + 8
     y: float = top

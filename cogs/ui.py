@@ -33,6 +33,7 @@ board picture; classic rows of buttons keep one layout everywhere.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypedDict, TypeVar, Unpack, cast
@@ -41,6 +42,8 @@ import discord
 
 from core.contract import MULTI_SEP, Decision, Option
 from core.i18n import t
+
+log = logging.getLogger(__name__)
 
 PREFIX = "cd"
 MAX_BUTTONS = 20  # moves as buttons up to this many options, select menus beyond
@@ -60,7 +63,7 @@ def move_id(gid: int, ver: int, seat: int, token: str, option: str) -> str:
     return f"{PREFIX}:{gid}:{ver}:m:{seat}:{token}:{option}"
 
 
-def label_of(item: discord.ui.Item[Any]) -> str:
+def label_of(item: discord.ui.Item[Any] | discord.Component) -> str:
     """The label of the clicked button (a select has none)."""
     return getattr(item, "label", None) or "?"
 
@@ -181,7 +184,10 @@ class CdItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any] | discord.Component,
+        match: re.Match[str],
     ) -> Self:
         fields: dict[str, Any] = {
             k: num(v) if v is not None and k in NUMBERS else v
@@ -448,6 +454,66 @@ class ReplaySelect(CdItem[discord.ui.Select], template=r"cd:(?P<gid>\d+):(?P<ver
         ok = bool(values) and values[0].isascii() and values[0].isdigit()
         step = num(values[0]) if ok else BIGGEST
         await cog.on_replay(interaction, self.gid, self.ver, "jump", step)
+
+
+def clicked_component(
+    message: discord.Message, component_type: int, custom_id: str
+) -> discord.Component | None:
+    """The component of ``message`` (its rows' buttons and menus) that was clicked."""
+    for top in message.components:
+        for c in getattr(top, "children", (top,)):
+            if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id:
+                return cast(discord.Component, c)
+    return None
+
+
+def install_fast_dispatch(store: Any) -> None:
+    """Route a click on one of our items (:class:`CdItem`) without
+    ``View.from_message`` (issue 23: discord.py rebuilds every button of the clicked
+    message as an item before calling the one clicked; ours need only the clicked
+    component's label). ``store`` is discord.py's view store; every other dynamic item, and
+    a message of components v2, go the way discord.py sends them. Same steps otherwise:
+    the item made from its custom_id, its state refreshed from the click, its
+    ``interaction_check``, its callback, each failure logged as discord.py logs it."""
+    original = store.schedule_dynamic_item_call
+
+    async def schedule(
+        component_type: int,
+        factory: type[Any],
+        interaction: discord.Interaction,
+        custom_id: str,
+        match: re.Match[str],
+    ) -> None:
+        message = interaction.message
+        if not issubclass(factory, CdItem) or message is None or message.flags.components_v2:
+            await original(component_type, factory, interaction, custom_id, match)
+            return
+        base = clicked_component(message, component_type, custom_id)
+        if base is None:
+            return
+        try:
+            item = await factory.from_custom_id(interaction, base, match)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item creation for %r", factory)
+            return
+        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+        try:
+            allow = await item.interaction_check(interaction)
+        except Exception:
+            allow = False
+        if not allow:
+            return
+        try:
+            await item.callback(interaction)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+    store.schedule_dynamic_item_call = schedule
+
+
+def uninstall_fast_dispatch(store: Any) -> None:
+    """Undo :func:`install_fast_dispatch` (discord.py's own method again)."""
+    store.__dict__.pop("schedule_dynamic_item_call", None)
 
 
 DYNAMIC_ITEMS = (

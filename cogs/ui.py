@@ -164,6 +164,78 @@ def button(
     )
 
 
+_EMOJI: dict[str, dict[str, Any]] = {}
+
+
+class ButtonLook(Look, total=False):
+    """:class:`Look` and an emoji: what :func:`button_dict` takes besides the custom_id."""
+
+    emoji: str | None
+
+
+def button_dict(custom_id: str, **look: Unpack[ButtonLook]) -> dict[str, Any]:
+    """What :func:`button` with these arguments sends (its ``to_component_dict``, key for
+    key), without the objects (issue 23)."""
+    style = look.get("style", discord.ButtonStyle.secondary)
+    disabled = look.get("disabled", False)
+    label = look.get("label", "?")
+    emoji = look.get("emoji")
+    out: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
+    label = clip(label)
+    if label:
+        out["label"] = label
+    out["custom_id"] = custom_id
+    if emoji:
+        if emoji not in _EMOJI:
+            _EMOJI[emoji] = discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[assignment]
+        out["emoji"] = dict(_EMOJI[emoji])
+    return out
+
+
+class Panel:
+    """A message's components as plain dicts (issue 23: a table's ~20 buttons a move
+    without discord.py's item objects): what a ``discord.ui.View(timeout=None)`` holding
+    the same items, each at its given row, sends (``to_components``), and refused where
+    the view would refuse them (more than 25, a row over full). Handed to
+    ``CogBase.post``/``edit`` like a view and never stored: every item on it is one of our
+    dynamic items, which discord.py routes by their custom_id alone."""
+
+    def __init__(self) -> None:
+        self.children: list[dict[str, Any]] = []
+        self._rows: dict[int, list[dict[str, Any]]] = {}
+        self._weights: dict[int, int] = {}
+
+    def add(self, row: int | None, component: dict[str, Any], width: int = 1) -> None:
+        if row is None:  # the first row with room, as discord.py's view places it
+            row = next((r for r in range(5) if self._weights.get(r, 0) + width <= 5), 5)
+        if len(self.children) >= 25:
+            raise ValueError("maximum number of children exceeded")
+        if self._weights.get(row, 0) + width > 5:
+            raise ValueError(f"item would not fit at row {row} ({width} > 5 width)")
+        self._weights[row] = self._weights.get(row, 0) + width
+        self.children.append(component)
+        self._rows.setdefault(row, []).append(component)
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": self._rows[r]} for r in sorted(self._rows)]
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+#: Where a message's items go: discord.py's view, or a :class:`Panel` of plain dicts.
+Items = discord.ui.View | Panel
+
+
+def put(view: Items, cls: type[CdItem[Any]], *args: Any, **kwargs: Any) -> None:
+    """``view.add_item(cls(*args, **kwargs))``; on a :class:`Panel`, the same item's
+    component as a plain dict (:meth:`CdItem.component`)."""
+    if isinstance(view, Panel):
+        view.add(kwargs.get("row"), *cls.component(*args, **kwargs))
+    else:
+        view.add_item(cls(*args, **kwargs))
+
+
 #: The template groups that carry numbers (read with :func:`num`); every other group is text.
 NUMBERS = frozenset({"gid", "ver", "seat", "part", "page", "r", "c", "n"})
 
@@ -181,6 +253,16 @@ class CdItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     def __init_subclass__(cls, *, template: str) -> None:
         super().__init_subclass__(template=template)
+
+    @classmethod
+    def args(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The :func:`button` arguments of the item ``cls(*args, **kwargs)``."""
+        raise NotImplementedError
+
+    @classmethod
+    def component(cls, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], int]:
+        """The item ``cls(*args, **kwargs)`` as it is sent, and its width in its row."""
+        return button_dict(**cls.args(*args, **kwargs)), 1
 
     @classmethod
     async def from_custom_id(
@@ -212,8 +294,14 @@ class MoveButton(
     def __init__(
         self, gid: int, ver: int, seat: int, tok: str, opt: str, **look: Unpack[Look]
     ) -> None:
-        super().__init__(button(move_id(gid, ver, seat, tok, opt), **look))
+        super().__init__(button(**self.args(gid, ver, seat, tok, opt, **look)))
         self.gid, self.ver, self.seat, self.tok, self.opt = gid, ver, seat, tok, opt
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, seat: int, tok: str, opt: str, **look: Unpack[Look]
+    ) -> dict[str, Any]:
+        return {"custom_id": move_id(gid, ver, seat, tok, opt), **look}
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         await cog.on_move(interaction, self.gid, self.seat, self.tok, self.opt)
@@ -269,6 +357,10 @@ class MoveSelect(
         )
         self.gid, self.ver, self.seat, self.tok = gid, ver, seat, tok
 
+    @classmethod
+    def component(cls, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], int]:
+        return cls(*args, **kwargs).to_component_dict(), 5  # (a menu fills its row)
+
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         values = chosen(interaction)
         more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
@@ -295,6 +387,15 @@ class LobbyButton(
         await cog.on_lobby(interaction, self.gid, self.act, self.ver)
 
 
+class TableLook(TypedDict, total=False):
+    """A table button's label, page (of the log; the seat of "Your move"), and place."""
+
+    label: str
+    page: int | None
+    disabled: bool
+    row: int | None
+
+
 TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋", "move": "▶️"}
 
 
@@ -305,29 +406,24 @@ class TableButton(
     """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back,
     and "Your move" for one seat (``move.<seat>``)."""
 
-    def __init__(
-        self,
-        gid: int,
-        ver: int,
-        act: str,
-        *,
-        label: str = "?",
-        page: int | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
+    def __init__(self, gid: int, ver: int, act: str, **look: Unpack[TableLook]) -> None:
+        super().__init__(button(**self.args(gid, ver, act, **look)))
+        self.gid, self.act, self.page = gid, act, look.get("page")
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, act: str, **look: Unpack[TableLook]
+    ) -> dict[str, Any]:
+        page = look.get("page")
         suffix = "" if page is None else f".{page}"
-        super().__init__(
-            button(
-                f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
-                label=label,
-                style=primary_if(act == "move"),
-                emoji=TABLE_EMOJI.get(act) if page is None or act == "move" else None,
-                disabled=disabled,
-                row=row,
-            )
-        )
-        self.gid, self.act, self.page = gid, act, page
+        return {
+            "custom_id": f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
+            "label": look.get("label", "?"),
+            "style": primary_if(act == "move"),
+            "emoji": TABLE_EMOJI.get(act) if page is None or act == "move" else None,
+            "disabled": look.get("disabled", False),
+            "row": look.get("row"),
+        }
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         if self.act == "hand":
@@ -375,9 +471,15 @@ class GridButton(
     def __init__(
         self, gid: int, ver: int, seat: int, tok: str, r: int, c: int, **look: Unpack[Look]
     ) -> None:
-        look.setdefault("style", discord.ButtonStyle.primary)
-        super().__init__(button(f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}", **look))
+        super().__init__(button(**self.args(gid, ver, seat, tok, r, c, **look)))
         self.gid, self.seat, self.tok, self.r, self.c = gid, seat, tok, r, c
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, seat: int, tok: str, r: int, c: int, **look: Unpack[Look]
+    ) -> dict[str, Any]:
+        look.setdefault("style", discord.ButtonStyle.primary)
+        return {"custom_id": f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}", **look}
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         await cog.on_grid(interaction, self.gid, self.seat, self.tok, self.r, self.c)
@@ -392,7 +494,18 @@ class GapButton(
     labelled = False
 
     def __init__(self, gid: int, ver: int, n: int, *, row: int | None = None) -> None:
-        super().__init__(button(f"{PREFIX}:{gid}:{ver}:x:{n}", label="·", disabled=True, row=row))
+        super().__init__(button(**self.args(gid, ver, n, row=row)))
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, n: int, *, row: int | None = None
+    ) -> dict[str, Any]:
+        return {
+            "custom_id": f"{PREFIX}:{gid}:{ver}:x:{n}",
+            "label": "·",
+            "disabled": True,
+            "row": row,
+        }
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this
@@ -582,7 +695,7 @@ def rows_needed(
 
 
 def add_decisions(
-    view: discord.ui.View,
+    view: Items,
     decisions: Sequence[Decision],
     *,
     gid: int,
@@ -612,7 +725,7 @@ def add_decisions(
             opt: Option, r: int, decision: Decision = decision, tok: str = tok, who: str = who
         ) -> None:
             label = who + option_label(game_id, opt, lang, names)
-            view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=r))
+            put_move(view, gid, ver, decision, tok, opt, label=label, row=r)
 
         layout = layouts[i] if layouts else None
         as_grid = decision.grid is not None and left >= 2
@@ -621,7 +734,7 @@ def add_decisions(
                 for cell in line:
                     opt = decision.option(cell) if cell is not None else None
                     if opt is None:
-                        view.add_item(GapButton(gid, ver, len(view.children), row=row))
+                        put(view, GapButton, gid, ver, len(view.children), row=row)
                     else:
                         add(opt, row)
                 row += 1
@@ -651,20 +764,21 @@ def add_decisions(
     return row
 
 
-def move_button(
-    gid: int, ver: int, decision: Decision, tok: str, opt: Option, *, label: str, row: int
-) -> MoveButton:
-    """The button that answers ``decision`` with ``opt``, in the option's style."""
-    return MoveButton(
-        gid,
-        ver,
-        decision.seat,
-        tok,
-        opt.id,
-        label=label,
-        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-        row=row,
-    )
+def put_move(
+    view: Items,
+    gid: int,
+    ver: int,
+    decision: Decision,
+    tok: str,
+    opt: Option,
+    *,
+    label: str,
+    row: int,
+) -> None:
+    """The button that answers ``decision`` with ``opt``, in the option's style, put on
+    ``view`` (see :func:`put`)."""
+    style = STYLES.get(opt.style, discord.ButtonStyle.secondary)
+    put(view, MoveButton, gid, ver, decision.seat, tok, opt.id, label=label, style=style, row=row)
 
 
 def select_option(opt: Option, lang: str, names: Sequence[str]) -> discord.SelectOption:
@@ -688,7 +802,7 @@ class Rows(TypedDict):
 
 
 def add_grid(
-    view: discord.ui.View,
+    view: Items,
     decision: Decision,
     tok: str,
     *,
@@ -714,10 +828,10 @@ def add_grid(
             opt = by_cell.get((r, c))
             row = first_row + r - r0
             if opt is None:
-                view.add_item(GapButton(gid, ver, len(view.children), row=row))
+                put(view, GapButton, gid, ver, len(view.children), row=row)
             else:
                 label = label_prefix + option_label("", opt, lang, names)
-                view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
+                put_move(view, gid, ver, decision, tok, opt, label=label, row=row)
     row = first_row + h
     nav: list[tuple[str, int, int]] = []
     if paged:
@@ -730,15 +844,15 @@ def add_grid(
         if c0 + w < width:
             nav.append(("▶", r0, min(c0 + w, width - w)))
     for label, r, c in nav:
-        view.add_item(GridButton(gid, ver, decision.seat, tok, r, c, label=label, row=row))
+        put(view, GridButton, gid, ver, decision.seat, tok, r, c, label=label, row=row)
     for opt in extras[: GRID_COLS - len(nav)]:
         label = label_prefix + option_label("", opt, lang, names)
-        view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
+        put_move(view, gid, ver, decision, tok, opt, label=label, row=row)
     return row + 1 if nav or extras else row
 
 
 def add_selects(
-    view: discord.ui.View,
+    view: Items,
     decision: Decision,
     tok: str,
     *,
@@ -759,7 +873,7 @@ def add_selects(
         """A menu (``part`` numbers it) with ``entries``, placeholder ``text``; ``more``:
         its row, and the fewest and most values it takes."""
         placeholder = clip(f"{label_prefix}{text}", 150)
-        view.add_item(MoveSelect(gid, ver, decision.seat, tok, part, entries, placeholder, **more))
+        put(view, MoveSelect, gid, ver, decision.seat, tok, part, entries, placeholder, **more)
 
     if decision.multi:
         chunk = list(decision.options)[:SELECT_MAX]

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.utils import MISSING
 
-from cogs import present
+from cogs import present, ui
 from core import i18n
 from core.contract import IllegalMove
 from core.i18n import t
@@ -294,13 +294,14 @@ class CogBase:
         content: str | None = None,
         embed: discord.Embed | None = None,
         file: discord.File | None = None,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | ui.Panel | None = None,
         allowed_mentions: discord.AllowedMentions | None = None,
     ) -> int:
         """``channel.send(...)`` with these arguments, the same request, and the new
         message's id: without the :class:`discord.Message` discord.py would build from
         Discord's answer (its embed, components, author, mentions) for nothing (issue 23:
-        a table and a trail message a move)."""
+        a table and a trail message a move). ``view`` may be a :class:`cogs.ui.Panel` (the
+        components as plain dicts), sent as is and never stored."""
         state = self.bot._connection
         with discord.http.handle_message_parameters(
             content=content,
@@ -309,11 +310,11 @@ class CogBase:
             nonce=secrets.randbits(64),
             allowed_mentions=allowed_mentions,
             previous_allowed_mentions=state.allowed_mentions,
-            view=view,
+            view=view,  # type: ignore[arg-type]
         ) as params:
             data = await state.http.send_message(channel_id, params=params)
         message_id = int(data["id"])
-        if view is not None and not view.is_finished() and view.is_dispatchable():
+        if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, message_id)
         return message_id
 
@@ -325,7 +326,7 @@ class CogBase:
         content: str | None = MISSING,
         embed: discord.Embed | None = MISSING,
         attachments: list[discord.File] = MISSING,
-        view: discord.ui.View | None = MISSING,
+        view: discord.ui.View | ui.Panel | None = MISSING,
         allowed_mentions: discord.AllowedMentions | None = MISSING,
     ) -> None:
         """``channel.get_partial_message(message_id).edit(...)`` with these arguments, the
@@ -338,10 +339,10 @@ class CogBase:
             content=content,
             embed=embed,
             attachments=attachments,
-            view=view,
+            view=view,  # type: ignore[arg-type]
             allowed_mentions=allowed_mentions,
             previous_allowed_mentions=state.allowed_mentions if content is not MISSING else None,
         ) as params:
             await state.http.edit_message(channel_id, message_id, params=params)
-        if view and not view.is_finished() and view.is_dispatchable():
+        if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, message_id)

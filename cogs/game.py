@@ -101,6 +101,7 @@ class GameCog(
     async def cog_load(self) -> None:
         steady_gc()
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        ui.install_fast_dispatch(self.bot._connection._view_store)
         self.start_ticker()
         self._resume = asyncio.create_task(self._resume_after_ready())
 
@@ -119,6 +120,7 @@ class GameCog(
         # pending" (a bot's move is made under the game's lock, committed or not at all).
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
+        ui.uninstall_fast_dispatch(self.bot._connection._view_store)
 
     # -- slash commands -----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import logging
 import marshal
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -206,7 +206,7 @@ def reveal_lines(snap: Snapshot, view: Mapping[str, Any], lang: str) -> list[str
     return out
 
 
-def fingerprint(embed: discord.Embed, view: discord.ui.View | None, public: Any) -> str:
+def fingerprint(embed: discord.Embed, view: ui.Items | None, public: Any) -> str:
     """A hash of everything a table message shows: embed, buttons and the public view
     the picture is drawn from."""
     payload = json.dumps(
@@ -590,28 +590,37 @@ def lobby_view(snap: Snapshot, lang: str) -> discord.ui.View | None:
 
 def table_view(
     snap: Snapshot, lang: str, *, undo: bool = False, back: bool = False
-) -> discord.ui.View | None:
+) -> discord.ui.View:
+    """The table message's buttons as discord.py's view (see :func:`table_panel`)."""
+    return fill_table(discord.ui.View(timeout=None), snap, lang, undo=undo, back=back)
+
+
+def table_panel(snap: Snapshot, lang: str, *, undo: bool = False, back: bool = False) -> ui.Panel:
+    """The table message's buttons as plain dicts (what the table is sent with, issue 23):
+    the same components as :func:`table_view`."""
+    return fill_table(ui.Panel(), snap, lang, undo=undo, back=back)
+
+
+V = TypeVar("V", discord.ui.View, ui.Panel)
+
+
+def fill_table(v: V, snap: Snapshot, lang: str, *, undo: bool, back: bool) -> V:
+    """Put the table's buttons on ``v``: the public decisions' moves, the standing ones, My
+    hand, Log, Undo, Take back; a finished game's table keeps Log alone."""
+    gid, ver = snap.id, snap.row.version
     if snap.row.status != "active":
-        v = discord.ui.View(timeout=None)
-        v.add_item(ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang)))
+        ui.put(v, ui.TableButton, gid, ver, "log", label=t("host.btn.log", lang))
         return v
     public = [d for d in snap.decisions if not d.private and snap.human(d.seat)]
-    v = discord.ui.View(timeout=None)
     layouts = [ui.game_panel(snap.game, snap.state, d) for d in public]
     seats = sorted({d.seat for d in public})
     if len(seats) > 1 and ui.rows_needed(public, layouts) > 4:
         # Several seats to move and not room for all their buttons (up to six seats):
         # one "Your move" button each, which opens that seat's choice privately.
         for i, seat in enumerate(seats):
-            v.add_item(
-                ui.TableButton(
-                    snap.id,
-                    snap.row.version,
-                    "move",
-                    label=t("host.btn.your_move", lang, name=snap.names[seat]),
-                    page=seat,
-                    row=i // ui.GRID_COLS,
-                )
+            label = t("host.btn.your_move", lang, name=snap.names[seat])
+            ui.put(
+                v, ui.TableButton, gid, ver, "move", label=label, page=seat, row=i // ui.GRID_COLS
             )
         row = (len(seats) + ui.GRID_COLS - 1) // ui.GRID_COLS
     else:
@@ -624,24 +633,10 @@ def table_view(
         row += 1
     elif standing:  # no row left: beside the helpers, as many as fit
         add_standing(v, snap, standing, lang, row, ui.GRID_COLS - helpers)
-    v.add_item(
-        ui.TableButton(snap.id, snap.row.version, "hand", label=t("host.btn.hand", lang), row=row)
-    )
-    v.add_item(
-        ui.TableButton(snap.id, snap.row.version, "log", label=t("host.btn.log", lang), row=row)
-    )
-    if undo:
-        v.add_item(
-            ui.TableButton(
-                snap.id, snap.row.version, "undo", label=t("host.btn.undo", lang), row=row
-            )
-        )
-    if back:
-        v.add_item(
-            ui.TableButton(
-                snap.id, snap.row.version, "back", label=t("host.btn.take_back", lang), row=row
-            )
-        )
+    shown = [("hand", "host.btn.hand"), ("log", "host.btn.log")]
+    shown += [("undo", "host.btn.undo")] * undo + [("back", "host.btn.take_back")] * back
+    for act, key in shown:
+        ui.put(v, ui.TableButton, gid, ver, act, label=t(key, lang), row=row)
     return v
 
 
@@ -654,7 +649,7 @@ def standing_shown(snap: Snapshot) -> list[Decision]:
 
 
 def add_standing(
-    v: discord.ui.View,
+    v: ui.Items,
     snap: Snapshot,
     standing: Sequence[Decision],
     lang: str,
@@ -666,9 +661,7 @@ def add_standing(
     options = [(d, o) for d in standing for o in d.options][: max(0, room)]
     for d, o in options:
         label = f"{snap.names[d.seat]}: {ui.option_label(snap.row.game, o, lang, snap.names)}"
-        v.add_item(
-            ui.move_button(snap.id, snap.row.version, d, snap.token(d), o, label=label, row=row)
-        )
+        ui.put_move(v, snap.id, snap.row.version, d, snap.token(d), o, label=label, row=row)
 
 
 def deadline_view(snap: Snapshot, seat: int, lang: str, can_skip: bool) -> discord.ui.View:
@@ -800,7 +793,7 @@ def private_panel(
 
 
 def add_decisions(
-    v: discord.ui.View, snap: Snapshot, decisions: list[Decision], lang: str, **rows: Any
+    v: ui.Items, snap: Snapshot, decisions: list[Decision], lang: str, **rows: Any
 ) -> int:
     """:func:`cogs.ui.add_decisions` for ``decisions`` of the game ``snap`` (its id, version,
     tokens, names); ``rows`` says where they go. Returns the next free row."""

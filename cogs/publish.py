@@ -178,7 +178,7 @@ class PublishMixin(AheadMixin):
         embed = present.table_embed(snap, lines, lang)
         undoable = await self.host.undoable(snap, recent)
         back = any(s.autopilot and s.user_id for s in snap.seats)
-        view = present.table_view(snap, lang, undo=undoable is not None, back=back)
+        view = present.table_panel(snap, lang, undo=undoable is not None, back=back)
         to_move = snap.human_to_move() if snap.row.status == "active" else []
         await self.clear_nudges(snap, to_move)
         shown = present.fingerprint(embed, view, snap.view(None))

@@ -33,6 +33,7 @@ board picture; classic rows of buttons keep one layout everywhere.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypedDict, TypeVar, Unpack, cast
@@ -41,6 +42,8 @@ import discord
 
 from core.contract import MULTI_SEP, Decision, Option
 from core.i18n import t
+
+log = logging.getLogger(__name__)
 
 PREFIX = "cd"
 MAX_BUTTONS = 20  # moves as buttons up to this many options, select menus beyond
@@ -60,7 +63,7 @@ def move_id(gid: int, ver: int, seat: int, token: str, option: str) -> str:
     return f"{PREFIX}:{gid}:{ver}:m:{seat}:{token}:{option}"
 
 
-def label_of(item: discord.ui.Item[Any]) -> str:
+def label_of(item: discord.ui.Item[Any] | discord.Component) -> str:
     """The label of the clicked button (a select has none)."""
     return getattr(item, "label", None) or "?"
 
@@ -161,6 +164,78 @@ def button(
     )
 
 
+_EMOJI: dict[str, dict[str, Any]] = {}
+
+
+class ButtonLook(Look, total=False):
+    """:class:`Look` and an emoji: what :func:`button_dict` takes besides the custom_id."""
+
+    emoji: str | None
+
+
+def button_dict(custom_id: str, **look: Unpack[ButtonLook]) -> dict[str, Any]:
+    """What :func:`button` with these arguments sends (its ``to_component_dict``, key for
+    key), without the objects (issue 23)."""
+    style = look.get("style", discord.ButtonStyle.secondary)
+    disabled = look.get("disabled", False)
+    label = look.get("label", "?")
+    emoji = look.get("emoji")
+    out: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
+    label = clip(label)
+    if label:
+        out["label"] = label
+    out["custom_id"] = custom_id
+    if emoji:
+        if emoji not in _EMOJI:
+            _EMOJI[emoji] = discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[assignment]
+        out["emoji"] = dict(_EMOJI[emoji])
+    return out
+
+
+class Panel:
+    """A message's components as plain dicts (issue 23: a table's ~20 buttons a move
+    without discord.py's item objects): what a ``discord.ui.View(timeout=None)`` holding
+    the same items, each at its given row, sends (``to_components``), and refused where
+    the view would refuse them (more than 25, a row over full). Handed to
+    ``CogBase.post``/``edit`` like a view and never stored: every item on it is one of our
+    dynamic items, which discord.py routes by their custom_id alone."""
+
+    def __init__(self) -> None:
+        self.children: list[dict[str, Any]] = []
+        self._rows: dict[int, list[dict[str, Any]]] = {}
+        self._weights: dict[int, int] = {}
+
+    def add(self, row: int | None, component: dict[str, Any], width: int = 1) -> None:
+        if row is None:  # the first row with room, as discord.py's view places it
+            row = next((r for r in range(5) if self._weights.get(r, 0) + width <= 5), 5)
+        if len(self.children) >= 25:
+            raise ValueError("maximum number of children exceeded")
+        if self._weights.get(row, 0) + width > 5:
+            raise ValueError(f"item would not fit at row {row} ({width} > 5 width)")
+        self._weights[row] = self._weights.get(row, 0) + width
+        self.children.append(component)
+        self._rows.setdefault(row, []).append(component)
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": self._rows[r]} for r in sorted(self._rows)]
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+#: Where a message's items go: discord.py's view, or a :class:`Panel` of plain dicts.
+Items = discord.ui.View | Panel
+
+
+def put(view: Items, cls: type[CdItem[Any]], *args: Any, **kwargs: Any) -> None:
+    """``view.add_item(cls(*args, **kwargs))``; on a :class:`Panel`, the same item's
+    component as a plain dict (:meth:`CdItem.component`)."""
+    if isinstance(view, Panel):
+        view.add(kwargs.get("row"), *cls.component(*args, **kwargs))
+    else:
+        view.add_item(cls(*args, **kwargs))
+
+
 #: The template groups that carry numbers (read with :func:`num`); every other group is text.
 NUMBERS = frozenset({"gid", "ver", "seat", "part", "page", "r", "c", "n"})
 
@@ -180,8 +255,21 @@ class CdItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         super().__init_subclass__(template=template)
 
     @classmethod
+    def args(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The :func:`button` arguments of the item ``cls(*args, **kwargs)``."""
+        raise NotImplementedError
+
+    @classmethod
+    def component(cls, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], int]:
+        """The item ``cls(*args, **kwargs)`` as it is sent, and its width in its row."""
+        return button_dict(**cls.args(*args, **kwargs)), 1
+
+    @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any] | discord.Component,
+        match: re.Match[str],
     ) -> Self:
         fields: dict[str, Any] = {
             k: num(v) if v is not None and k in NUMBERS else v
@@ -206,8 +294,14 @@ class MoveButton(
     def __init__(
         self, gid: int, ver: int, seat: int, tok: str, opt: str, **look: Unpack[Look]
     ) -> None:
-        super().__init__(button(move_id(gid, ver, seat, tok, opt), **look))
+        super().__init__(button(**self.args(gid, ver, seat, tok, opt, **look)))
         self.gid, self.ver, self.seat, self.tok, self.opt = gid, ver, seat, tok, opt
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, seat: int, tok: str, opt: str, **look: Unpack[Look]
+    ) -> dict[str, Any]:
+        return {"custom_id": move_id(gid, ver, seat, tok, opt), **look}
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         await cog.on_move(interaction, self.gid, self.seat, self.tok, self.opt)
@@ -263,6 +357,10 @@ class MoveSelect(
         )
         self.gid, self.ver, self.seat, self.tok = gid, ver, seat, tok
 
+    @classmethod
+    def component(cls, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], int]:
+        return cls(*args, **kwargs).to_component_dict(), 5  # (a menu fills its row)
+
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         values = chosen(interaction)
         more = [v.removeprefix(MORE) for v in values if v.startswith(MORE)]
@@ -289,6 +387,15 @@ class LobbyButton(
         await cog.on_lobby(interaction, self.gid, self.act, self.ver)
 
 
+class TableLook(TypedDict, total=False):
+    """A table button's label, page (of the log; the seat of "Your move"), and place."""
+
+    label: str
+    page: int | None
+    disabled: bool
+    row: int | None
+
+
 TABLE_EMOJI = {"hand": "🂠", "log": "📜", "undo": "↩️", "back": "🙋", "move": "▶️"}
 
 
@@ -299,29 +406,24 @@ class TableButton(
     """Helpers on the table: My hand, Log (``log.<page>`` pages it), Undo, Take seat back,
     and "Your move" for one seat (``move.<seat>``)."""
 
-    def __init__(
-        self,
-        gid: int,
-        ver: int,
-        act: str,
-        *,
-        label: str = "?",
-        page: int | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
+    def __init__(self, gid: int, ver: int, act: str, **look: Unpack[TableLook]) -> None:
+        super().__init__(button(**self.args(gid, ver, act, **look)))
+        self.gid, self.act, self.page = gid, act, look.get("page")
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, act: str, **look: Unpack[TableLook]
+    ) -> dict[str, Any]:
+        page = look.get("page")
         suffix = "" if page is None else f".{page}"
-        super().__init__(
-            button(
-                f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
-                label=label,
-                style=primary_if(act == "move"),
-                emoji=TABLE_EMOJI.get(act) if page is None or act == "move" else None,
-                disabled=disabled,
-                row=row,
-            )
-        )
-        self.gid, self.act, self.page = gid, act, page
+        return {
+            "custom_id": f"{PREFIX}:{gid}:{ver}:t:{act}{suffix}",
+            "label": look.get("label", "?"),
+            "style": primary_if(act == "move"),
+            "emoji": TABLE_EMOJI.get(act) if page is None or act == "move" else None,
+            "disabled": look.get("disabled", False),
+            "row": look.get("row"),
+        }
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         if self.act == "hand":
@@ -369,9 +471,15 @@ class GridButton(
     def __init__(
         self, gid: int, ver: int, seat: int, tok: str, r: int, c: int, **look: Unpack[Look]
     ) -> None:
-        look.setdefault("style", discord.ButtonStyle.primary)
-        super().__init__(button(f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}", **look))
+        super().__init__(button(**self.args(gid, ver, seat, tok, r, c, **look)))
         self.gid, self.seat, self.tok, self.r, self.c = gid, seat, tok, r, c
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, seat: int, tok: str, r: int, c: int, **look: Unpack[Look]
+    ) -> dict[str, Any]:
+        look.setdefault("style", discord.ButtonStyle.primary)
+        return {"custom_id": f"{PREFIX}:{gid}:{ver}:g:{seat}:{tok}:{r}.{c}", **look}
 
     async def click(self, cog: Clicks, interaction: discord.Interaction) -> None:
         await cog.on_grid(interaction, self.gid, self.seat, self.tok, self.r, self.c)
@@ -386,7 +494,18 @@ class GapButton(
     labelled = False
 
     def __init__(self, gid: int, ver: int, n: int, *, row: int | None = None) -> None:
-        super().__init__(button(f"{PREFIX}:{gid}:{ver}:x:{n}", label="·", disabled=True, row=row))
+        super().__init__(button(**self.args(gid, ver, n, row=row)))
+
+    @classmethod
+    def args(  # type: ignore[override]
+        cls, gid: int, ver: int, n: int, *, row: int | None = None
+    ) -> dict[str, Any]:
+        return {
+            "custom_id": f"{PREFIX}:{gid}:{ver}:x:{n}",
+            "label": "·",
+            "disabled": True,
+            "row": row,
+        }
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # disabled: Discord never sends this
@@ -448,6 +567,66 @@ class ReplaySelect(CdItem[discord.ui.Select], template=r"cd:(?P<gid>\d+):(?P<ver
         ok = bool(values) and values[0].isascii() and values[0].isdigit()
         step = num(values[0]) if ok else BIGGEST
         await cog.on_replay(interaction, self.gid, self.ver, "jump", step)
+
+
+def clicked_component(
+    message: discord.Message, component_type: int, custom_id: str
+) -> discord.Component | None:
+    """The component of ``message`` (its rows' buttons and menus) that was clicked."""
+    for top in message.components:
+        for c in getattr(top, "children", (top,)):
+            if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id:
+                return cast(discord.Component, c)
+    return None
+
+
+def install_fast_dispatch(store: Any) -> None:
+    """Route a click on one of our items (:class:`CdItem`) without
+    ``View.from_message`` (issue 23: discord.py rebuilds every button of the clicked
+    message as an item before calling the one clicked; ours need only the clicked
+    component's label). ``store`` is discord.py's view store; every other dynamic item, and
+    a message of components v2, go the way discord.py sends them. Same steps otherwise:
+    the item made from its custom_id, its state refreshed from the click, its
+    ``interaction_check``, its callback, each failure logged as discord.py logs it."""
+    original = store.schedule_dynamic_item_call
+
+    async def schedule(
+        component_type: int,
+        factory: type[Any],
+        interaction: discord.Interaction,
+        custom_id: str,
+        match: re.Match[str],
+    ) -> None:
+        message = interaction.message
+        if not issubclass(factory, CdItem) or message is None or message.flags.components_v2:
+            await original(component_type, factory, interaction, custom_id, match)
+            return
+        base = clicked_component(message, component_type, custom_id)
+        if base is None:
+            return
+        try:
+            item = await factory.from_custom_id(interaction, base, match)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item creation for %r", factory)
+            return
+        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+        try:
+            allow = await item.interaction_check(interaction)
+        except Exception:
+            allow = False
+        if not allow:
+            return
+        try:
+            await item.callback(interaction)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+    store.schedule_dynamic_item_call = schedule
+
+
+def uninstall_fast_dispatch(store: Any) -> None:
+    """Undo :func:`install_fast_dispatch` (discord.py's own method again)."""
+    store.__dict__.pop("schedule_dynamic_item_call", None)
 
 
 DYNAMIC_ITEMS = (
@@ -516,7 +695,7 @@ def rows_needed(
 
 
 def add_decisions(
-    view: discord.ui.View,
+    view: Items,
     decisions: Sequence[Decision],
     *,
     gid: int,
@@ -546,7 +725,7 @@ def add_decisions(
             opt: Option, r: int, decision: Decision = decision, tok: str = tok, who: str = who
         ) -> None:
             label = who + option_label(game_id, opt, lang, names)
-            view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=r))
+            put_move(view, gid, ver, decision, tok, opt, label=label, row=r)
 
         layout = layouts[i] if layouts else None
         as_grid = decision.grid is not None and left >= 2
@@ -555,7 +734,7 @@ def add_decisions(
                 for cell in line:
                     opt = decision.option(cell) if cell is not None else None
                     if opt is None:
-                        view.add_item(GapButton(gid, ver, len(view.children), row=row))
+                        put(view, GapButton, gid, ver, len(view.children), row=row)
                     else:
                         add(opt, row)
                 row += 1
@@ -585,20 +764,21 @@ def add_decisions(
     return row
 
 
-def move_button(
-    gid: int, ver: int, decision: Decision, tok: str, opt: Option, *, label: str, row: int
-) -> MoveButton:
-    """The button that answers ``decision`` with ``opt``, in the option's style."""
-    return MoveButton(
-        gid,
-        ver,
-        decision.seat,
-        tok,
-        opt.id,
-        label=label,
-        style=STYLES.get(opt.style, discord.ButtonStyle.secondary),
-        row=row,
-    )
+def put_move(
+    view: Items,
+    gid: int,
+    ver: int,
+    decision: Decision,
+    tok: str,
+    opt: Option,
+    *,
+    label: str,
+    row: int,
+) -> None:
+    """The button that answers ``decision`` with ``opt``, in the option's style, put on
+    ``view`` (see :func:`put`)."""
+    style = STYLES.get(opt.style, discord.ButtonStyle.secondary)
+    put(view, MoveButton, gid, ver, decision.seat, tok, opt.id, label=label, style=style, row=row)
 
 
 def select_option(opt: Option, lang: str, names: Sequence[str]) -> discord.SelectOption:
@@ -622,7 +802,7 @@ class Rows(TypedDict):
 
 
 def add_grid(
-    view: discord.ui.View,
+    view: Items,
     decision: Decision,
     tok: str,
     *,
@@ -648,10 +828,10 @@ def add_grid(
             opt = by_cell.get((r, c))
             row = first_row + r - r0
             if opt is None:
-                view.add_item(GapButton(gid, ver, len(view.children), row=row))
+                put(view, GapButton, gid, ver, len(view.children), row=row)
             else:
                 label = label_prefix + option_label("", opt, lang, names)
-                view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
+                put_move(view, gid, ver, decision, tok, opt, label=label, row=row)
     row = first_row + h
     nav: list[tuple[str, int, int]] = []
     if paged:
@@ -664,15 +844,15 @@ def add_grid(
         if c0 + w < width:
             nav.append(("▶", r0, min(c0 + w, width - w)))
     for label, r, c in nav:
-        view.add_item(GridButton(gid, ver, decision.seat, tok, r, c, label=label, row=row))
+        put(view, GridButton, gid, ver, decision.seat, tok, r, c, label=label, row=row)
     for opt in extras[: GRID_COLS - len(nav)]:
         label = label_prefix + option_label("", opt, lang, names)
-        view.add_item(move_button(gid, ver, decision, tok, opt, label=label, row=row))
+        put_move(view, gid, ver, decision, tok, opt, label=label, row=row)
     return row + 1 if nav or extras else row
 
 
 def add_selects(
-    view: discord.ui.View,
+    view: Items,
     decision: Decision,
     tok: str,
     *,
@@ -693,7 +873,7 @@ def add_selects(
         """A menu (``part`` numbers it) with ``entries``, placeholder ``text``; ``more``:
         its row, and the fewest and most values it takes."""
         placeholder = clip(f"{label_prefix}{text}", 150)
-        view.add_item(MoveSelect(gid, ver, decision.seat, tok, part, entries, placeholder, **more))
+        put(view, MoveSelect, gid, ver, decision.seat, tok, part, entries, placeholder, **more)
 
     if decision.multi:
         chunk = list(decision.options)[:SELECT_MAX]

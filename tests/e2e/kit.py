@@ -778,3 +778,10 @@ def pictures(h: Harness) -> list[tuple[str, int | None, str, Any]]:
                     seen.add(a.id)
                     out.append((where, user, a.name, a))
     return out
+
+
+def numbered_snowflakes(text: str) -> str:
+    """``text`` with its snowflakes (each harness makes its own) numbered in their order of
+    appearance, so two harnesses' requests compare."""
+    seen: dict[str, str] = {}
+    return re.sub(r"\d{15,}", lambda m: seen.setdefault(m[0], f"#{len(seen)}"), text)

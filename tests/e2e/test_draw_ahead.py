@@ -14,7 +14,6 @@ import asyncio
 import functools
 import json
 import random
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,14 @@ from host import renderpool
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.e2e.driver import latest_table, play_turn
-from tests.e2e.kit import cog_of, host_of, open_game, snapshot, table_picture
+from tests.e2e.kit import (
+    cog_of,
+    host_of,
+    numbered_snowflakes,
+    open_game,
+    snapshot,
+    table_picture,
+)
 from tests.harness import Harness
 from tests.harness.models import FakeUser
 
@@ -128,19 +134,16 @@ async def test_the_same_channel_with_and_without_drawing_ahead(
             for _ in range(8 if game == "mlem" else 24):
                 await play_turn(h, seats, rng)
             await h.idle()
-            said = [_ids(json.dumps([r.method, r.path, r.json])) for r in h.backend.requests]
+            said = [
+                numbered_snowflakes(json.dumps([r.method, r.path, r.json]))
+                for r in h.backend.requests
+            ]
             files = [[(f.filename, f.data) for f in r.files] for r in h.backend.requests]
             shown.append((said, files))
         finally:
             renderpool.install(None)
             await h.stop()
     assert shown[0] == shown[1]
-
-
-def _ids(text: str) -> str:
-    """Snowflakes (each harness makes its own) numbered in their order of appearance."""
-    seen: dict[str, str] = {}
-    return re.sub(r"\d{15,}", lambda m: seen.setdefault(m[0], f"#{len(seen)}"), text)
 
 
 async def test_a_newer_move_before_the_table_is_drawn_shows_the_newest(

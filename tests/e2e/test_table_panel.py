@@ -20,8 +20,7 @@ from cogs import present, ui
 from host.clock import FakeClock
 from host.settings import Settings
 from tests.e2e.driver import play_turn
-from tests.e2e.kit import open_game
-from tests.e2e.test_draw_ahead import _ids
+from tests.e2e.kit import numbered_snowflakes, open_game
 from tests.harness import Harness
 
 GAMES = ["mlem", "kosmonavts", "red_planet", "ad_astra", "galaxy_trucker"]
@@ -115,7 +114,7 @@ async def test_the_same_requests_as_with_the_view(
                 await h.idle()
                 shown.append(
                     [
-                        (_ids(json.dumps([r.method, r.path, r.json])), r.files)
+                        (numbered_snowflakes(json.dumps([r.method, r.path, r.json])), r.files)
                         for r in h.backend.requests
                     ]
                 )

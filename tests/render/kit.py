@@ -299,3 +299,14 @@ def played(game_id: str, players: int, seed: int, every: int) -> list[tuple[dict
         d = rng.choice(pending)
         s, _ = game.apply(s, d.seat, random_answer(d, rng))
     return out
+
+
+def mlem_table_whole(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """MLEM's table drawn whole and mapped at once, as PNG bytes (what its drawing by parts
+    must equal byte for byte)."""
+    from render import kit, layers
+    from render.mlem import table
+
+    return kit.png_of_mapped(
+        layers.mapped(table._draw_table(kit.public(view), names, lang), table._PALETTE)
+    )

@@ -16,7 +16,7 @@ from PIL import ImageChops, ImageDraw
 from render import kit, layers
 from render.mlem import panels, table
 from rules.mlem import GAME
-from tests.render.kit import NAMES, random_states
+from tests.render.kit import NAMES, mlem_table_whole, random_states
 
 #: (players, options, seed): every variant, alone and together, and two to five players.
 PLAYS = [
@@ -26,13 +26,6 @@ PLAYS = [
     (5, {"missions": "on"}, 4),
     (3, {"ufo": "on", "recon": "on", "missions": "on"}, 5),
 ]
-
-
-def whole(view: dict, names: list[str], lang: str) -> bytes:
-    """The table drawn whole and mapped at once, as PNG bytes."""
-    return kit.png_of_mapped(
-        layers.mapped(table._draw_table(kit.public(view), names, lang), table._PALETTE)
-    )
 
 
 @pytest.mark.parametrize(("players", "options", "seed"), PLAYS)
@@ -50,7 +43,7 @@ def test_the_table_by_parts_is_the_whole_table(players: int, options: dict, seed
         at_once = layers.mapped(table._draw_table(kit.public(view), names, lang), table._PALETTE)
         diff = ImageChops.difference(by_parts.convert("RGB"), at_once.convert("RGB"))
         assert diff.getbbox() is None, (k, diff.getbbox())
-        assert table.render_table(view, names, lang) == whole(view, names, lang)
+        assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang)
     hits = sum(cache.hits for cache in (table._HEADERS, table._PANELS, table._UNDERS))
     assert hits  # the parts kept were used
 
@@ -143,7 +136,7 @@ def _interleaved_views() -> list[tuple[dict, list[str], str]]:
 def test_interleaved_games_renames_and_languages_stay_exact() -> None:
     layers.clear_all()
     for k, (view, names, lang) in enumerate(_interleaved_views()):
-        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+        assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang), k
 
 
 def test_parts_evicted_and_drawn_again_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,7 +152,7 @@ def test_parts_evicted_and_drawn_again_stay_exact(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(pngbands, "CACHE", pngbands.BandCache(200_000))
     monkeypatch.setattr(pngbands, "SIGNED", 40)
     for k, (view, names, lang) in enumerate(_interleaved_views()[::3]):
-        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+        assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang), k
 
 
 def test_each_part_draws_only_inside_its_box(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -352,11 +345,17 @@ def test_a_table_differing_in_one_thing_after_a_warm_cache() -> None:
     layers.clear_all()
     for lang in ("es", "en"):
         for what, other in _one_change(view):
-            assert table.render_table(view, names, lang) == whole(view, names, lang), what
-            assert table.render_table(other, names, lang) == whole(other, names, lang), what
+            assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang), (
+                what
+            )
+            assert table.render_table(other, names, lang) == mlem_table_whole(
+                other, names, lang
+            ), what
         for seat, name in ((0, "Zoë"), (3, "🤖 Bot")):
             renamed = [*names[:seat], name, *names[seat + 1 :]]
-            assert table.render_table(view, renamed, lang) == whole(view, renamed, lang), name
+            assert table.render_table(view, renamed, lang) == mlem_table_whole(
+                view, renamed, lang
+            ), name
 
 
 class _Reads(dict):  # type: ignore[type-arg]
@@ -459,7 +458,7 @@ def test_the_scratch_copy_is_the_static_layer_again_after_each_table(
         monkeypatch.setattr(table._FRAMES, "maxsize", 1)
     layers.clear_all()
     for k, (view, names, lang) in enumerate(_interleaved_views()[:: 4 if tiny else 2]):
-        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+        assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang), k
         assert _scratch_is_the_base(lang), k
     assert layers._SCRATCH
 
@@ -505,7 +504,7 @@ def test_a_part_failing_to_draw_leaves_the_scratch_copy_aside(
         table.render_table(view, NAMES[:3], "es")
     monkeypatch.undo()
     assert id(table._out_base("es")) not in layers._SCRATCH
-    assert table.render_table(view, NAMES[:3], "es") == whole(view, NAMES[:3], "es")
+    assert table.render_table(view, NAMES[:3], "es") == mlem_table_whole(view, NAMES[:3], "es")
     assert layers._SCRATCH[id(table._out_base("es"))][1] is not held
     assert _scratch_is_the_base("es")
 

@@ -16,8 +16,7 @@ from render import kit, layers
 from render.mlem import table
 from render.mlem.geometry import DEEP, HEADER_H, OUT_HEADER_H, TRACK
 from rules.mlem import GAME
-from tests.render.kit import NAMES, random_states
-from tests.render.test_mlem_parts import whole
+from tests.render.kit import NAMES, mlem_table_whole, random_states
 
 OPTIONS = {"ufo": "on", "recon": "on", "missions": "on"}
 
@@ -121,7 +120,7 @@ def test_crowded_boards_by_parts_are_the_whole_table() -> None:
         av = {**view, "rocket": view.get("rocket") if isinstance(view.get("ufo"), dict) else {}}
         groups = table._group_boxes(_drawer(table._out_base(lang)), av, n)
         joined += len(table._merged_groups(groups)) < len(groups)
-        assert table.render_table(view, names, lang) == whole(view, names, lang), k
+        assert table.render_table(view, names, lang) == mlem_table_whole(view, names, lang), k
     assert joined  # some groups met
 
 
@@ -151,7 +150,7 @@ def test_one_group_changed_after_a_warm_cache(seed: int, lang: str) -> None:
         else:
             v["rocket"] = {**v["rocket"], "space": rng.randrange(DEEP + 1)}
         before = table._BOARDS.misses
-        assert table.render_table(v, names, lang) == whole(v, names, lang), step
+        assert table.render_table(v, names, lang) == mlem_table_whole(v, names, lang), step
         spaces = {view["rocket"]["space"], v["rocket"]["space"], DEEP}
         if what == 3 and v["ufo"]["space"] not in spaces:
             assert table._BOARDS.misses == before, step  # the rocket moving draws no group

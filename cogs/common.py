@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import logging
 import re
 import secrets
@@ -67,31 +66,6 @@ def needed_permission(err: discord.HTTPException, interaction: discord.Interacti
         if not getattr(have, name, True):
             return name
     return send
-
-
-#: The garbage collector's thresholds once the bot is loaded (see :func:`steady_gc`).
-GC_THRESHOLDS = (5_000, 10, 10)
-_gc_steady = False
-
-
-def steady_gc() -> None:
-    """Once per process (this module is not reloaded with the game's extension), when the
-    bot loads: what exists by now (modules, the rules' data, catalogs, discord.py's
-    machinery; about 80,000 objects) is moved out of the garbage
-    collector's sight (``gc.freeze``: it lives as long as the process), and young objects
-    are collected after 5,000 allocations rather than 700 (issue 23). With twenty games
-    clicked at once every click's task holds its objects across several collections, so
-    they reached the oldest generation and set off a full collection every hundred moves
-    or so, which walked everything: 50 to 100 ms with the event loop stopped (a round's
-    pictures late by as much), and about 1 ms of the loop's CPU a move in all
-    (``bench.scale --timeline`` counts them)."""
-    global _gc_steady
-    if _gc_steady:
-        return
-    _gc_steady = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def guarded(func: F) -> F:

@@ -28,7 +28,6 @@ from cogs.common import (
     options,
     param,
     slash,
-    steady_gc,
     topic_choices,
 )
 from cogs.history import HistoryMixin
@@ -99,7 +98,6 @@ class GameCog(
         self.replay_pace = {}
 
     async def cog_load(self) -> None:
-        steady_gc()
         self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
         ui.install_fast_dispatch(self.bot._connection._view_store)
         self.start_ticker()

@@ -288,8 +288,7 @@ class CogBase:
         ) as params:
             data = await state.http.send_message(channel_id, params=params)
         message_id = int(data["id"])
-        if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
-            state.store_view(view, message_id)
+        _keep_view(state, view, message_id)
         return message_id
 
     async def edit(
@@ -318,5 +317,11 @@ class CogBase:
             previous_allowed_mentions=state.allowed_mentions if content is not MISSING else None,
         ) as params:
             await state.http.edit_message(channel_id, message_id, params=params)
-        if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
-            state.store_view(view, message_id)
+        _keep_view(state, view, message_id)
+
+
+def _keep_view(state: Any, view: object, message_id: int) -> None:
+    """A discord.py view sent on ``message_id`` kept for its clicks, as ``send``/``edit``
+    keep it (a :class:`cogs.ui.Panel` holds only dynamic items: nothing to keep)."""
+    if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)

@@ -171,7 +171,7 @@ def _png_size(data: bytes) -> tuple[int, int] | None:
 async def decode_body(data: Any, json_kw: Any) -> tuple[Any, list[UploadedFile]]:
     """The JSON payload and the files of a request as aiohttp would have sent it."""
     if json_kw is not None:
-        return json_kw, []
+        return data_copy(json_kw), []  # (the caller's object: stored parts are shared)
     if data is None:
         return None, []
     if isinstance(data, str | bytes | bytearray):
@@ -185,43 +185,65 @@ async def decode_body(data: Any, json_kw: Any) -> tuple[Any, list[UploadedFile]]
         body = await writer.as_bytes()
         if not writer.content_type.startswith("multipart/"):
             return dict(parse_qsl(body.decode())), []
-        return _parse_multipart(writer.content_type, body)
+        sizes = [None if enc or te else part.size for part, enc, te in writer]
+        return _parse_multipart(writer.content_type, body, sizes)
     raise HarnessError(f"the harness cannot decode a request body of type {type(data)!r}")
 
 
 _PARAM = re.compile(r';\s*(name|filename)="([^"\\]*)"')
 
 
-def _split_multipart(content_type: str, body: bytes) -> list[tuple[dict[str, str], bytes]] | None:
+def _split_multipart(
+    content_type: str, body: bytes, sizes: list[int | None] | None = None
+) -> list[tuple[dict[str, str], bytes]] | None:
     """The parts of a multipart body as aiohttp writes it (ASCII names, no transfer
     encoding): (headers in lower case, bytes). None for anything else (the email parser
-    reads it then). The email parser reads a PNG line by line: tens of ms a picture."""
+    reads it then). The email parser reads a PNG line by line: tens of ms a picture.
+
+    ``sizes``: each part's length as the writer declared it (its Content-Length): a part's
+    end is then read off it, checked to be followed by the next boundary, instead of
+    searched for through a picture's bytes. Each part's bytes are copied once."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if m is None:
         return None
     sep = b"--" + m.group(1).encode()
-    chunks = body.split(sep)
-    if len(chunks) < 3 or not chunks[-1].startswith(b"--"):
+    start = body.find(sep)
+    if start < 0:
         return None
-    parts = []
-    for chunk in chunks[1:-1]:
-        head, found, data = chunk.partition(b"\r\n\r\n")
-        if not found or not data.endswith(b"\r\n"):
+    parts: list[tuple[dict[str, str], bytes]] = []
+    while True:
+        begin = start + len(sep)
+        if body.startswith(b"--", begin):  # the closing boundary
+            break
+        head_end = body.find(b"\r\n\r\n", begin)
+        if head_end < 0:
+            return None
+        size = sizes[len(parts)] if sizes is not None and len(parts) < len(sizes) else None
+        if size is not None and body.startswith(sep, head_end + size + 6):
+            end = head_end + size + 6
+        else:
+            end = body.find(sep, begin)
+        if end < 0 or end - 2 < head_end + 4 or body[end - 2 : end] != b"\r\n":
             return None
         headers = {}
-        for line in head.decode("ascii", "replace").strip().split("\r\n"):
+        for line in body[begin:head_end].decode("ascii", "replace").strip().split("\r\n"):
             key, _, value = line.partition(":")
             headers[key.strip().lower()] = value.strip()
         if "content-transfer-encoding" in headers or "*=" in headers.get(
             "content-disposition", ""
         ):
             return None
-        parts.append((headers, data[:-2]))
+        parts.append((headers, body[head_end + 4 : end - 2]))
+        start = end
+    if not parts:
+        return None
     return parts
 
 
-def _parse_multipart(content_type: str, body: bytes) -> tuple[Any, list[UploadedFile]]:
-    fast = _split_multipart(content_type, body)
+def _parse_multipart(
+    content_type: str, body: bytes, sizes: list[int | None] | None = None
+) -> tuple[Any, list[UploadedFile]]:
+    fast = _split_multipart(content_type, body, sizes)
     if fast is not None:
         payload: Any = None
         files: list[UploadedFile] = []
@@ -817,13 +839,16 @@ class FakeDiscord:
         by_name = {a.name: a for a in atts}
         out = []
         for embed in embeds:
-            embed = data_copy(embed)
+            # A stored payload is never changed in place (its parts are shared with the
+            # request's record and older versions): the dicts filled in here are new ones.
+            embed = dict(embed)
             embed.setdefault("type", "rich")
             for key, sub in (("image", "url"), ("thumbnail", "url"), ("footer", "icon_url")):
                 part = embed.get(key)
                 if isinstance(part, dict) and str(part.get(sub, "")).startswith("attachment://"):
                     att = by_name.get(part[sub][len("attachment://") :])
                     if att is not None:
+                        part = embed[key] = dict(part)
                         part[sub] = att.url
                         part["proxy_url" if sub == "url" else "proxy_icon_url"] = att.url.replace(
                             CDN_BASE, MEDIA_BASE
@@ -884,10 +909,10 @@ class FakeDiscord:
             "pinned": False,
             "type": msg_type,
             "flags": flags,
-            "components": data_copy(body.get("components") or []),
+            "components": body.get("components") or [],
         }
         if body.get("poll"):
-            payload["poll"] = data_copy(body["poll"])
+            payload["poll"] = body["poll"]
         ref = body.get("message_reference")
         if ref and ref.get("message_id"):
             target = self.stored_messages.get(int(ref["message_id"]))
@@ -899,7 +924,7 @@ class FakeDiscord:
                 "channel_id": str(ref.get("channel_id") or channel_id),
             }
             if target is not None:
-                payload["referenced_message"] = data_copy(target.payload)
+                payload["referenced_message"] = target.payload
             if msg_type == 0:
                 payload["type"] = 19
         if interaction is not None:
@@ -914,7 +939,7 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
             interaction_user_id=interaction.user.id if interaction else None,
         )
-        stored.versions.append((data_copy(payload), list(attachments)))
+        stored.versions.append((payload, list(attachments)))
         self.stored_messages[mid] = stored
         if ephemeral:
             self.ephemeral_ids.append(mid)
@@ -934,12 +959,12 @@ class FakeDiscord:
         if stored.deleted:
             raise _unknown("Message", 10008)
         validate_message(body, files, creating=False)
-        payload = data_copy(stored.payload)
+        payload = dict(stored.payload)  # (only its top-level keys are replaced below)
         if "content" in body:
             payload["content"] = body["content"] or ""
             payload["mentions"] = self._mentions(payload["content"])
         if "components" in body:
-            payload["components"] = data_copy(body["components"] or [])
+            payload["components"] = body["components"] or []
         attachments = stored.attachments
         if "attachments" in body or files:
             attachments = self._build_attachments(stored.channel_id, body, files, attachments)
@@ -962,7 +987,7 @@ class FakeDiscord:
         payload["edited_timestamp"] = _iso(self.snowflake())
         stored.payload = payload
         stored.attachments = attachments
-        stored.versions.append((data_copy(payload), list(attachments)))
+        stored.versions.append((payload, list(attachments)))
         if not stored.ephemeral:
             self.emit("MESSAGE_UPDATE", self._gateway_message(stored), fresh=True)
         return stored
@@ -975,7 +1000,7 @@ class FakeDiscord:
             data: dict[str, Any] = {"id": str(stored.id), "channel_id": str(stored.channel_id)}
             if stored.guild_id is not None:
                 data["guild_id"] = str(stored.guild_id)
-            self.emit("MESSAGE_DELETE", data)
+            self.emit("MESSAGE_DELETE", data, fresh=True)
 
     def public_message(self, channel_id: int, message_id: int) -> StoredMessage:
         stored = self.stored_messages.get(message_id)
@@ -1096,7 +1121,7 @@ class FakeDiscord:
             inner["response_message_id"] = str(stored.id)
             inner["response_message_loading"] = t == 5
             inner["response_message_ephemeral"] = stored.ephemeral
-            out["resource"] = {"type": t, "message": data_copy(stored.payload)}
+            out["resource"] = {"type": t, "message": stored.payload}
         return out
 
     def interaction_callback(
@@ -1421,7 +1446,7 @@ class FakeDiscord:
             meta["archived"] = False  # sending to an archived thread unarchives it
         stored = self.create_message(cid, req.json or {}, req.files)
         req.message_id = stored.id
-        return data_copy(stored.payload)
+        return stored.payload
 
     def r_history(self, req: Request, channel: str) -> Any:
         cid = int(channel)
@@ -1434,12 +1459,12 @@ class FakeDiscord:
             ids = [m for m in ids if m > int(req.params["after"])]
             ids = ids[:limit]
         ids = sorted(ids, reverse=True)[:limit]
-        return [data_copy(self.stored_messages[m].payload) for m in ids]
+        return [self.stored_messages[m].payload for m in ids]
 
     def r_message_get(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
         self.channel_payload(int(channel))
-        return data_copy(self.public_message(int(channel), int(message)).payload)
+        return self.public_message(int(channel), int(message)).payload
 
     def r_message_patch(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
@@ -1449,7 +1474,7 @@ class FakeDiscord:
             if set(body) - {"flags"}:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         self.edit_message(stored, req.json or {}, req.files)
-        return data_copy(stored.payload)
+        return stored.payload
 
     def r_message_delete(self, req: Request, channel: str, message: str) -> Any:
         req.channel_id, req.message_id = int(channel), int(message)
@@ -1493,7 +1518,7 @@ class FakeDiscord:
         self.created_channel_names.append(thread["name"])
         if message is not None:
             stored = self.stored_messages[int(message)]
-            stored.payload["thread"] = data_copy(thread)
+            stored.payload = {**stored.payload, "thread": data_copy(thread)}
         data = self.channel_payload(int(thread["id"]))
         self.emit("THREAD_CREATE", {**data, "newly_created": True})
         return data
@@ -1584,13 +1609,13 @@ class FakeDiscord:
         req.message_id = stored.id
         if req.params.get("wait") in ("0", "false", "False"):
             return 204, None
-        return data_copy(stored.payload)
+        return stored.payload
 
     def r_webhook_get(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)
         rec.requests.append(req)
         req.interaction_id = rec.id
-        return data_copy(self.webhook_message(rec, message).payload)
+        return self.webhook_message(rec, message).payload
 
     def r_webhook_edit(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)
@@ -1601,7 +1626,7 @@ class FakeDiscord:
         if stored.id == rec.original_message_id:
             rec.original_filled = True
             rec.original_edited = True
-        return data_copy(stored.payload)
+        return stored.payload
 
     def r_webhook_delete(self, req: Request, app: str, token: str, message: str) -> Any:
         rec = self._interaction_for_webhook(int(app), token)

@@ -1059,7 +1059,8 @@ async def twenty_at_once(
                 live.fed[str(rec.id)] = time.perf_counter()
                 if timeline is not None:
                     timeline.mark(gid, "fed")
-                h.feed("INTERACTION_CREATE", rec.payload)
+                # (handed over, not copied: nothing reads these records' payloads again)
+                h.feed("INTERACTION_CREATE", rec.payload, fresh=True)
                 # As the gateway hands them over: one event per read of the socket, the loop
                 # running what is ready in between (the click just fed starts).
                 await asyncio.sleep(0)

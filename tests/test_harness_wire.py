@@ -12,8 +12,14 @@ from typing import Any
 
 import aiohttp
 
-from tests.harness.backend import FakeDiscord, _parse_multipart, _split_multipart, decode_body
-from tests.harness.models import Request, UploadedFile, data_copy
+from tests.harness.backend import (
+    FakeDiscord,
+    _iso,
+    _parse_multipart,
+    _split_multipart,
+    decode_body,
+)
+from tests.harness.models import Request, UploadedFile, data_copy, snowflake_time
 
 
 async def _form(rng: random.Random, files: int) -> tuple[str, bytes, list[int | None]]:
@@ -58,10 +64,13 @@ def test_multipart_decoded_as_the_email_parser_reads_it() -> None:
         picture = bytes(rng.randrange(256) for _ in range(5000))
         form.add_field("files[0]", io.BytesIO(picture), filename="table.png")
         payload, files = await decode_body(form, None)
+        # the picture stays a view of the body until read, then is bytes, once
+        assert isinstance(files[0].raw, memoryview) and files[0].size == len(picture)
         assert payload == {"content": "hola", "attachments": []}
         assert [(f.field, f.filename, f.content_type, f.data) for f in files] == [
             ("files[0]", "table.png", "image/png", picture)
         ]
+        assert type(files[0].data) is bytes and files[0].raw is files[0].data
 
     asyncio.run(run())
     head = b'--b\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n{"a": 1}\r\n'
@@ -100,3 +109,40 @@ def test_stored_payloads_never_change_in_place() -> None:
     backend.r_thread_create(request, channel=str(cid), message=str(stored.id))
     assert stored.payload["thread"]["name"] == "talk"
     assert all("thread" not in v for v, _a in stored.versions)
+
+
+def test_gateway_events_nobody_wants_are_not_built() -> None:
+    backend = FakeDiscord()
+    cid = next(iter(backend.channels))
+    events: list[str] = []
+    backend.gateway_sink = lambda event, data: events.append(event)
+    asked: list[tuple[str, bool]] = []
+
+    def wants(event: str, in_guild: bool) -> bool:
+        asked.append((event, in_guild))
+        return not event.startswith("MESSAGE_")
+
+    for filtered in (False, True):
+        backend.gateway_wants = wants if filtered else None
+        stored = backend.create_message(cid, {"content": "one"})
+        backend.edit_message(stored, {"content": "two"})
+        backend.delete_message(stored)
+        backend.emit("CHANNEL_UPDATE", backend.channel_payload(cid))
+    unfiltered = ["MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "CHANNEL_UPDATE"]
+    assert events == [*unfiltered, "CHANNEL_UPDATE"]
+    assert asked == [
+        ("MESSAGE_CREATE", True),
+        ("MESSAGE_UPDATE", True),
+        ("MESSAGE_DELETE", True),
+        ("CHANNEL_UPDATE", True),
+    ]
+
+
+def test_iso_timestamps_as_datetime_writes_them() -> None:
+    rng = random.Random(7)
+    epoch = 1420070400000
+    moments = [0, 1, 999, 1000, 1001, 59_999, 60_000, 86_399_999, 1_700_000_000_000 - epoch]
+    moments += [rng.randrange(2_000_000_000_000) for _ in range(2000)]
+    for ms in moments:
+        snowflake = (ms << 22) | rng.randrange(1 << 22)
+        assert _iso(snowflake) == snowflake_time(snowflake).isoformat()

@@ -7,8 +7,10 @@ it is "Discord's memory": messages posted by an old bot can be clicked in the ne
 
 from __future__ import annotations
 
+import datetime
 import email.parser
 import email.policy
+import functools
 import json
 import mimetypes
 import re
@@ -16,7 +18,7 @@ import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlsplit
 
 import discord
@@ -30,6 +32,7 @@ from .models import (
     LOADING,
     SELECT_TYPES,
     Attachment,
+    Bytes,
     FakeUser,
     HarnessError,
     Request,
@@ -37,7 +40,6 @@ from .models import (
     UploadedFile,
     _walk_components,
     data_copy,
-    snowflake_time,
 )
 
 __all__ = ["ApiError", "FakeDiscord", "InteractionRecord"]
@@ -156,10 +158,18 @@ class Snowflakes:
 
 
 def _iso(snowflake: int) -> str:
-    return snowflake_time(snowflake).isoformat()
+    """``snowflake_time(snowflake).isoformat()``, the second's part made once."""
+    seconds, ms = divmod((snowflake >> 22) + DISCORD_EPOCH, 1000)
+    whole = _iso_second(seconds)
+    return f"{whole[:19]}.{ms:03d}000{whole[19:]}" if ms else whole
 
 
-def _png_size(data: bytes) -> tuple[int, int] | None:
+@functools.lru_cache(maxsize=256)
+def _iso_second(seconds: int) -> str:
+    return datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC).isoformat()
+
+
+def _png_size(data: Bytes) -> tuple[int, int] | None:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     return None
@@ -195,14 +205,15 @@ _PARAM = re.compile(r';\s*(name|filename)="([^"\\]*)"')
 
 def _split_multipart(
     content_type: str, body: bytes, sizes: list[int | None] | None = None
-) -> list[tuple[dict[str, str], bytes]] | None:
+) -> list[tuple[dict[str, str], Bytes]] | None:
     """The parts of a multipart body as aiohttp writes it (ASCII names, no transfer
     encoding): (headers in lower case, bytes). None for anything else (the email parser
     reads it then). The email parser reads a PNG line by line: tens of ms a picture.
 
     ``sizes``: each part's length as the writer declared it (its Content-Length): a part's
     end is then read off it, checked to be followed by the next boundary, instead of
-    searched for through a picture's bytes. Each part's bytes are copied once."""
+    searched for through a picture's bytes. Each part's bytes are a view of ``body`` (a
+    picture is copied out of it only if a test reads it: :class:`models.UploadedFile`)."""
     m = re.search(r'boundary="?([^";]+)"?', content_type)
     if m is None:
         return None
@@ -210,7 +221,8 @@ def _split_multipart(
     start = body.find(sep)
     if start < 0:
         return None
-    parts: list[tuple[dict[str, str], bytes]] = []
+    parts: list[tuple[dict[str, str], Bytes]] = []
+    view = memoryview(body)
     while True:
         begin = start + len(sep)
         if body.startswith(b"--", begin):  # the closing boundary
@@ -233,7 +245,7 @@ def _split_multipart(
             "content-disposition", ""
         ):
             return None
-        parts.append((headers, body[head_end + 4 : end - 2]))
+        parts.append((headers, view[head_end + 4 : end - 2]))
         start = end
     if not parts:
         return None
@@ -247,12 +259,13 @@ def _parse_multipart(
     if fast is not None:
         payload: Any = None
         files: list[UploadedFile] = []
-        for headers, data in fast:
+        for headers, piece in fast:
+            data = cast(bytes, piece)  # (a view: UploadedFile reads it as bytes when asked)
             params = dict(_PARAM.findall(headers.get("content-disposition", "")))
             field, fname = params.get("name", ""), params.get("filename")
             kind = headers.get("content-type", "text/plain").split(";")[0].strip()
             if field == "payload_json":
-                payload = json.loads(data.decode())
+                payload = json.loads(str(data, "utf-8"))
             elif fname is not None:
                 files.append(
                     UploadedFile(field, fname, data, mimetypes.guess_type(fname)[0] or kind)
@@ -384,7 +397,7 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
                 _check_len(problems, "components.options.label", opt.get("label"), 100)
                 _check_len(problems, "components.options.value", opt.get("value"), 100)
     for f in files:
-        if len(f.data) > ATTACHMENT_SIZE_LIMIT:
+        if f.size > ATTACHMENT_SIZE_LIMIT:
             raise ApiError(413, 40005, "Request entity too large")
     if problems:
         raise _form_error(problems)
@@ -443,7 +456,8 @@ class FakeDiscord:
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.requests: list[Request] = []
         self.unexpected: list[Request] = []
-        self.cdn: dict[str, tuple[bytes, str]] = {}
+        #: url -> (the bytes, or the attachment holding them, content type)
+        self.cdn: dict[str, tuple[bytes | Attachment, str]] = {}
         self.failing_dm_users: set[int] = set()
         self.faults: list[Fault] = []
         #: Channels the bot cannot reach: every request under /channels/{id} gets this error.
@@ -453,6 +467,10 @@ class FakeDiscord:
         self.created_channel_names: list[str] = []
         #: Where gateway events go (set by the harness); called synchronously.
         self.gateway_sink: Callable[[str, dict[str, Any]], None] | None = None
+        #: Whether the sink would deliver an event of this kind, in a guild (True) or not,
+        #: to any bot (set by the harness: the bots' intents); an event nobody would get is
+        #: not built. None: every event is built and handed to the sink.
+        self.gateway_wants: Callable[[str, bool], bool] | None = None
         for name in channels:
             self.add_channel(name)
 
@@ -753,8 +771,15 @@ class FakeDiscord:
     def emit(self, event: str, data: dict[str, Any], *, fresh: bool = False) -> None:
         """Send a gateway event: a copy of ``data``, or ``data`` itself when it is ``fresh``
         (built for this event alone, e.g. by :meth:`_gateway_message`)."""
-        if self.gateway_sink is not None:
+        if self.gateway_sink is not None and self.delivered(event, bool(data.get("guild_id"))):
             self.gateway_sink(event, data if fresh else data_copy(data))
+
+    def delivered(self, event: str, in_guild: bool) -> bool:
+        """Whether a gateway event of this kind would reach a bot (see ``gateway_wants``)."""
+        if self.gateway_sink is None:
+            return False
+        wants = self.gateway_wants
+        return wants is None or wants(event, in_guild)
 
     def _gateway_message(self, stored: StoredMessage) -> dict[str, Any]:
         data = data_copy(stored.payload)
@@ -783,15 +808,16 @@ class FakeDiscord:
             name = entry.get("filename") or upload.filename
             url = f"{CDN_BASE}/attachments/{channel_id}/{aid}/{name}"
             content_type = mimetypes.guess_type(name)[0] or upload.content_type
-            self.cdn[url] = (upload.data, content_type)
-            return Attachment(
+            att = Attachment(
                 id=aid,
                 name=name,
-                data=upload.data,
+                data=cast(bytes, upload.raw),  # (copied out of the request's body if read)
                 content_type=content_type,
                 url=url,
                 description=entry.get("description"),
             )
+            self.cdn[url] = (att, content_type)
+            return att
 
         entries = body.get("attachments")
         if entries is None:
@@ -822,14 +848,14 @@ class FakeDiscord:
         data: dict[str, Any] = {
             "id": str(a.id),
             "filename": a.name,
-            "size": len(a.data),
+            "size": a.size,
             "url": a.url,
             "proxy_url": a.url.replace(CDN_BASE, MEDIA_BASE),
             "content_type": a.content_type,
         }
         if a.description:
             data["description"] = a.description
-        size = _png_size(a.data)
+        size = _png_size(a.raw)
         if size:
             data["width"], data["height"] = size
         return data
@@ -853,7 +879,7 @@ class FakeDiscord:
                         part["proxy_url" if sub == "url" else "proxy_icon_url"] = att.url.replace(
                             CDN_BASE, MEDIA_BASE
                         )
-                        size = _png_size(att.data)
+                        size = _png_size(att.raw)
                         if size and sub == "url":
                             part["width"], part["height"] = size
             out.append(embed)
@@ -946,7 +972,8 @@ class FakeDiscord:
         else:
             self.channel_order[channel_id].append(mid)
             self.channels[channel_id]["last_message_id"] = str(mid)
-            self.emit("MESSAGE_CREATE", self._gateway_message(stored), fresh=True)
+            if self.delivered("MESSAGE_CREATE", stored.guild_id is not None):
+                self.emit("MESSAGE_CREATE", self._gateway_message(stored), fresh=True)
         return stored
 
     def edit_message(
@@ -988,7 +1015,7 @@ class FakeDiscord:
         stored.payload = payload
         stored.attachments = attachments
         stored.versions.append((payload, list(attachments)))
-        if not stored.ephemeral:
+        if not stored.ephemeral and self.delivered("MESSAGE_UPDATE", stored.guild_id is not None):
             self.emit("MESSAGE_UPDATE", self._gateway_message(stored), fresh=True)
         return stored
 
@@ -1280,7 +1307,7 @@ class FakeDiscord:
             query.update({str(k): str(v) for k, v in dict(params).items()})
         if parts.netloc and not parts.netloc.endswith("discord.com"):
             return self._cdn(method, str(url), query)
-        path = re.sub(r"^/api(/v\d+)?", "", parts.path)
+        path = _API_PREFIX.sub("", parts.path)
         payload, files = await decode_body(data, json_body)
         reason = (headers or {}).get("X-Audit-Log-Reason")
         req = Request(method, path, "unknown", payload, files, query, reason=reason)
@@ -1296,7 +1323,7 @@ class FakeDiscord:
         if fault is not None:
             req.status, req.response = fault.status, fault.body
             return fault.status, fault.body, dict(fault.headers), req
-        lost = re.match(r"/channels/(\d+)(/|$)", path)
+        lost = _CHANNEL_PATH.match(path) if self.lost_channels else None
         if lost is not None and int(lost[1]) in self.lost_channels:
             err = self.lost_channels[int(lost[1])]
             req.status, req.response = err.status, err.body
@@ -1320,6 +1347,8 @@ class FakeDiscord:
         base = url.split("?", 1)[0].replace(MEDIA_BASE, CDN_BASE)
         if method == "GET" and base in self.cdn:
             content, content_type = self.cdn[base]
+            if isinstance(content, Attachment):
+                content = content.data
             req.status = 200
             return 200, content, {"Content-Type": content_type}, req
         req.status = 404
@@ -1327,9 +1356,7 @@ class FakeDiscord:
         return 404, b"not found", {"Content-Type": "text/plain"}, req
 
     def _route(self, method: str, path: str) -> tuple[RouteHandler | None, str, dict[str, str]]:
-        for m, pattern, kind, name in _ROUTES:
-            if m != method:
-                continue
+        for pattern, kind, name in _ROUTES_BY_METHOD.get(method, ()):
             found = pattern.fullmatch(path)
             if found:
                 return getattr(self, name), kind, found.groupdict()
@@ -1714,3 +1741,11 @@ _ROUTES = [
         "r_webhook_delete",
     ),
 ]
+
+#: The routes of each method, in order.
+_ROUTES_BY_METHOD: dict[str, list[tuple[re.Pattern[str], str, str]]] = {}
+for _method, _pattern, _kind, _name in _ROUTES:
+    _ROUTES_BY_METHOD.setdefault(_method, []).append((_pattern, _kind, _name))
+
+_API_PREFIX = re.compile(r"^/api(/v\d+)?")
+_CHANNEL_PATH = re.compile(r"/channels/(\d+)(/|$)")

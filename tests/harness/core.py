@@ -128,6 +128,7 @@ class Harness:
             self._prepare(bot)
             if not self.shared:
                 self.backend.gateway_sink = self._on_gateway
+                self.backend.gateway_wants = self.wants_kind
             await bot.login(self.token)
             self._connect(bot)
             await self.idle()
@@ -149,6 +150,7 @@ class Harness:
         finally:
             if not self.shared:
                 self.backend.gateway_sink = None
+                self.backend.gateway_wants = None
                 await self._cancel_leftovers()
             self._unguard()
 
@@ -276,13 +278,23 @@ class Harness:
             raise HarnessError("the harness is not started (await h.start())")
         return self.bot
 
-    def feed(self, event: str, data: dict[str, Any]) -> None:
-        """Hand one gateway event (``"MESSAGE_CREATE"``, ...) to discord.py's parser, now."""
+    def feed(self, event: str, data: dict[str, Any], *, fresh: bool = False) -> None:
+        """Hand one gateway event (``"MESSAGE_CREATE"``, ...) to discord.py's parser, now:
+        a copy of ``data`` (discord.py keeps and changes parts of what it parses), or
+        ``data`` itself when it is ``fresh`` (the caller's own copy, handed over)."""
         bot = self._require_bot()
         parser = bot._connection.parsers.get(event)
         if parser is None:
             raise HarnessError(f"discord.py has no parser for {event!r}")
-        parser(data_copy(data))
+        parser(data if fresh else data_copy(data))
+
+    def wants_kind(self, event: str, in_guild: bool) -> bool:
+        """Whether this harness's bot would get a gateway event of this kind now, in a
+        guild or not (the backend asks before building one: ``gateway_wants``)."""
+        bot = self.bot
+        if not self.echo_gateway or bot is None or bot.is_closed():
+            return False
+        return self._wants(bot, event, {"guild_id": "guild"} if in_guild else {})
 
     def _wants(self, bot: AnyBot, event: str, data: dict[str, Any]) -> bool:
         intents = bot.intents

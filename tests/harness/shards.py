@@ -120,6 +120,7 @@ class ShardedHarness(Harness):
             raise HarnessError("the harness is already started")
         self._guard(asyncio.get_running_loop())
         self.backend.gateway_sink = self._route_gateway
+        self.backend.gateway_wants = self.wants_kind
         try:
             for name in self.ranges:
                 await self.revive(name)
@@ -135,6 +136,7 @@ class ShardedHarness(Harness):
         finally:
             self.bot = None
             self.backend.gateway_sink = None
+            self.backend.gateway_wants = None
             await self._cancel_leftovers()
             self._unguard()
 
@@ -142,6 +144,10 @@ class ShardedHarness(Harness):
         raise HarnessError("restart one instance: kill(name), then revive(name)")
 
     # -- routing ---------------------------------------------------------------------------
+
+    def wants_kind(self, event: str, in_guild: bool) -> bool:
+        """Whether any live instance would get such an event (each decides for its own)."""
+        return any(inst.wants_kind(event, in_guild) for inst in self.live.values())
 
     def _route_gateway(self, event: str, data: dict[str, Any]) -> None:
         guild_id = data.get("guild_id")
@@ -155,11 +161,11 @@ class ShardedHarness(Harness):
             return  # nobody runs that shard: the event is lost, as it would be
         inst._on_gateway(event, data)
 
-    def feed(self, event: str, data: dict[str, Any]) -> None:
+    def feed(self, event: str, data: dict[str, Any], *, fresh: bool = False) -> None:
         """Hand a gateway event to the instance whose shard it belongs to."""
         guild_id = data.get("guild_id")
         shard = (int(guild_id) >> 22) % self.shard_count if guild_id is not None else 0
-        self.owner_of(shard).feed(event, data)
+        self.owner_of(shard).feed(event, data, fresh=fresh)
 
     async def _run(self, records: list[InteractionRecord]) -> list[Reply]:
         return await self.run_on([(self.owner(rec.channel_id), rec) for rec in records])

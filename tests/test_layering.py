@@ -16,8 +16,8 @@ rules``, and every layer may use ``core/``, which imports nothing of ours.
   library; never ``rules/`` (a game is reached through host/registry.py), PIL or a database
   driver. ``bot`` only inside ``if TYPE_CHECKING:`` (the ``Cosmodrome`` type of ``self.bot``).
 * ``bot.py``  imports ``core/``, ``host/``, ``cogs/``, discord, aiohttp, asyncpg, uvloop
-  (its event loop) and the standard library (the cogs are loaded by name with ``load_extension``); never ``rules/``,
-  ``render/`` or PIL.
+  (its event loop) and the standard library (the cogs are loaded by name with
+  ``load_extension``); never ``rules/``, ``render/`` or PIL.
 
 No import circle exists among the project's modules (core, rules, render, host, cogs,
 bot.py): module-level, function-level and ``if TYPE_CHECKING:`` imports all count, and

@@ -73,7 +73,7 @@ from typing import Any
 import aiosqlite
 
 from bench.common import pct
-from bot import build_bot
+from bot import build_bot, run_loop
 from host import botpool, pacing, registry, renderpool
 from host.clock import FakeClock
 from host.pacing import HOUR
@@ -767,6 +767,7 @@ class Timeline:
         self.rounds: list[dict[str, Any]] = []
         #: The game whose click the running task handles (tasks it starts inherit it).
         self.gid: contextvars.ContextVar[int | None] = contextvars.ContextVar("gid", default=None)
+        self.sees_idle = True  # (the loop's selector hooked: asyncio's loop)
 
     def now(self) -> float:
         return (time.monotonic() - self.t0) * 1000
@@ -829,23 +830,27 @@ class Timeline:
             def undo_pool() -> None:
                 pool.draw_described = described  # type: ignore[method-assign]
 
-        selector: Any = loop._selector  # type: ignore[attr-defined]
-        select = selector.select
+        # (uvloop's loop, bot.loop_factory, waits in libuv, out of sight: no idle time seen)
+        selector: Any = getattr(loop, "_selector", None)
+        select = selector.select if selector is not None else None
+        self.sees_idle = select is not None
 
         def timed_select(timeout: float | None = None) -> Any:
             t = time.monotonic()
-            out = select(timeout)
+            out = select(timeout)  # type: ignore[misc]
             if tl.rounds and time.monotonic() - t > 0.00005:
                 tl.rounds[-1]["idle"].append(((t - tl.t0) * 1000, tl.now()))
             return out
 
-        selector.select = timed_select
+        if selector is not None:
+            selector.select = timed_select
         gc.callbacks.append(self.collected)
 
         def undo() -> None:
             host.play = play  # type: ignore[method-assign]
             undo_pool()
-            selector.select = select
+            if selector is not None:
+                selector.select = select
             gc.callbacks.remove(self.collected)
 
         return undo
@@ -901,6 +906,8 @@ class Timeline:
             )
         print(
             f"  the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round, "
+            if self.sees_idle
+            else "  the event loop's idle time not seen (uvloop), "
             f"each render worker drawing {_mid([x * 100 for x in busy_workers], '%')}"
         )
         for name, series in (("asked of the pool", asked), ("back on the loop", backs),
@@ -1263,9 +1270,9 @@ def main() -> None:
         os.environ["COSMODROME_PNG_THREADS"] = str(args.png_threads)
         pngbands.THREADS = args.png_threads
     if args.compare:
-        asyncio.run(compare(max(1, args.workers)))
+        run_loop(compare(max(1, args.workers)))
         return
-    asyncio.run(
+    run_loop(  # the bot's own event loop (bot.loop_factory)
         run(
             args.games,
             args.dir,

@@ -211,6 +211,37 @@ def fmt(text: str, lang: str = DEFAULT, **args: Any) -> str:
 LEGACY = "@1"
 
 
+#: Texts :func:`t` wrote, by what they were written from (see :func:`_memo`): most of a
+#: click's texts (the table's lines, buttons, headers) are the previous click's again.
+#: Emptied when full.
+_TEXTS: dict[tuple[Any, ...], str] = {}
+TEXTS_KEPT = 20_000
+#: Argument types whose value alone (with its type) decides how it is written.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _memo(text: str, lang: str, names: Sequence[str] | None, args: Mapping[str, Any]) -> Any:
+    """What :func:`t`'s text depends on, when that is all: the template, the language, the
+    names and each argument with its type (``1``, ``1.0`` and ``True`` are written apart),
+    and the text of a ``*_key`` argument's key; None (not kept) for anything else: a
+    ``{x:@prefix}`` field (it reads other keys), an argument of another type (a mapping by
+    language, a list), a key argument whose text has fields or is missing (it warns)."""
+    if "@" in text:
+        return None
+    memo: list[Any] = [text, lang, None if names is None else tuple(names)]
+    for k, v in args.items():
+        cls = v.__class__
+        if cls not in _PLAIN or (cls is float and not v):  # (0.0 and -0.0 are equal)
+            return None
+        memo += (k, cls, v)
+        if cls is str and k.endswith("_key"):
+            sub = text_of(v, lang)
+            if sub is None or "{" in sub or "}" in sub:
+                return None
+            memo.append((sub,))  # (a tuple: never taken for a name, a type or a value)
+    return tuple(memo)
+
+
 def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args: Any) -> str:
     """The text for ``key`` in ``lang`` (English if missing), formatted with ``args``."""
     cat = catalog()
@@ -220,12 +251,20 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
     if text is None:
         _warn("missing string %s", key)
         return key
+    memo = _memo(text, lang, names, args)
+    if memo is not None:
+        try:
+            line = _TEXTS.get(memo)
+        except TypeError:  # names that are not strings
+            memo = line = None
+        if line is not None:
+            return line
     try:
         shown = seat_args(args, names)
         for k, v in args.items():  # a key given as an argument: its text, same language
             if k.endswith("_key") and isinstance(v, str) and v != key:
                 shown[k] = t(v, lang, names)
-        return fmt(text, lang, **shown)
+        line = fmt(text, lang, **shown)
     except (KeyError, IndexError, ValueError):
         # An event stored by an older version carries the arguments of its day: the
         # string as it read then, kept as ``<key>@1``, reads it.
@@ -235,3 +274,8 @@ def t(key: str, lang: str = DEFAULT, names: Sequence[str] | None = None, **args:
         # Argument names only: values can be a player's secrets.
         _warn("bad arguments for string %s: %s", key, sorted(args))
         return text
+    if memo is not None:
+        if len(_TEXTS) >= TEXTS_KEPT:
+            _TEXTS.clear()
+        _TEXTS[memo] = line
+    return line

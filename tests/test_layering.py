@@ -15,9 +15,9 @@ rules``, and every layer may use ``core/``, which imports nothing of ours.
 * ``cogs/``   imports ``core/``, ``host/``, ``render/``, ``cogs/``, discord and the standard
   library; never ``rules/`` (a game is reached through host/registry.py), PIL or a database
   driver. ``bot`` only inside ``if TYPE_CHECKING:`` (the ``Cosmodrome`` type of ``self.bot``).
-* ``bot.py``  imports ``core/``, ``host/``, ``cogs/``, discord, aiohttp, asyncpg and the
-  standard library (the cogs are loaded by name with ``load_extension``); never ``rules/``,
-  ``render/`` or PIL.
+* ``bot.py``  imports ``core/``, ``host/``, ``cogs/``, discord, aiohttp, asyncpg, uvloop
+  (its event loop) and the standard library (the cogs are loaded by name with
+  ``load_extension``); never ``rules/``, ``render/`` or PIL.
 
 No import circle exists among the project's modules (core, rules, render, host, cogs,
 bot.py): module-level, function-level and ``if TYPE_CHECKING:`` imports all count, and
@@ -50,7 +50,7 @@ RULES: dict[str, tuple[set[str], set[str]]] = {
     "render": ({"core", "rules", "render"}, {"PIL"}),
     "host": ({"core", "host"}, {"aiosqlite", "asyncpg", "psycopg", "openskill"}),
     "cogs": ({"core", "host", "render", "cogs"}, {"discord"}),
-    "bot": ({"core", "host", "cogs"}, {"discord", "aiohttp", "asyncpg"}),
+    "bot": ({"core", "host", "cogs"}, {"discord", "aiohttp", "asyncpg", "uvloop"}),
 }
 #: layer -> our packages it may import only inside ``if TYPE_CHECKING:``, for types.
 TYPES_ONLY: dict[str, set[str]] = {"cogs": {"bot"}}

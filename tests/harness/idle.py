@@ -24,6 +24,9 @@ from typing import Any
 __all__ = ["THREAD_WORK", "CapturedError", "ErrorCapture", "ThreadWork", "loop_is_quiet"]
 
 
+_INHERITED = object()  # (a patched attribute the class did not define itself)
+
+
 class ThreadWork:
     """How many pieces of work each event loop has handed to other threads and not yet got
     back (counted per loop, so a previous test's leftovers never block this one)."""
@@ -85,24 +88,34 @@ class ThreadWork:
                 return
             while self._saved:
                 owner, name, value = self._saved.pop()
-                setattr(owner, name, value)
+                if value is _INHERITED:
+                    delattr(owner, name)
+                else:
+                    setattr(owner, name, value)
 
     def _patch(self, owner: Any, name: str, replacement: Any) -> None:
-        self._saved.append((owner, name, owner.__dict__[name]))
+        self._saved.append((owner, name, owner.__dict__.get(name, _INHERITED)))
         setattr(owner, name, replacement)
 
     def _patch_executor(self) -> None:
-        base = asyncio.base_events.BaseEventLoop
-        original = base.__dict__["run_in_executor"]
         work = self
 
-        def run_in_executor(loop: Any, executor: Any, func: Any, *args: Any) -> Any:
-            future = original(loop, executor, func, *args)
-            work.begin(loop)
-            future.add_done_callback(lambda _f: work.end(loop))
-            return future
+        def make(original: Callable[..., Any]) -> Callable[..., Any]:
+            def run_in_executor(loop: Any, executor: Any, func: Any, *args: Any) -> Any:
+                future = original(loop, executor, func, *args)
+                work.begin(loop)
+                future.add_done_callback(lambda _f: work.end(loop))
+                return future
 
-        self._patch(base, "run_in_executor", run_in_executor)
+            return run_in_executor
+
+        base = asyncio.base_events.BaseEventLoop
+        self._patch(base, "run_in_executor", make(base.__dict__["run_in_executor"]))
+        try:  # the bot's loop where uvloop is installed (bot.loop_factory)
+            import uvloop
+        except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
+            return
+        self._patch(uvloop.Loop, "run_in_executor", make(uvloop.Loop.run_in_executor))
 
     def _patch_aiosqlite(self) -> None:
         try:
@@ -136,8 +149,9 @@ THREAD_WORK = ThreadWork()
 def loop_is_quiet(loop: asyncio.AbstractEventLoop) -> bool:
     """True when no callback is ready to run and no timer is due."""
     ready = getattr(loop, "_ready", None)
-    if ready is None:  # pragma: no cover - non-standard loop; rely on the spin count only
-        return True
+    if ready is None:  # uvloop: its queue is out of sight; no task woken and not yet run
+        me = asyncio.current_task(loop)
+        return not any(_runnable(task) for task in asyncio.all_tasks(loop) if task is not me)
     if len(ready):
         return False
     now = loop.time()
@@ -145,6 +159,13 @@ def loop_is_quiet(loop: asyncio.AbstractEventLoop) -> bool:
         if not handle.cancelled() and handle.when() <= now:
             return False
     return True
+
+
+def _runnable(task: asyncio.Task[Any]) -> bool:
+    """A task that will run without waiting: not started, woken by its future, or after a
+    bare ``yield`` (``asyncio.sleep(0)``)."""
+    waiter = task._fut_waiter  # type: ignore[attr-defined]
+    return waiter is None or bool(waiter.done())
 
 
 @dataclass

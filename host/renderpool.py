@@ -410,6 +410,10 @@ def frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(HEADER, "big") + payload
 
 
+#: A result's bytes sent apart from its pickle from this size on (a picture's PNG).
+BIG = 4096
+
+
 def receive(sock: socket.socket, size: int) -> bytearray | None:
     """``size`` bytes from ``sock`` (blocking), None at its end."""
     buf = bytearray(size)
@@ -435,7 +439,7 @@ def serve(
     ``None``) or the bot's process is gone (the pipe's end)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the bot stops its workers itself)
     initializer(*initargs)
-    results.sendall(frame(pickle.dumps((None, True, os.getpid()), pickle.HIGHEST_PROTOCOL)))
+    send(results, (None, True, os.getpid()))
     while True:
         with lock:
             head = receive(jobs, HEADER)
@@ -450,11 +454,33 @@ def serve(
         except Exception as err:
             out = (job_id, False, err)
         try:
-            data = pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
+            send(results, out)
+        except OSError:  # the bot's process is gone
+            return
         except Exception:  # a result that cannot be sent back
-            problem = WorkerError(traceback.format_exc())
-            data = pickle.dumps((job_id, False, problem), pickle.HIGHEST_PROTOCOL)
-        results.sendall(frame(data))
+            send(results, (job_id, False, WorkerError(traceback.format_exc())))
+
+
+def big(value: Any) -> bool:
+    return isinstance(value, bytes) and len(value) >= BIG
+
+
+def send(results: socket.socket, message: tuple[int | None, bool, Any]) -> None:
+    """A result on its worker's pipe: a header (the lengths of the two parts), the message
+    pickled, and the picture's bytes apart (out of band: the bot's process reads them
+    straight into the bytes it uses, no copy nor unpickling of a 100 KB string)."""
+    job_id, ok, value = message
+    raw = b""
+    if ok and big(value):
+        raw, value = value, pickle.PickleBuffer(value)
+    elif ok and isinstance(value, tuple) and value and big(value[0]):  # a picture, its text
+        raw, value = value[0], (pickle.PickleBuffer(value[0]), *value[1:])
+    apart: list[pickle.PickleBuffer] = []
+    meta = pickle.dumps((job_id, ok, value), 5, buffer_callback=apart.append if raw else None)
+    parts = [len(meta).to_bytes(4, "big") + len(raw).to_bytes(4, "big"), meta, raw]
+    sent = results.sendmsg(parts)
+    if sent < sum(map(len, parts)):  # (cut short by a signal)
+        results.sendall(b"".join(parts)[sent:])
 
 
 class Job:
@@ -470,6 +496,31 @@ class Job:
         self.workers: Workers | None = None
 
 
+class Inbox:
+    """A result being read from a worker's pipe, part by part: its header (the two lengths),
+    its pickle, and its bytes apart (when it has some)."""
+
+    __slots__ = ("got", "meta", "need", "parts", "raw", "stage")
+
+    def __init__(self) -> None:
+        self.stage, self.need, self.got, self.raw = 0, 8, 0, 0
+        self.parts: list[bytes] = []
+        self.meta = b""
+
+    def take(self, part: bytes) -> Any:
+        """The next part, read whole: the message once it is complete, else None."""
+        if self.stage == 0:  # the header
+            self.need, self.raw = int.from_bytes(part[:4], "big"), int.from_bytes(part[4:], "big")
+            self.stage = 1
+            return None
+        if self.stage == 1 and self.raw:  # the pickle; the bytes apart come next
+            self.meta, self.need, self.stage = part, self.raw, 2
+            return None
+        whole = pickle.loads(part) if self.stage == 1 else pickle.loads(self.meta, buffers=[part])
+        self.stage, self.need, self.meta = 0, 8, b""
+        return whole
+
+
 class Workers:
     """One set of worker processes (replaced as a whole when one dies or hangs): the pipe
     of jobs they share (a socket pair: the bot's process writes at one end, the workers
@@ -483,7 +534,7 @@ class Workers:
         self.jobs, self.taken = socket.socketpair()
         self.results: list[socket.socket] = []
         self.processes: list[Any] = []
-        self.partial: list[bytes] = []
+        self.inboxes: list[Inbox] = []
         #: Jobs handed over and not answered, in the order written; bytes written.
         self.handed: dict[int, Job] = {}
         self.written = 0
@@ -500,7 +551,7 @@ class Workers:
             for i in range(pool.workers):
                 mine, theirs = socket.socketpair()
                 self.results.append(mine)
-                self.partial.append(b"")
+                self.inboxes.append(Inbox())
                 args = (self.taken, lock, theirs, initializer, initargs)
                 process = ctx.Process(target=serve, args=args, daemon=True)  # type: ignore[attr-defined]
                 try:
@@ -558,31 +609,35 @@ class Workers:
     # -- results in -------------------------------------------------------------------------
 
     def readable(self, i: int) -> None:
-        try:
-            chunk = self.results[i].recv(1 << 18)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            chunk = b""
-        if not chunk:  # the worker is gone (or stopped: see close)
-            self.loop.remove_reader(self.results[i].fileno())
-            if not self.exits[i].done():
-                self.exits[i].set_result(None)
-            self.pool.died(self)
-            return
-        self.parse(i, chunk)
-
-    def parse(self, i: int, chunk: bytes) -> None:
-        data = self.partial[i] + chunk if self.partial[i] else chunk
-        view, at = memoryview(data), 0
-        while len(data) - at >= HEADER:
-            size = int.from_bytes(view[at : at + HEADER], "big")
-            if len(data) - at - HEADER < size:
+        """Read a worker's results (each part with one ``recv`` of its exact size, most
+        often: the picture's bytes are read into the very bytes object the bot sends)."""
+        sock, box = self.results[i], self.inboxes[i]
+        while True:
+            try:
+                chunk = sock.recv(box.need - box.got)
+            except (BlockingIOError, InterruptedError):
                 break
-            message = pickle.loads(view[at + HEADER : at + HEADER + size])
-            at += HEADER + size
-            self.answer(*message)
-        self.partial[i] = data[at:]
+            except OSError:
+                chunk = b""
+            if not chunk:  # the worker is gone (or stopped: see close)
+                self.loop.remove_reader(sock.fileno())
+                if not self.exits[i].done():
+                    self.exits[i].set_result(None)
+                if not self.dead:
+                    self.pool.died(self)
+                return
+            if box.got == 0 and len(chunk) == box.need:
+                part = chunk
+            else:
+                box.parts.append(chunk)
+                box.got += len(chunk)
+                if box.got < box.need:
+                    continue
+                part, box.got = b"".join(box.parts), 0
+                box.parts.clear()
+            message = box.take(part)
+            if message is not None:
+                self.answer(*message)
         self.pool.pump()
 
     def answer(self, job_id: int | None, ok: bool, value: Any) -> None:
@@ -614,15 +669,8 @@ class Workers:
         taken, lost with them). Results already sent are delivered first."""
         self.dead = True
         self.kill()
-        for i, sock in enumerate(self.results):
-            while True:
-                try:
-                    chunk = sock.recv(1 << 18)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                self.parse(i, chunk)
+        for i in range(len(self.results)):
+            self.readable(i)
         left = len(self.unsent)
         while True:
             try:

@@ -68,7 +68,8 @@ log = logging.getLogger(__name__)
 GIVE_UP = 3
 
 #: Seconds a picture may take, queued and drawn, before its workers are taken for hung:
-#: they are killed and replaced, and the picture asked for again (once).
+#: they are killed and replaced, and the picture asked for again (once). (The render pool
+#: counts from when the job is handed to its workers: see HANDED.)
 TIMEOUT = 60.0
 
 #: How much nicer than the bot the workers run: with every core drawing, the event loop
@@ -487,13 +488,15 @@ class Job:
     """A call asked of the pool: handed to the workers (written to their pipe, at
     ``offset`` of its stream) or waiting its turn in the bot's process."""
 
-    __slots__ = ("args", "fn", "future", "id", "offset", "workers")
+    __slots__ = ("args", "fn", "future", "handed", "id", "offset", "workers")
 
     def __init__(self, job_id: int, fn: Callable[..., Any], args: tuple[Any, ...], future: Any):
         self.id, self.fn, self.args = job_id, fn, args
         self.future: asyncio.Future[tuple[bool, Any]] = future
         self.offset = 0
         self.workers: Workers | None = None
+        #: When it was handed over (the event loop's clock).
+        self.handed = 0.0
 
 
 class Inbox:
@@ -577,7 +580,7 @@ class Workers:
         """Write a job to the workers' pipe (what the pipe cannot take yet is written when
         it can: the event loop never blocks on a worker)."""
         data = frame(payload)
-        job.offset, job.workers = self.written, self
+        job.offset, job.workers, job.handed = self.written, self, self.loop.time()
         self.written += len(data)
         self.handed[job.id] = job
         if self.unsent:
@@ -752,6 +755,8 @@ class RenderPool:
         #: Jobs not handed to the workers yet, oldest first.
         self._queue: collections.deque[Job] = collections.deque()
         self._ids = itertools.count(1)
+        #: The one timer that finds hung workers (:meth:`_watch`).
+        self._watcher: asyncio.TimerHandle | None = None
         #: Workers replaced after one died or hung; breaks in a row with no answer between.
         self.replaced = 0
         self._breaks = 0
@@ -797,6 +802,9 @@ class RenderPool:
         pool)."""
         self.closed = True
         self._drop_queue()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
         workers, self._workers = self._workers, None
         if workers is not None and not await workers.stop(self.close_grace):
             log.warning("%s pool: a worker still busy at close; killed", self.what)
@@ -865,6 +873,26 @@ class RenderPool:
                 continue
             workers.hand(job, payload)
             room -= 1
+        if self._watcher is None and workers.handed:
+            self._watch_from(next(iter(workers.handed.values())))
+
+    def _watch_from(self, oldest: Job) -> None:
+        deadline = oldest.handed + self.timeout
+        self._watcher = asyncio.get_running_loop().call_at(deadline, self._watch)
+
+    def _watch(self) -> None:
+        """Hung workers: the oldest job handed to them unanswered for :attr:`timeout`
+        seconds (one timer, set for that job, not one a call). They are killed and
+        replaced; the jobs they had taken are lost (their callers ask again, once)."""
+        self._watcher = None
+        workers = self._workers
+        if workers is None or workers.dead or not workers.handed:
+            return
+        oldest = next(iter(workers.handed.values()))
+        if workers.loop.time() < oldest.handed + self.timeout:
+            self._watch_from(oldest)
+            return
+        self._replace(workers)  # (which hands the jobs left to fresh workers, and watches)
 
     async def run(self, tries: int, fn: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         """``fn(*args)`` in a worker: ("done", its result); ("off", None) when there was no
@@ -880,15 +908,8 @@ class RenderPool:
             tries -= 1
             job = self._submit(fn, args)
             try:
-                async with asyncio.timeout(self.timeout):
-                    ok, value = await job.future
-            except TimeoutError:  # hung workers
-                broken = job.workers if job.workers is not None else self._workers
-                if broken is not None:
-                    self._replace(broken)
-                status = "lost"
-                continue
-            except Lost:
+                ok, value = await job.future
+            except Lost:  # its workers died, or hung (see _watch)
                 status = "lost"
                 continue
             except Off:

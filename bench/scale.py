@@ -78,7 +78,7 @@ from host import botpool, pacing, registry, renderpool
 from host.clock import FakeClock
 from host.pacing import HOUR
 from host.records import Snapshot
-from host.renderpool import WorkerPool
+from host.renderpool import RenderPool, WorkerPool
 from host.rows import GameRow, SeatRow
 from host.sessions import Host, Player
 from host.settings import Settings
@@ -162,7 +162,7 @@ async def memory() -> str:
     )
 
 
-async def workers_cpu(pool: WorkerPool | None = None) -> float:
+async def workers_cpu(pool: WorkerPool | RenderPool | None = None) -> float:
     """CPU seconds the render workers (or ``pool``'s) have used (user + system)."""
     pool = pool or renderpool.current()
     total = 0.0

@@ -78,6 +78,7 @@ class ThreadWork:
                 return
             self._patch_executor()
             self._patch_aiosqlite()
+            self._patch_render_pool()
 
     def uninstall(self) -> None:
         with self._lock:
@@ -116,6 +117,23 @@ class ThreadWork:
         except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
             return
         self._patch(uvloop.Loop, "run_in_executor", make(uvloop.Loop.run_in_executor))
+
+    def _patch_render_pool(self) -> None:
+        """A call out in a render worker (host/renderpool.py: pipes, no executor) counts
+        as work out of the loop until its answer is back."""
+        from host.renderpool import RenderPool
+
+        original = RenderPool.__dict__["_submit"]
+        work = self
+
+        def _submit(pool: Any, *args: Any) -> Any:
+            job = original(pool, *args)
+            loop = asyncio.get_running_loop()
+            work.begin(loop)
+            job.future.add_done_callback(lambda _f: work.end(loop))
+            return job
+
+        self._patch(RenderPool, "_submit", _submit)
 
     def _patch_aiosqlite(self) -> None:
         try:

@@ -9,18 +9,23 @@ for pictures that are the same bytes (checked here)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 from unittest.mock import Mock
 
 import pytest
 
 from bot import Cosmodrome, build_bot
 from cogs import present
+from core.contract import Decision, Option, check_picks
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -116,13 +121,13 @@ async def test_a_hung_worker_is_killed_and_replaced() -> None:
         (pid,) = await pool.pids()
         os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
         pool.timeout = 0.5  # (a stopped worker never answers: the outcome is the same)
-        start = pool._new
+        start = pool._spawn
 
         def fresh() -> Any:  # the fresh worker has all the time it needs to start
             pool.timeout = renderpool.TIMEOUT
             return start()
 
-        pool._new = fresh  # type: ignore[method-assign]
+        pool._spawn = fresh  # type: ignore[method-assign]
         job = next(jobs())
         drawn, data = await pool.draw(*job)
         assert drawn and data == renderpool.draw(*job)
@@ -144,7 +149,7 @@ async def test_a_pool_that_cannot_draw_leaves_the_picture_in_process(
     def cannot_start(*_: Any, **__: Any) -> Any:
         raise OSError("no more processes")
 
-    monkeypatch.setattr(renderpool, "ProcessPoolExecutor", cannot_start)
+    monkeypatch.setattr(renderpool, "context", cannot_start)
     pool = renderpool.RenderPool(2)
     pool.start()
     assert pool.broken
@@ -253,7 +258,7 @@ async def test_alt_texts_are_the_same_wherever_they_are_made(
         await pool.close()
     local = {"table": present._render_table, "private": present._render_private}
     broken = renderpool.RenderPool(1, warm=False)
-    monkeypatch.setattr(renderpool, "ProcessPoolExecutor", Mock(side_effect=OSError("none")))
+    monkeypatch.setattr(renderpool, "context", Mock(side_effect=OSError("none")))
     broken.start()
     assert broken.broken
     for job, pool_now in zip(every, [None, broken] * len(every), strict=False):
@@ -271,3 +276,94 @@ async def test_alt_texts_are_the_same_wherever_they_are_made(
     )
     png, text, problem = renderpool.draw_described(*job)
     assert png == renderpool.draw(*job) and text == "" and "KeyError" in (problem or "")
+
+
+async def test_calls_start_in_the_order_asked_and_one_dropped_while_waiting_never_runs(
+    tmp_path: Path,
+) -> None:
+    """The jobs are handed over oldest first (HANDED a worker at a time; the others wait
+    in the bot's process): one whose caller stops waiting before it is handed over (a
+    table drawn ahead and replaced) is never run."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        await pool.ready()
+        waiting = renderpool.HANDED + 2
+        clocks = [asyncio.create_task(pool.run(1, time.monotonic_ns)) for _ in range(waiting)]
+        made = [
+            asyncio.create_task(pool.run(1, os.mkdir, str(tmp_path / str(i)))) for i in range(4)
+        ]
+        await asyncio.sleep(0)  # (the loop's turn, no clock) every call asked
+        assert len(pool._queue) == waiting + 4 - renderpool.HANDED
+        made[1].cancel()
+        times = [value for status, value in await asyncio.gather(*clocks) if status == "done"]
+        assert len(times) == waiting and times == sorted(times)  # one worker: as asked
+        outcomes = await asyncio.gather(*made, return_exceptions=True)
+        assert isinstance(outcomes.pop(1), asyncio.CancelledError)
+        assert outcomes == [("done", None)] * 3
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["0", "2", "3"]
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_killed_while_idle_costs_no_attempt() -> None:
+    """A call handed to a worker killed before it took it goes to the fresh workers as it
+    was: one attempt is enough."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGKILL)
+        assert await pool.run(1, renderpool.worker_pid) == ("done", mock.ANY)
+        assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()
+
+
+async def test_errors_come_back_as_they_would_be_raised_in_process() -> None:
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        with pytest.raises(KeyError, match="unknown game"):
+            await pool.run(1, registry.get, "no such game")
+        # One that does not survive pickling (the rules' IllegalMove): as a WorkerError.
+        with pytest.raises(renderpool.WorkerError, match="IllegalMove"):
+            await pool.run(1, check_picks, Decision(0, "pick", (Option("a", "a"),)), "b")
+        # A result that cannot be sent back: its error, as a WorkerError.
+        with pytest.raises(renderpool.WorkerError, match="pickle"):
+            await pool.run(1, threading.Lock)
+        assert pool.replaced == 0 and not pool.broken
+        status, pid = await pool.run(1, renderpool.worker_pid)  # the same worker goes on
+        assert status == "done" and {pid} == await pool.pids()
+    finally:
+        await pool.close()
+
+
+async def test_closing_does_not_wait_for_a_hung_picture() -> None:
+    """The bot stopping while a worker hangs mid-picture: the worker is killed after the
+    grace and the picture's caller draws it itself (the pool drew nothing)."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    (pid,) = await pool.pids()
+    workers = pool._workers
+    assert workers is not None
+    os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+    drawing = asyncio.create_task(pool.draw(*next(jobs())))
+    while not workers.handed:
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until it is handed over
+    pool.close_grace = 0.2  # (a stopped worker never answers: the outcome is the same)
+    await pool.close()
+    assert workers.exitcodes == [-signal.SIGKILL]
+    assert await drawing == (False, None)
+    assert await pool.draw(*next(jobs())) == (False, None)
+
+
+async def test_a_closed_pool_stops_its_workers_and_lets_go_of_their_pipes() -> None:
+    pool = renderpool.RenderPool(2, warm=False)
+    pool.start()
+    workers = pool._workers
+    assert workers is not None
+    assert await pool.run(1, renderpool.worker_pid) == ("done", mock.ANY)
+    await pool.close()
+    assert workers.exitcodes == [0, 0]  # stopped, not killed
+    assert workers.jobs.fileno() == -1 and all(s.fileno() == -1 for s in workers.results)

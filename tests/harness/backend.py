@@ -165,6 +165,12 @@ def _iso(snowflake: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
+def _guess_type(filename: str) -> str | None:
+    """``mimetypes.guess_type(filename)[0]``, once a name (a bot sends a few names)."""
+    return mimetypes.guess_type(filename)[0]
+
+
+@functools.lru_cache(maxsize=256)
 def _iso_second(seconds: int) -> str:
     return datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC).isoformat()
 
@@ -267,9 +273,7 @@ def _parse_multipart(
             if field == "payload_json":
                 payload = json.loads(str(data, "utf-8"))
             elif fname is not None:
-                files.append(
-                    UploadedFile(field, fname, data, mimetypes.guess_type(fname)[0] or kind)
-                )
+                files.append(UploadedFile(field, fname, data, _guess_type(fname) or kind))
             else:
                 files.append(UploadedFile(field, field, data, kind))
         return payload, files
@@ -285,7 +289,7 @@ def _parse_multipart(
         if name == "payload_json":
             payload = json.loads(raw.decode())
         elif filename is not None:
-            guessed = mimetypes.guess_type(filename)[0]
+            guessed = _guess_type(filename)
             files.append(
                 UploadedFile(
                     field=name,
@@ -807,7 +811,7 @@ class FakeDiscord:
             aid = self.snowflake()
             name = entry.get("filename") or upload.filename
             url = f"{CDN_BASE}/attachments/{channel_id}/{aid}/{name}"
-            content_type = mimetypes.guess_type(name)[0] or upload.content_type
+            content_type = _guess_type(name) or upload.content_type
             att = Attachment(
                 id=aid,
                 name=name,

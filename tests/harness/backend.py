@@ -320,30 +320,33 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
         problems.append(("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."))
     total = 0
     for i, embed in enumerate(embeds):
-        p = f"embeds.{i}"
-        _check_len(problems, f"{p}.title", embed.get("title"), 256)
-        _check_len(problems, f"{p}.description", embed.get("description"), 4096)
-        _check_len(problems, f"{p}.footer.text", (embed.get("footer") or {}).get("text"), 2048)
-        _check_len(problems, f"{p}.author.name", (embed.get("author") or {}).get("name"), 256)
+        # (each path is written only for a problem: most bodies have none)
+        title, description = embed.get("title"), embed.get("description")
+        footer = (embed.get("footer") or {}).get("text")
+        author = (embed.get("author") or {}).get("name")
+        for key, value, limit in (
+            ("title", title, 256),
+            ("description", description, 4096),
+            ("footer.text", footer, 2048),
+            ("author.name", author, 256),
+        ):
+            if isinstance(value, str) and len(value) > limit:
+                _check_len(problems, f"embeds.{i}.{key}", value, limit)
         fields = embed.get("fields") or []
         if len(fields) > 25:
-            problems.append((f"{p}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer."))
+            problems.append((f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer."))
+        total += len(title or "") + len(description or "") + len(footer or "") + len(author or "")
         for j, f in enumerate(fields):
-            if not f.get("name") or not f.get("value"):
+            name, value = f.get("name"), f.get("value")
+            if not name or not value:
                 problems.append(
-                    (f"{p}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required")
+                    (f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required")
                 )
-            _check_len(problems, f"{p}.fields.{j}.name", f.get("name"), 256)
-            _check_len(problems, f"{p}.fields.{j}.value", f.get("value"), 1024)
-        for text in (
-            embed.get("title"),
-            embed.get("description"),
-            (embed.get("footer") or {}).get("text"),
-            (embed.get("author") or {}).get("name"),
-            *[f.get("name") for f in fields],
-            *[f.get("value") for f in fields],
-        ):
-            total += len(text or "")
+            if isinstance(name, str) and len(name) > 256:
+                _check_len(problems, f"embeds.{i}.fields.{j}.name", name, 256)
+            if isinstance(value, str) and len(value) > 1024:
+                _check_len(problems, f"embeds.{i}.fields.{j}.value", value, 1024)
+            total += len(name or "") + len(value or "")
     if total > 6000:
         problems.append(("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size"))
     for i, entry in enumerate(body.get("attachments") or []):
@@ -374,6 +377,7 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
                 )
     for comp in _walk_components(components):
         cid = comp.get("custom_id")
+        kind = comp.get("type")
         if cid is not None:
             _check_len(problems, "components.custom_id", cid, 100)
             if cid in seen:
@@ -385,17 +389,18 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
                     )
                 )
             seen.add(cid)
-        if comp.get("type") == BUTTON:
+        if kind == BUTTON:
             _check_len(problems, "components.label", comp.get("label"), 80)
-            if comp.get("style") == 5:
+            style = comp.get("style")
+            if style == 5:
                 if not comp.get("url"):
                     problems.append(("components.url", "BASE_TYPE_REQUIRED", "Link needs url"))
-            elif comp.get("style") != 6 and not cid:
+            elif style != 6 and not cid:
                 problems.append(("components.custom_id", "BASE_TYPE_REQUIRED", "Required"))
-        if comp.get("type") in SELECT_TYPES:
+        elif kind in SELECT_TYPES:
             _check_len(problems, "components.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options")
-            if comp.get("type") == 3 and not 1 <= len(options or []) <= 25:
+            if kind == 3 and not 1 <= len(options or []) <= 25:
                 problems.append(("components.options", "BASE_TYPE_BAD_LENGTH", "Must be 1-25."))
             for opt in options or []:
                 _check_len(problems, "components.options.label", opt.get("label"), 100)

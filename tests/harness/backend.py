@@ -3,6 +3,11 @@ and the REST API answering the bot's HTTP requests.
 
 It outlives bot instances (``Harness.restart`` builds a new bot against the same backend), so
 it is "Discord's memory": messages posted by an old bot can be clicked in the new one.
+
+A stored message's payload is never changed in place: an edit or a thread makes a new one
+(the top-level keys replaced), so the payload and its parts are shared, uncopied, by the
+message, its versions, the recorded requests and the answers (HTTP answers leave as JSON
+text). What the bot receives as objects is copied: gateway events, interactions.
 """
 
 from __future__ import annotations

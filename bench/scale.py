@@ -56,6 +56,7 @@ import asyncio
 import contextlib
 import contextvars
 import cProfile
+import functools
 import gc
 import os
 import pstats
@@ -982,12 +983,12 @@ class Live:
         req = out[3]
         now = time.perf_counter()
         ms = (now - self.t0) * 1000
+        parts = req.path.split("/")
         if "/callback" in req.path:
             self.acks.append(ms)
-            parts = req.path.split("/")  # /interactions/<id>/<token>/callback
+            # /interactions/<id>/<token>/callback
             if len(parts) > 2 and parts[2] in self.fed:
                 self.own_acks.append((now - self.fed[parts[2]]) * 1000)
-        parts = req.path.split("/")
         self.requests += 1
         tl = self.timeline
         if tl is not None:
@@ -1041,10 +1042,7 @@ async def twenty_at_once(
     inner = h.backend.http
     undo = timeline.install(b) if timeline is not None else None
 
-    async def http(method: str, url: str, **kw: Any) -> Any:
-        return await live.http(inner, method, url, **kw)
-
-    h.backend.http = http  # type: ignore[method-assign]
+    h.backend.http = functools.partial(live.http, inner)  # type: ignore[method-assign]
     try:
         for _ in range(LIVE_ROUNDS):
             if not keep:

@@ -20,6 +20,7 @@ from tests.harness.backend import (
     decode_body,
 )
 from tests.harness.models import Request, UploadedFile, data_copy, snowflake_time
+from tests.harness.session import FakeResponse
 
 
 async def _form(rng: random.Random, files: int) -> tuple[str, bytes, list[int | None]]:
@@ -146,3 +147,23 @@ def test_iso_timestamps_as_datetime_writes_them() -> None:
     for ms in moments:
         snowflake = (ms << 22) | rng.randrange(1 << 22)
         assert _iso(snowflake) == snowflake_time(snowflake).isoformat()
+
+
+def test_json_answers_read_as_text_bytes_or_json() -> None:
+    answer = {"content": "¿Quién mueve? 🚀", "n": [1, 2]}
+
+    async def run() -> None:
+        response = FakeResponse("GET", "https://discord.com/api/v10/x", 200, answer, {})
+        text = await response.text(encoding="utf-8")
+        assert json.loads(text) == answer and text.isascii()
+        assert response.headers["content-type"] == "application/json"
+        assert response.headers["Content-Length"] == str(len(await response.read()))
+        assert await response.read() == text.encode() and await response.json() == answer
+        picture = FakeResponse("GET", "https://cdn.discordapp.com/p.png", 200, b"\x89PNG", {})
+        assert await picture.read() == b"\x89PNG"
+        assert picture.headers["Content-Type"] == "application/octet-stream"
+        empty = FakeResponse("DELETE", "https://discord.com/api/v10/x", 204, None, {"X-A": "1"})
+        assert await empty.text() == "" and await empty.json() is None
+        assert "Content-Type" not in empty.headers and empty.headers["x-a"] == "1"
+
+    asyncio.run(run())

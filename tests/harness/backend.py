@@ -3,6 +3,11 @@ and the REST API answering the bot's HTTP requests.
 
 It outlives bot instances (``Harness.restart`` builds a new bot against the same backend), so
 it is "Discord's memory": messages posted by an old bot can be clicked in the new one.
+
+A stored message's payload is never changed in place: an edit or a thread makes a new one
+(the top-level keys replaced), so the payload and its parts are shared, uncopied, by the
+message, its versions, the recorded requests and the answers (HTTP answers leave as JSON
+text). What the bot receives as objects is copied: gateway events, interactions.
 """
 
 from __future__ import annotations
@@ -165,6 +170,12 @@ def _iso(snowflake: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
+def _guess_type(filename: str) -> str | None:
+    """``mimetypes.guess_type(filename)[0]``, once a name (a bot sends a few names)."""
+    return mimetypes.guess_type(filename)[0]
+
+
+@functools.lru_cache(maxsize=256)
 def _iso_second(seconds: int) -> str:
     return datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC).isoformat()
 
@@ -267,9 +278,7 @@ def _parse_multipart(
             if field == "payload_json":
                 payload = json.loads(str(data, "utf-8"))
             elif fname is not None:
-                files.append(
-                    UploadedFile(field, fname, data, mimetypes.guess_type(fname)[0] or kind)
-                )
+                files.append(UploadedFile(field, fname, data, _guess_type(fname) or kind))
             else:
                 files.append(UploadedFile(field, field, data, kind))
         return payload, files
@@ -285,7 +294,7 @@ def _parse_multipart(
         if name == "payload_json":
             payload = json.loads(raw.decode())
         elif filename is not None:
-            guessed = mimetypes.guess_type(filename)[0]
+            guessed = _guess_type(filename)
             files.append(
                 UploadedFile(
                     field=name,
@@ -316,30 +325,33 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
         problems.append(("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."))
     total = 0
     for i, embed in enumerate(embeds):
-        p = f"embeds.{i}"
-        _check_len(problems, f"{p}.title", embed.get("title"), 256)
-        _check_len(problems, f"{p}.description", embed.get("description"), 4096)
-        _check_len(problems, f"{p}.footer.text", (embed.get("footer") or {}).get("text"), 2048)
-        _check_len(problems, f"{p}.author.name", (embed.get("author") or {}).get("name"), 256)
+        # (each path is written only for a problem: most bodies have none)
+        title, description = embed.get("title"), embed.get("description")
+        footer = (embed.get("footer") or {}).get("text")
+        author = (embed.get("author") or {}).get("name")
+        for key, value, limit in (
+            ("title", title, 256),
+            ("description", description, 4096),
+            ("footer.text", footer, 2048),
+            ("author.name", author, 256),
+        ):
+            if isinstance(value, str) and len(value) > limit:
+                _check_len(problems, f"embeds.{i}.{key}", value, limit)
         fields = embed.get("fields") or []
         if len(fields) > 25:
-            problems.append((f"{p}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer."))
+            problems.append((f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer."))
+        total += len(title or "") + len(description or "") + len(footer or "") + len(author or "")
         for j, f in enumerate(fields):
-            if not f.get("name") or not f.get("value"):
+            name, value = f.get("name"), f.get("value")
+            if not name or not value:
                 problems.append(
-                    (f"{p}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required")
+                    (f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required")
                 )
-            _check_len(problems, f"{p}.fields.{j}.name", f.get("name"), 256)
-            _check_len(problems, f"{p}.fields.{j}.value", f.get("value"), 1024)
-        for text in (
-            embed.get("title"),
-            embed.get("description"),
-            (embed.get("footer") or {}).get("text"),
-            (embed.get("author") or {}).get("name"),
-            *[f.get("name") for f in fields],
-            *[f.get("value") for f in fields],
-        ):
-            total += len(text or "")
+            if isinstance(name, str) and len(name) > 256:
+                _check_len(problems, f"embeds.{i}.fields.{j}.name", name, 256)
+            if isinstance(value, str) and len(value) > 1024:
+                _check_len(problems, f"embeds.{i}.fields.{j}.value", value, 1024)
+            total += len(name or "") + len(value or "")
     if total > 6000:
         problems.append(("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size"))
     for i, entry in enumerate(body.get("attachments") or []):
@@ -370,6 +382,7 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
                 )
     for comp in _walk_components(components):
         cid = comp.get("custom_id")
+        kind = comp.get("type")
         if cid is not None:
             _check_len(problems, "components.custom_id", cid, 100)
             if cid in seen:
@@ -381,17 +394,18 @@ def validate_message(body: dict[str, Any], files: list[UploadedFile], *, creatin
                     )
                 )
             seen.add(cid)
-        if comp.get("type") == BUTTON:
+        if kind == BUTTON:
             _check_len(problems, "components.label", comp.get("label"), 80)
-            if comp.get("style") == 5:
+            style = comp.get("style")
+            if style == 5:
                 if not comp.get("url"):
                     problems.append(("components.url", "BASE_TYPE_REQUIRED", "Link needs url"))
-            elif comp.get("style") != 6 and not cid:
+            elif style != 6 and not cid:
                 problems.append(("components.custom_id", "BASE_TYPE_REQUIRED", "Required"))
-        if comp.get("type") in SELECT_TYPES:
+        elif kind in SELECT_TYPES:
             _check_len(problems, "components.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options")
-            if comp.get("type") == 3 and not 1 <= len(options or []) <= 25:
+            if kind == 3 and not 1 <= len(options or []) <= 25:
                 problems.append(("components.options", "BASE_TYPE_BAD_LENGTH", "Must be 1-25."))
             for opt in options or []:
                 _check_len(problems, "components.options.label", opt.get("label"), 100)
@@ -807,7 +821,7 @@ class FakeDiscord:
             aid = self.snowflake()
             name = entry.get("filename") or upload.filename
             url = f"{CDN_BASE}/attachments/{channel_id}/{aid}/{name}"
-            content_type = mimetypes.guess_type(name)[0] or upload.content_type
+            content_type = _guess_type(name) or upload.content_type
             att = Attachment(
                 id=aid,
                 name=name,

@@ -36,16 +36,20 @@ class FakeResponse:
         self._url = url
         self.status = status
         self.reason = _reason(status)
-        hdrs: CIMultiDict[str] = CIMultiDict(headers)
+        hdrs: CIMultiDict[str] = CIMultiDict(headers) if headers else CIMultiDict()
+        #: A JSON answer as text (ASCII: json.dumps escapes the rest), bytes made if read.
+        self._text: str | None = None
         if isinstance(body, bytes):
-            self._body = body
+            self._body: bytes | None = body
             hdrs.setdefault("Content-Type", "application/octet-stream")
         elif body is None:
             self._body = b""
         else:
-            self._body = json.dumps(body).encode()
+            self._text = json.dumps(body)
+            self._body = None
             hdrs.setdefault("Content-Type", "application/json")
-        hdrs.setdefault("Content-Length", str(len(self._body)))
+        size = len(self._text) if self._text is not None else len(self._body or b"")
+        hdrs.setdefault("Content-Length", str(size))
         self.headers = CIMultiDictProxy(hdrs)
         self.content_type = hdrs.get("Content-Type", "")
 
@@ -53,14 +57,23 @@ class FakeResponse:
     def url(self) -> URL:
         return URL(self._url)  # (parsed only when read: discord.py does not)
 
-    async def read(self) -> bytes:
+    def _bytes(self) -> bytes:
+        if self._body is None:
+            self._body = (self._text or "").encode()
         return self._body
 
+    async def read(self) -> bytes:
+        return self._bytes()
+
     async def text(self, encoding: str | None = None, errors: str = "strict") -> str:
-        return self._body.decode(encoding or "utf-8", errors)
+        if self._text is not None:  # (ASCII: the same in any encoding discord.py asks)
+            return self._text
+        return self._bytes().decode(encoding or "utf-8", errors)
 
     async def json(self, **_: Any) -> Any:
-        return json.loads(self._body) if self._body else None
+        if self._text is not None:
+            return json.loads(self._text)
+        return json.loads(self._bytes()) if self._body else None
 
     def release(self) -> None:
         pass

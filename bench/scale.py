@@ -46,7 +46,8 @@ what Discord keeps outside the bot (every request, interaction and older message
 it would weigh on the bot's garbage collector; ``--keep-harness`` keeps it).
 ``--no-draw-ahead`` draws each table in its publish rather than the moment its move is
 committed (the A/B of cogs.publish's ``draw_ahead``); ``--switch-interval MS`` sets the
-interpreter's switch interval.
+interpreter's switch interval. The bench runs on the event loop the bot runs on
+(``bot.run_loop``: uvloop's where it is installed; ``COSMODROME_UVLOOP=0``, asyncio's).
 """
 
 from __future__ import annotations

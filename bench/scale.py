@@ -905,10 +905,13 @@ class Timeline:
                 f"({sum(1 for c in collections if c[2] == 2)} of the oldest generation), "
                 f"{sum(took):.0f} ms in all, the longest {max(took):.1f} ms"
             )
-        print(
-            f"  the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round, "
+        loop_busy = (
+            f"the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round"
             if self.sees_idle
-            else "  the event loop's idle time not seen (uvloop), "
+            else "the event loop's idle time not seen (uvloop)"
+        )
+        print(
+            f"  {loop_busy}, "
             f"each render worker drawing {_mid([x * 100 for x in busy_workers], '%')}"
         )
         for name, series in (("asked of the pool", asked), ("back on the loop", backs),

@@ -46,7 +46,8 @@ what Discord keeps outside the bot (every request, interaction and older message
 it would weigh on the bot's garbage collector; ``--keep-harness`` keeps it).
 ``--no-draw-ahead`` draws each table in its publish rather than the moment its move is
 committed (the A/B of cogs.publish's ``draw_ahead``); ``--switch-interval MS`` sets the
-interpreter's switch interval.
+interpreter's switch interval. The bench runs on the event loop the bot runs on
+(``bot.run_loop``: uvloop's where it is installed; ``COSMODROME_UVLOOP=0``, asyncio's).
 """
 
 from __future__ import annotations
@@ -905,10 +906,13 @@ class Timeline:
                 f"({sum(1 for c in collections if c[2] == 2)} of the oldest generation), "
                 f"{sum(took):.0f} ms in all, the longest {max(took):.1f} ms"
             )
-        print(
-            f"  the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round, "
+        loop_busy = (
+            f"the event loop busy {_mid([x * 100 for x in busy_loop], '%')} of the round"
             if self.sees_idle
-            else "  the event loop's idle time not seen (uvloop), "
+            else "the event loop's idle time not seen (uvloop)"
+        )
+        print(
+            f"  {loop_busy}, "
             f"each render worker drawing {_mid([x * 100 for x in busy_workers], '%')}"
         )
         for name, series in (("asked of the pool", asked), ("back on the loop", backs),

@@ -687,11 +687,12 @@ def log_lines(
 ) -> list[str]:
     """The log as one line per event; undone moves are struck through and marked."""
     lines: list[str] = []
+    game, names = snap.row.game, tuple(snap.names)  # (once, not once a line)
     for a in actions:
         for e in a.events:
             if e.get("private_to") not in (None, seat):
                 continue
-            line = logged_line(snap.row.game, a.seat, e, lang, snap.names)
+            line = logged_line(game, a.seat, e, lang, names)
             if a.undone:
                 line = f"~~{line}~~ ({t(f'host.log.{a.undone}', lang)})"
             lines.append(line)

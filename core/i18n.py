@@ -228,6 +228,8 @@ def _memo(text: str, lang: str, names: Sequence[str] | None, args: Mapping[str, 
     language, a list), a key argument whose text has fields or is missing (it warns)."""
     if "@" in text:
         return None
+    if not args:  # (a button's label, a heading: most of a table's texts)
+        return text, lang, None if names is None else tuple(names)
     memo: list[Any] = [text, lang, None if names is None else tuple(names)]
     for k, v in args.items():
         cls = v.__class__

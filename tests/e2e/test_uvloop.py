@@ -1,8 +1,9 @@
 """The bot on uvloop's event loop (``bot.loop_factory``: the loop ``python bot.py`` and
 ``bench.scale`` run on where uvloop is installed, a dependency on Linux): a whole MLEM game
-through the offline Discord, its tables drawn by a render worker process, makes the very
-requests it makes on asyncio's own loop (the same messages, embeds, buttons, pictures, in
-the same order); ``COSMODROME_UVLOOP=0`` runs asyncio's loop."""
+through the offline Discord, its tables drawn in a render worker process and its bot's
+moves searched in a bot worker process, makes the very requests it makes on asyncio's own
+loop (the same messages, embeds, buttons and pictures, in the same order).
+``COSMODROME_UVLOOP=0`` runs asyncio's loop."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _game(folder: Path) -> tuple[type[asyncio.AbstractEventLoop], str, list[Any]
     folder.mkdir()
     settings = Settings(
         token="test-token", db_path=str(folder / "cosmodrome.db"), tick_seconds=0,
-        render_workers=1,
+        render_workers=1, bot_workers=1,
     )  # fmt: skip
     clock, seeds = FakeClock(), random.Random(2024)
 

@@ -423,7 +423,8 @@ class RenderPool:
         try:
             loop, (initializer, initargs) = asyncio.get_running_loop(), self.initializer()
             return Workers(self, loop, context(), initializer, initargs)
-        except (OSError, RuntimeError) as err:
+        except Exception as err:  # (any: a fork server gone reads as an EOFError; raised in
+            # a reader's callback, it would leave dead workers in place and every job waiting)
             log.error("%s pool: cannot start workers (%r); %s", self.what, err, self.without)
             self.broken = True
             return None

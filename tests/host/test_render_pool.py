@@ -367,3 +367,22 @@ async def test_a_closed_pool_stops_its_workers_and_lets_go_of_their_pipes() -> N
     await pool.close()
     assert workers.exitcodes == [0, 0]  # stopped, not killed
     assert workers.jobs.fileno() == -1 and all(s.fileno() == -1 for s in workers.results)
+
+
+async def test_workers_that_cannot_be_replaced_leave_the_pictures_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker dies and no fresh one can start, whatever the error (the fork server gone
+    reads as an EOFError): the pool is left aside and the picture is drawn in-process, not
+    waited for."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        monkeypatch.setattr(renderpool, "context", Mock(side_effect=EOFError("unexpected EOF")))
+        os.kill(pid, signal.SIGKILL)
+        # (the guard's seconds are only met by a pool that would wait forever)
+        assert await asyncio.wait_for(pool.draw(*next(jobs())), 30) == (False, None)
+        assert pool.broken and pool._workers is None
+    finally:
+        await pool.close()

@@ -13,6 +13,7 @@ import asyncio
 import os
 import random
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -384,5 +385,42 @@ async def test_workers_that_cannot_be_replaced_leave_the_pictures_in_process(
         # (the guard's seconds are only met by a pool that would wait forever)
         assert await asyncio.wait_for(pool.draw(*next(jobs())), 30) == (False, None)
         assert pool.broken and pool._workers is None
+    finally:
+        await pool.close()
+
+
+async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_their_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pipes that take a few KB at a time: a job is written in pieces when the pipe can take
+    them (the event loop never waits), a result is read in pieces as they come (short
+    reads, EAGAIN), and each caller gets its own result, whole."""
+    pair = socket.socketpair
+
+    def small_pair() -> tuple[socket.socket, socket.socket]:
+        ends = pair()
+        for end in ends:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        return ends
+
+    pool = renderpool.RenderPool(2, warm=False)
+    with monkeypatch.context() as patch:
+        patch.setattr(socket, "socketpair", small_pair)
+        pool.start()
+    try:
+        await pool.ready()
+        workers = pool._workers
+        assert workers is not None
+        assert workers.jobs.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) < 20_000
+        sizes = [300_000, 5, 120_000, 4096, 4095, 250_000, 70_000, 1]
+        payloads = [bytes([i + 1]) * size for i, size in enumerate(sizes)]
+        calls = [pool.run(1, bytes, p) for p in payloads]  # a picture alone
+        calls += [pool.run(1, tuple, (p, f"alt {i}", None)) for i, p in enumerate(payloads)]
+        got = await asyncio.gather(*calls)
+        assert got[: len(sizes)] == [("done", p) for p in payloads]
+        assert got[len(sizes) :] == [
+            ("done", (p, f"alt {i}", None)) for i, p in enumerate(payloads)
+        ]
+        assert not workers.unsent and not workers.handed and pool.replaced == 0
     finally:
         await pool.close()

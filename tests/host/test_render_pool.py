@@ -424,3 +424,42 @@ async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_thei
         assert not workers.unsent and not workers.handed and pool.replaced == 0
     finally:
         await pool.close()
+
+
+async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_had(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker killed while writing a big result (half of it read): the half is thrown
+    away, its job is asked again of the fresh workers (one attempt more), and the job
+    waiting behind it in the pipe, never taken, goes to them as it was (no attempt)."""
+    pair = socket.socketpair
+
+    def small_pair() -> tuple[socket.socket, socket.socket]:
+        ends = pair()
+        for end in ends:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        return ends
+
+    pool = renderpool.RenderPool(1, warm=False)
+    with monkeypatch.context() as patch:
+        patch.setattr(socket, "socketpair", small_pair)
+        pool.start()
+    try:
+        (pid,) = await pool.pids()
+        workers = pool._workers
+        assert workers is not None
+        loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+        loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
+        started: asyncio.Future[None] = loop.create_future()
+        loop.add_reader(fd, lambda: started.done() or started.set_result(None))
+        big = asyncio.create_task(pool.run(2, bytes, 2_000_000))
+        behind = asyncio.create_task(pool.run(1, bytes, 10))
+        await started  # the result has begun: the worker waits on a pipe that is full
+        loop.remove_reader(fd)
+        os.kill(pid, signal.SIGKILL)
+        loop.add_reader(fd, workers.readable, 0)
+        assert await big == ("done", bytes(2_000_000))
+        assert await behind == ("done", bytes(10))
+        assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()

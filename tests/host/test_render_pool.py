@@ -451,7 +451,12 @@ async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_ha
         loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
         loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
         started: asyncio.Future[None] = loop.create_future()
-        loop.add_reader(fd, lambda: started.done() or started.set_result(None))
+
+        def begun() -> None:
+            if not started.done():
+                started.set_result(None)
+
+        loop.add_reader(fd, begun)
         big = asyncio.create_task(pool.run(2, bytes, 2_000_000))
         behind = asyncio.create_task(pool.run(1, bytes, 10))
         await started  # the result has begun: the worker waits on a pipe that is full

@@ -389,12 +389,9 @@ async def test_workers_that_cannot_be_replaced_leave_the_pictures_in_process(
         await pool.close()
 
 
-async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_their_place(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Pipes that take a few KB at a time: a job is written in pieces when the pipe can take
-    them (the event loop never waits), a result is read in pieces as they come (short
-    reads, EAGAIN), and each caller gets its own result, whole."""
+def small_pipes(workers: int, monkeypatch: pytest.MonkeyPatch) -> renderpool.RenderPool:
+    """A pool started with pipes that take 4 KB at a time (the least the system allows):
+    a job or a result of more goes through in pieces."""
     pair = socket.socketpair
 
     def small_pair() -> tuple[socket.socket, socket.socket]:
@@ -403,10 +400,20 @@ async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_thei
             end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         return ends
 
-    pool = renderpool.RenderPool(2, warm=False)
+    pool = renderpool.RenderPool(workers, warm=False)
     with monkeypatch.context() as patch:
         patch.setattr(socket, "socketpair", small_pair)
         pool.start()
+    return pool
+
+
+async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_their_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pipes that take a few KB at a time: a job is written in pieces when the pipe can take
+    them (the event loop never waits), a result is read in pieces as they come (short
+    reads, EAGAIN), and each caller gets its own result, whole."""
+    pool = small_pipes(2, monkeypatch)
     try:
         await pool.ready()
         workers = pool._workers
@@ -432,18 +439,7 @@ async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_ha
     """A worker killed while writing a big result (half of it read): the half is thrown
     away, its job is asked again of the fresh workers (one attempt more), and the job
     waiting behind it in the pipe, never taken, goes to them as it was (no attempt)."""
-    pair = socket.socketpair
-
-    def small_pair() -> tuple[socket.socket, socket.socket]:
-        ends = pair()
-        for end in ends:
-            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-        return ends
-
-    pool = renderpool.RenderPool(1, warm=False)
-    with monkeypatch.context() as patch:
-        patch.setattr(socket, "socketpair", small_pair)
-        pool.start()
+    pool = small_pipes(1, monkeypatch)
     try:
         (pid,) = await pool.pids()
         workers = pool._workers

@@ -10,6 +10,7 @@ for pictures that are the same bytes (checked here)."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
@@ -462,5 +463,24 @@ async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_ha
         assert await big == ("done", bytes(2_000_000))
         assert await behind == ("done", bytes(10))
         assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()
+
+
+async def test_workers_started_afresh_where_there_is_no_fork_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``spawn`` (no fork server): the workers get their pipes all the same and draw the
+    same bytes."""
+    monkeypatch.setattr(renderpool, "context", lambda: multiprocessing.get_context("spawn"))
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        job = next(jobs())
+        assert await pool.draw(*job) == (True, renderpool.draw(*job))
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGKILL)  # and fresh ones replace a dead one
+        assert await pool.draw(*job) == (True, renderpool.draw(*job))
+        assert pool.replaced == 1
     finally:
         await pool.close()

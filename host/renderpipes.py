@@ -5,9 +5,9 @@ A set of workers (:class:`Workers`) shares one pipe of jobs (a socket pair: the 
 writes at one end, the workers take at the other, one at a time under a lock, so the oldest
 job goes to the first free worker) and has one pipe of results a worker, which the event loop
 reads itself (``loop.add_reader``). A job is a frame: its length (4 bytes, big-endian), then
-its pickle. A result is a header (the lengths of its two parts), its pickle, and the
-picture's bytes apart (pickle protocol 5, out of band: read with one ``recv`` of their exact
-size into the bytes object the bot sends). A worker that dies ends its pipe; the set is
+its pickle. A result is a header (its job's id, the lengths of its two parts), its pickle,
+and the picture's bytes apart (pickle protocol 5, out of band: read with one ``recv`` of
+their exact size into the bytes object the bot sends). A worker that dies ends its pipe; the set is
 then replaced as a whole (:meth:`Workers.wreck` tells the jobs it never took from the ones
 it lost)."""
 
@@ -115,9 +115,10 @@ def big(value: Any) -> bool:
 
 
 def send(results: socket.socket, message: tuple[int | None, bool, Any]) -> None:
-    """A result on its worker's pipe: a header (the lengths of the two parts), the message
-    pickled, and the picture's bytes apart (out of band: the bot's process reads them
-    straight into the bytes it uses, no copy nor unpickling of a 100 KB string)."""
+    """A result on its worker's pipe: a header (its job's id, the lengths of the two
+    parts), the message pickled, and the picture's bytes apart (out of band: the bot's
+    process reads them straight into the bytes it uses, no copy nor unpickling of a
+    100 KB string)."""
     job_id, ok, value = message
     raw = b""
     if ok and big(value):
@@ -126,7 +127,8 @@ def send(results: socket.socket, message: tuple[int | None, bool, Any]) -> None:
         raw, value = value[0], (pickle.PickleBuffer(value[0]), *value[1:])
     apart: list[pickle.PickleBuffer] = []
     meta = pickle.dumps((job_id, ok, value), 5, buffer_callback=apart.append if raw else None)
-    parts = [len(meta).to_bytes(4, "big") + len(raw).to_bytes(4, "big"), meta, raw]
+    head = (job_id or 0).to_bytes(8, "big") + len(meta).to_bytes(4, "big")
+    parts = [head + len(raw).to_bytes(4, "big"), meta, raw]
     sent = results.sendmsg(parts)
     if sent < sum(map(len, parts)):  # (cut short by a signal)
         results.sendall(b"".join(parts)[sent:])
@@ -148,28 +150,41 @@ class Job:
 
 
 class Inbox:
-    """A result being read from a worker's pipe, part by part: its header (the two lengths),
-    its pickle, and its bytes apart (when it has some)."""
+    """A result being read from a worker's pipe, part by part: its header (its job's id and
+    the lengths of the two parts), its pickle, and its bytes apart (when it has some)."""
 
-    __slots__ = ("got", "meta", "need", "parts", "raw", "stage")
+    __slots__ = ("got", "job", "meta", "need", "parts", "raw", "stage")
+
+    #: A result's header: its job's id (0: the worker's start), its pickle's length, its
+    #: bytes apart's length.
+    HEAD = 16
 
     def __init__(self) -> None:
-        self.stage, self.need, self.got, self.raw = 0, 8, 0, 0
+        self.stage, self.need, self.got, self.raw, self.job = 0, self.HEAD, 0, 0, 0
         self.parts: list[bytes] = []
         self.meta = b""
 
     def take(self, part: bytes) -> Any:
-        """The next part, read whole: the message once it is complete, else None."""
+        """The next part, read whole: the message once it is complete, else None. A message
+        the bot's process cannot unpickle is its job's :class:`WorkerError` (the next one
+        is read in step all the same)."""
         if self.stage == 0:  # the header
-            self.need, self.raw = int.from_bytes(part[:4], "big"), int.from_bytes(part[4:], "big")
+            self.job = int.from_bytes(part[:8], "big")
+            self.need, self.raw = (
+                int.from_bytes(part[8:12], "big"),
+                int.from_bytes(part[12:], "big"),
+            )
             self.stage = 1
             return None
         if self.stage == 1 and self.raw:  # the pickle; the bytes apart come next
             self.meta, self.need, self.stage = part, self.raw, 2
             return None
-        whole = pickle.loads(part) if self.stage == 1 else pickle.loads(self.meta, buffers=[part])
-        self.stage, self.need, self.meta = 0, 8, b""
-        return whole
+        meta, buffers = (part, None) if self.stage == 1 else (self.meta, [part])
+        self.stage, self.need, self.meta = 0, self.HEAD, b""
+        try:
+            return pickle.loads(meta, buffers=buffers)
+        except Exception:
+            return self.job or None, False, WorkerError(traceback.format_exc())
 
 
 class Workers:

@@ -10,6 +10,7 @@ for pictures that are the same bytes (checked here)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import os
 import random
@@ -27,7 +28,7 @@ import pytest
 
 from bot import Cosmodrome, build_bot
 from cogs import present
-from core.contract import Decision, Option, check_picks
+from core.contract import Decision, IllegalMove, Option, check_picks
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -482,5 +483,30 @@ async def test_workers_started_afresh_where_there_is_no_fork_server(
         os.kill(pid, signal.SIGKILL)  # and fresh ones replace a dead one
         assert await pool.draw(*job) == (True, renderpool.draw(*job))
         assert pool.replaced == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_result_the_bot_cannot_read_back_fails_its_call_only() -> None:
+    """A result a worker can send but the bot's process cannot unpickle (an IllegalMove
+    returned, not raised: it does not survive pickling), alone or beside a picture's bytes:
+    its caller gets a WorkerError; the results after it are read in step, from the same
+    worker."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        apart = itertools.chain([bytes(10_000)], map(IllegalMove, ["host.error.not_offered"]))
+        calls = [
+            pool.run(1, bytes, 10_000),
+            pool.run(1, IllegalMove, "host.error.not_offered"),
+            pool.run(1, bytes, 20_000),
+            pool.run(1, tuple, apart),
+            pool.run(1, bytes, 30_000),
+        ]
+        got = await asyncio.gather(*calls, return_exceptions=True)
+        assert got[0::2] == [("done", bytes(n)) for n in (10_000, 20_000, 30_000)]
+        for failed in got[1::2]:
+            assert isinstance(failed, renderpool.WorkerError) and "IllegalMove" in str(failed)
+        assert pool.replaced == 0 and not pool.broken
     finally:
         await pool.close()

@@ -51,12 +51,13 @@ class Off(Exception):
     """A job the pool will not run: it is closing, or it was left aside (see GIVE_UP)."""
 
 
-#: A job's frame and a result's: its length (4 bytes, big-endian), then its pickle.
-HEADER = 4
+#: A job's frame: its id (8 bytes, big-endian; 0 for a stop), its pickle's length (4),
+#: then its pickle.
+HEADER = 12
 
 
-def frame(payload: bytes) -> bytes:
-    return len(payload).to_bytes(HEADER, "big") + payload
+def frame(job_id: int, payload: bytes) -> bytes:
+    return job_id.to_bytes(8, "big") + len(payload).to_bytes(4, "big") + payload
 
 
 #: A result's bytes sent apart from its pickle from this size on (a picture's PNG).
@@ -92,10 +93,17 @@ def serve(
     while True:
         with lock:
             head = receive(jobs, HEADER)
-            payload = None if head is None else receive(jobs, int.from_bytes(head, "big"))
-        if payload is None:
+            payload = None if head is None else receive(jobs, int.from_bytes(head[8:], "big"))
+        if head is None or payload is None:
             return
-        job_id, fn, args = pickle.loads(payload)
+        try:
+            job_id, fn, args = pickle.loads(payload)
+        except Exception:  # a job this worker cannot unpickle: its caller's error
+            job_id, fn, args = (
+                int.from_bytes(head[:8], "big"),
+                unreadable,
+                (traceback.format_exc(),),
+            )
         if job_id is None:
             return
         try:
@@ -108,6 +116,12 @@ def serve(
             return
         except Exception:  # a result that cannot be sent back
             send(results, (job_id, False, WorkerError(traceback.format_exc())))
+
+
+def unreadable(why: str) -> None:
+    """A job its worker could not unpickle (say, an argument that does not survive
+    pickling): ``why`` (its traceback), as a :class:`WorkerError` (the worker goes on)."""
+    raise WorkerError(why)
 
 
 def big(value: Any) -> bool:
@@ -247,7 +261,7 @@ class Workers:
     def hand(self, job: Job, payload: bytes) -> None:
         """Write a job to the workers' pipe (what the pipe cannot take yet is written when
         it can: the event loop never blocks on a worker)."""
-        data = frame(payload)
+        data = frame(job.id, payload)
         job.offset, job.workers, job.handed = self.written, self, self.loop.time()
         self.written += len(data)
         self.handed[job.id] = job
@@ -366,7 +380,7 @@ class Workers:
             _, late = await asyncio.wait(pending, timeout=grace)
             done = not late
         if done:
-            stop = frame(pickle.dumps((None, None, ()), pickle.HIGHEST_PROTOCOL))
+            stop = frame(0, pickle.dumps((None, None, ()), pickle.HIGHEST_PROTOCOL))
             for _ in self.processes:
                 self.unsent += stop  # (after any job not yet written: it is done first)
             self.flush()

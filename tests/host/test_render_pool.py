@@ -510,3 +510,19 @@ async def test_a_result_the_bot_cannot_read_back_fails_its_call_only() -> None:
         assert pool.replaced == 0 and not pool.broken
     finally:
         await pool.close()
+
+
+async def test_a_job_a_worker_cannot_read_fails_its_call_only() -> None:
+    """A job that pickles in the bot's process but cannot be unpickled in a worker (an
+    argument that does not survive pickling): its caller gets a WorkerError, and the same
+    worker goes on with the next jobs."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        with pytest.raises(renderpool.WorkerError, match="IllegalMove"):
+            await pool.run(1, str, IllegalMove("host.error.not_offered"))
+        assert await pool.run(1, renderpool.worker_pid) == ("done", pid)
+        assert pool.replaced == 0
+    finally:
+        await pool.close()

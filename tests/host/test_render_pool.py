@@ -526,3 +526,17 @@ async def test_a_job_a_worker_cannot_read_fails_its_call_only() -> None:
         assert pool.replaced == 0
     finally:
         await pool.close()
+
+
+async def test_workers_that_die_as_they_start_are_left_aside_after_give_up_tries() -> None:
+    """Workers that die as they start, every time (a broken install): fresh ones are tried
+    GIVE_UP times in all, then the pool is left aside; a picture asked meanwhile, never
+    taken by any of them, is drawn in-process, not waited for."""
+    pool = renderpool.RenderPool(2, warm=False)
+    pool.initializer = lambda: (os._exit, (3,))  # type: ignore[method-assign]
+    pool.start()
+    try:
+        assert await pool.draw(*next(jobs())) == (False, None)
+        assert pool.broken and pool.replaced == renderpool.GIVE_UP - 1
+    finally:
+        await pool.close()

@@ -150,12 +150,15 @@ def send(results: socket.socket, message: tuple[int | None, bool, Any]) -> None:
 
 class Job:
     """A call asked of the pool: handed to the workers (written to their pipe, at
-    ``offset`` of its stream) or waiting its turn in the bot's process."""
+    ``offset`` of its stream) or waiting its turn in the bot's process; ``tries``: the
+    times it may still be handed to workers that are then lost."""
 
-    __slots__ = ("args", "fn", "future", "handed", "id", "offset", "workers")
+    __slots__ = ("args", "fn", "future", "handed", "id", "offset", "tries", "workers")
 
-    def __init__(self, job_id: int, fn: Callable[..., Any], args: tuple[Any, ...], future: Any):
-        self.id, self.fn, self.args = job_id, fn, args
+    def __init__(
+        self, job_id: int, fn: Callable[..., Any], args: tuple[Any, ...], future: Any, tries: int
+    ):
+        self.id, self.fn, self.args, self.tries = job_id, fn, args, tries
         self.future: asyncio.Future[tuple[bool, Any]] = future
         self.offset = 0
         self.workers: Workers | None = None

@@ -467,14 +467,21 @@ class RenderPool:
 
     def _replace(self, broken: Workers) -> None:
         """A worker died or hangs: fresh workers (unless the pool has had enough), the
-        jobs never taken handed to them as they were, the ones taken lost."""
+        jobs never taken handed to them as they were, the ones taken lost: asked again
+        (while they have tries left) before the younger ones, oldest first."""
         if broken is not self._workers or self.closed:
             return
         untaken, lost = broken.wreck()
+        again = []
         for job in lost:
-            if not job.future.done():
+            job.tries -= 1
+            if job.future.done():
+                continue
+            if job.tries > 0:
+                again.append(job)
+            else:
                 job.future.set_exception(Lost())
-        self._queue.extendleft(reversed(untaken))
+        self._queue.extendleft(reversed([*again, *untaken]))
         self._breaks += 1
         if self._breaks >= GIVE_UP:
             log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
@@ -494,9 +501,10 @@ class RenderPool:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Job:
+    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], tries: int) -> Job:
         """Queue a call (handed to the workers at once if they have room)."""
-        job = Job(next(self._ids), fn, args, asyncio.get_running_loop().create_future())
+        future = asyncio.get_running_loop().create_future()
+        job = Job(next(self._ids), fn, args, future, tries)
         self._queue.append(job)
         self.pump()
         return job
@@ -528,7 +536,7 @@ class RenderPool:
     def _watch(self) -> None:
         """Hung workers: the oldest job handed to them unanswered for :attr:`timeout`
         seconds (one timer, set for that job, not one a call). They are killed and
-        replaced; the jobs they had taken are lost (their callers ask again, once)."""
+        replaced; the jobs they had taken are lost (and asked again, once)."""
         self._watcher = None
         workers = self._workers
         if workers is None or workers.dead or not workers.handed:
@@ -546,23 +554,18 @@ class RenderPool:
         workers never took (they died first) costs no attempt: it goes to the fresh workers.
         An error of ``fn`` itself is raised as it would be in-process (as a
         :class:`WorkerError` if it cannot be sent back: see :func:`call`)."""
-        status = "off"
-        while tries > 0:
-            if self._workers is None or self.broken or self.closed:
-                break
-            tries -= 1
-            job = self._submit(fn, args)
-            try:
-                ok, value = await job.future
-            except Lost:  # its workers died, or hung (see _watch)
-                status = "lost"
-                continue
-            except Off:
-                break
-            if ok:
-                return "done", value
-            raise value
-        return status, None
+        if tries < 1 or self._workers is None or self.broken or self.closed:
+            return "off", None
+        job = self._submit(fn, args, tries)
+        try:
+            ok, value = await job.future
+        except Lost:  # its workers died, or hung (see _watch), at each try
+            return "lost", None
+        except Off:  # (closed, or left aside: after a try lost, it counts as lost)
+            return "lost" if job.tries < tries else "off", None
+        if ok:
+            return "done", value
+        raise value
 
     async def draw(
         self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str

@@ -540,3 +540,44 @@ async def test_workers_that_die_as_they_start_are_left_aside_after_give_up_tries
         assert pool.broken and pool.replaced == renderpool.GIVE_UP - 1
     finally:
         await pool.close()
+
+
+async def test_a_call_lost_with_its_worker_is_asked_again_before_the_younger_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Oldest first, even after a worker died: the call it was running (its result half
+    written) is asked of the fresh workers before the calls asked after it, the one waiting
+    in the pipe and those waiting in the bot's process."""
+    pool = small_pipes(1, monkeypatch)
+    try:
+        (pid,) = await pool.pids()
+        workers = pool._workers
+        assert workers is not None
+        loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+        loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
+        started: asyncio.Future[None] = loop.create_future()
+
+        def begun() -> None:
+            if not started.done():
+                started.set_result(None)
+
+        loop.add_reader(fd, begun)
+        ended: list[int] = []
+
+        async def call(size: int) -> tuple[str, Any]:
+            try:
+                return await pool.run(2, bytes, size)
+            finally:
+                ended.append(size)
+
+        sizes = [2_000_000, 1, 2, 3]  # the first one taken, one in the pipe, two waiting
+        calls = [asyncio.create_task(call(size)) for size in sizes]
+        await started
+        assert len(pool._queue) == 2
+        loop.remove_reader(fd)
+        os.kill(pid, signal.SIGKILL)
+        loop.add_reader(fd, workers.readable, 0)
+        assert await asyncio.gather(*calls) == [("done", bytes(size)) for size in sizes]
+        assert ended == sizes and pool.replaced == 1
+    finally:
+        await pool.close()

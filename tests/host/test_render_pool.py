@@ -435,6 +435,39 @@ async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_thei
         await pool.close()
 
 
+async def kill_halfway(
+    pool: renderpool.RenderPool, sizes: list[int], ended: list[int] | None = None
+) -> tuple[int, list[asyncio.Task[tuple[str, Any]]]]:
+    """With the bot reading none of its only worker's results, ``pool.run(2, bytes, size)``
+    for each size (the first one big: its result waits on a full pipe), the worker killed
+    once that result has begun, and its pipe read again: the worker's pid and the calls
+    (each size appended to ``ended`` as its call ends)."""
+    (pid,) = await pool.pids()
+    workers = pool._workers
+    assert workers is not None
+    loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+    loop.remove_reader(fd)
+    started: asyncio.Future[None] = loop.create_future()
+
+    def begun() -> None:
+        if not started.done():
+            started.set_result(None)
+
+    async def call(size: int) -> tuple[str, Any]:
+        try:
+            return await pool.run(2, bytes, size)
+        finally:
+            (ended if ended is not None else []).append(size)
+
+    loop.add_reader(fd, begun)
+    calls = [asyncio.create_task(call(size)) for size in sizes]
+    await started
+    loop.remove_reader(fd)
+    os.kill(pid, signal.SIGKILL)
+    loop.add_reader(fd, workers.readable, 0)
+    return pid, calls
+
+
 async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_had(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -443,24 +476,7 @@ async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_ha
     waiting behind it in the pipe, never taken, goes to them as it was (no attempt)."""
     pool = small_pipes(1, monkeypatch)
     try:
-        (pid,) = await pool.pids()
-        workers = pool._workers
-        assert workers is not None
-        loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
-        loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
-        started: asyncio.Future[None] = loop.create_future()
-
-        def begun() -> None:
-            if not started.done():
-                started.set_result(None)
-
-        loop.add_reader(fd, begun)
-        big = asyncio.create_task(pool.run(2, bytes, 2_000_000))
-        behind = asyncio.create_task(pool.run(1, bytes, 10))
-        await started  # the result has begun: the worker waits on a pipe that is full
-        loop.remove_reader(fd)
-        os.kill(pid, signal.SIGKILL)
-        loop.add_reader(fd, workers.readable, 0)
+        pid, (big, behind) = await kill_halfway(pool, [2_000_000, 10])
         assert await big == ("done", bytes(2_000_000))
         assert await behind == ("done", bytes(10))
         assert pool.replaced == 1 and pid not in await pool.pids()
@@ -550,33 +566,10 @@ async def test_a_call_lost_with_its_worker_is_asked_again_before_the_younger_one
     in the pipe and those waiting in the bot's process."""
     pool = small_pipes(1, monkeypatch)
     try:
-        (pid,) = await pool.pids()
-        workers = pool._workers
-        assert workers is not None
-        loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
-        loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
-        started: asyncio.Future[None] = loop.create_future()
-
-        def begun() -> None:
-            if not started.done():
-                started.set_result(None)
-
-        loop.add_reader(fd, begun)
         ended: list[int] = []
-
-        async def call(size: int) -> tuple[str, Any]:
-            try:
-                return await pool.run(2, bytes, size)
-            finally:
-                ended.append(size)
-
         sizes = [2_000_000, 1, 2, 3]  # the first one taken, one in the pipe, two waiting
-        calls = [asyncio.create_task(call(size)) for size in sizes]
-        await started
+        _, calls = await kill_halfway(pool, sizes, ended)
         assert len(pool._queue) == 2
-        loop.remove_reader(fd)
-        os.kill(pid, signal.SIGKILL)
-        loop.add_reader(fd, workers.readable, 0)
         assert await asyncio.gather(*calls) == [("done", bytes(size)) for size in sizes]
         assert ended == sizes and pool.replaced == 1
     finally:

@@ -376,12 +376,18 @@ class Workers:
 
     async def stop(self, grace: float) -> bool:
         """Stop the workers once the jobs handed to them are done (within ``grace``
-        seconds; else they are killed: False)."""
-        pending = [job.future for job in self.handed.values()]
-        done = True
-        if pending:
-            _, late = await asyncio.wait(pending, timeout=grace)
-            done = not late
+        seconds; else, or should one of them die meanwhile, they are killed: False)."""
+        late = {job.future for job in self.handed.values() if not job.future.done()}
+        deadline = self.loop.time() + grace
+        while late and not any(end.done() for end in self.exits):
+            left = deadline - self.loop.time()
+            if left <= 0:
+                break
+            # (a worker gone: the jobs it had never end)
+            waiting: list[asyncio.Future[Any]] = [*late, *self.exits]
+            await asyncio.wait(waiting, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            late = {future for future in late if not future.done()}
+        done = not late and not any(end.done() for end in self.exits)
         if done:
             stop = frame(0, pickle.dumps((None, None, ()), pickle.HIGHEST_PROTOCOL))
             for _ in self.processes:

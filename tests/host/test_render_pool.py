@@ -574,3 +574,26 @@ async def test_a_call_lost_with_its_worker_is_asked_again_before_the_younger_one
         assert ended == sizes and pool.replaced == 1
     finally:
         await pool.close()
+
+
+async def test_a_worker_dying_while_the_pool_closes_does_not_hold_it_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot stopping while a worker draws, and that worker dies: the pool does not wait
+    out its grace for a picture that will never come (its caller draws it itself)."""
+    pool = small_pipes(1, monkeypatch)
+    pool.close_grace = 3600.0  # (only a pool waiting for the dead worker's job meets it)
+    (pid,) = await pool.pids()
+    workers = pool._workers
+    assert workers is not None
+    loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+    loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
+    big = asyncio.create_task(pool.run(1, bytes, 2_000_000))
+    while not workers.handed:
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until it is handed over
+    closing = asyncio.create_task(pool.close())
+    await asyncio.sleep(0)
+    os.kill(pid, signal.SIGKILL)
+    loop.add_reader(fd, workers.readable, 0)
+    await asyncio.wait_for(closing, 60)
+    assert await big == ("off", None) and workers.exitcodes == [-signal.SIGKILL]

@@ -4,12 +4,12 @@ goes through them, without an executor nor a thread in the bot's process.
 A set of workers (:class:`Workers`) shares one pipe of jobs (a socket pair: the bot's process
 writes at one end, the workers take at the other, one at a time under a lock, so the oldest
 job goes to the first free worker) and has one pipe of results a worker, which the event loop
-reads itself (``loop.add_reader``). A job is a frame: its length (4 bytes, big-endian), then
-its pickle. A result is a header (its job's id, the lengths of its two parts), its pickle,
-and the picture's bytes apart (pickle protocol 5, out of band: read with one ``recv`` of
-their exact size into the bytes object the bot sends). A worker that dies ends its pipe; the set is
-then replaced as a whole (:meth:`Workers.wreck` tells the jobs it never took from the ones
-it lost)."""
+reads itself (``loop.add_reader``). A job is a frame: its id and its length (12 bytes,
+big-endian), then its pickle. A result is a header (its job's id, the lengths of its two
+parts), its pickle, and the picture's bytes apart (pickle protocol 5, out of band: read with
+one ``recv`` of their exact size into the bytes object the bot sends). A worker that dies
+ends its pipe; the set is then replaced as a whole (:meth:`Workers.wreck` tells the jobs it
+never took from the ones it lost)."""
 
 from __future__ import annotations
 

@@ -51,8 +51,6 @@ import multiprocessing
 import multiprocessing.util
 import os
 import pickle
-import signal
-import socket
 import time
 import traceback
 from collections.abc import Callable
@@ -61,6 +59,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from host import registry
+from host.renderpipes import Job, Lost, Off, Workers, call
+from host.renderpipes import WorkerError as WorkerError
 
 log = logging.getLogger(__name__)
 
@@ -205,25 +205,6 @@ def start_worker(warm: bool, niceness: int = NICENESS) -> None:
         os.nice(niceness)
     if warm:
         warm_up()
-
-
-class WorkerError(Exception):
-    """An error raised in a worker that could not be sent back as it was (it does not
-    survive pickling, e.g. the rules' ``IllegalMove``): its traceback, as text."""
-
-
-def call(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)``, in a worker. An error that would not survive the way back (the
-    executor would take it for a dead worker, and kill and replace the workers) comes back
-    as a :class:`WorkerError`; any other as it is."""
-    try:
-        return fn(*args)
-    except Exception as err:
-        try:
-            pickle.loads(pickle.dumps(err))
-        except Exception:
-            raise WorkerError(traceback.format_exc()) from None
-        raise
 
 
 def kill_workers(executor: Executor) -> None:
@@ -390,348 +371,10 @@ class WorkerPool:
         return status, None
 
 
-class Lost(Exception):
-    """A job's workers died or hung while it ran (or they were killed as hung)."""
-
-
-class Off(Exception):
-    """A job the pool will not run: it is closing, or it was left aside (see GIVE_UP)."""
-
-
-#: A job's frame and a result's: its length (4 bytes, big-endian), then its pickle.
-HEADER = 4
-
 #: Jobs handed to the workers at a time, a worker: one drawn, one waiting in the pipe
 #: (taken the moment the worker is free, whatever the event loop is busy with). The
 #: others wait in the bot's process, where a job nobody waits for any more is dropped.
 HANDED = 2
-
-
-def frame(payload: bytes) -> bytes:
-    return len(payload).to_bytes(HEADER, "big") + payload
-
-
-#: A result's bytes sent apart from its pickle from this size on (a picture's PNG).
-BIG = 4096
-
-
-def receive(sock: socket.socket, size: int) -> bytearray | None:
-    """``size`` bytes from ``sock`` (blocking), None at its end."""
-    buf = bytearray(size)
-    view, got = memoryview(buf), 0
-    while got < size:
-        n = sock.recv_into(view[got:])
-        if n == 0:
-            return None
-        got += n
-    return buf
-
-
-def serve(
-    jobs: socket.socket,
-    lock: Any,
-    results: socket.socket,
-    initializer: Callable[..., None],
-    initargs: tuple[Any, ...],
-) -> None:
-    """A render worker's life: started (``initializer``), it says so, then takes the jobs
-    from the pipe its pool's workers share, first come first served (``lock``: one worker
-    reads a job at a time), and sends each result on its own pipe, until a stop (a job
-    ``None``) or the bot's process is gone (the pipe's end)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the bot stops its workers itself)
-    initializer(*initargs)
-    send(results, (None, True, os.getpid()))
-    while True:
-        with lock:
-            head = receive(jobs, HEADER)
-            payload = None if head is None else receive(jobs, int.from_bytes(head, "big"))
-        if payload is None:
-            return
-        job_id, fn, args = pickle.loads(payload)
-        if job_id is None:
-            return
-        try:
-            out = (job_id, True, call(fn, *args))
-        except Exception as err:
-            out = (job_id, False, err)
-        try:
-            send(results, out)
-        except OSError:  # the bot's process is gone
-            return
-        except Exception:  # a result that cannot be sent back
-            send(results, (job_id, False, WorkerError(traceback.format_exc())))
-
-
-def big(value: Any) -> bool:
-    return isinstance(value, bytes) and len(value) >= BIG
-
-
-def send(results: socket.socket, message: tuple[int | None, bool, Any]) -> None:
-    """A result on its worker's pipe: a header (the lengths of the two parts), the message
-    pickled, and the picture's bytes apart (out of band: the bot's process reads them
-    straight into the bytes it uses, no copy nor unpickling of a 100 KB string)."""
-    job_id, ok, value = message
-    raw = b""
-    if ok and big(value):
-        raw, value = value, pickle.PickleBuffer(value)
-    elif ok and isinstance(value, tuple) and value and big(value[0]):  # a picture, its text
-        raw, value = value[0], (pickle.PickleBuffer(value[0]), *value[1:])
-    apart: list[pickle.PickleBuffer] = []
-    meta = pickle.dumps((job_id, ok, value), 5, buffer_callback=apart.append if raw else None)
-    parts = [len(meta).to_bytes(4, "big") + len(raw).to_bytes(4, "big"), meta, raw]
-    sent = results.sendmsg(parts)
-    if sent < sum(map(len, parts)):  # (cut short by a signal)
-        results.sendall(b"".join(parts)[sent:])
-
-
-class Job:
-    """A call asked of the pool: handed to the workers (written to their pipe, at
-    ``offset`` of its stream) or waiting its turn in the bot's process."""
-
-    __slots__ = ("args", "fn", "future", "handed", "id", "offset", "workers")
-
-    def __init__(self, job_id: int, fn: Callable[..., Any], args: tuple[Any, ...], future: Any):
-        self.id, self.fn, self.args = job_id, fn, args
-        self.future: asyncio.Future[tuple[bool, Any]] = future
-        self.offset = 0
-        self.workers: Workers | None = None
-        #: When it was handed over (the event loop's clock).
-        self.handed = 0.0
-
-
-class Inbox:
-    """A result being read from a worker's pipe, part by part: its header (the two lengths),
-    its pickle, and its bytes apart (when it has some)."""
-
-    __slots__ = ("got", "meta", "need", "parts", "raw", "stage")
-
-    def __init__(self) -> None:
-        self.stage, self.need, self.got, self.raw = 0, 8, 0, 0
-        self.parts: list[bytes] = []
-        self.meta = b""
-
-    def take(self, part: bytes) -> Any:
-        """The next part, read whole: the message once it is complete, else None."""
-        if self.stage == 0:  # the header
-            self.need, self.raw = int.from_bytes(part[:4], "big"), int.from_bytes(part[4:], "big")
-            self.stage = 1
-            return None
-        if self.stage == 1 and self.raw:  # the pickle; the bytes apart come next
-            self.meta, self.need, self.stage = part, self.raw, 2
-            return None
-        whole = pickle.loads(part) if self.stage == 1 else pickle.loads(self.meta, buffers=[part])
-        self.stage, self.need, self.meta = 0, 8, b""
-        return whole
-
-
-class Workers:
-    """One set of worker processes (replaced as a whole when one dies or hangs): the pipe
-    of jobs they share (a socket pair: the bot's process writes at one end, the workers
-    take at the other) and each one's pipe of results, read by the event loop
-    (``loop.add_reader``: no thread, no queue between a result and its caller)."""
-
-    def __init__(self, pool: RenderPool, loop: asyncio.AbstractEventLoop) -> None:
-        self.pool, self.loop = pool, loop
-        ctx = context()
-        initializer, initargs = pool.initializer()
-        self.jobs, self.taken = socket.socketpair()
-        self.results: list[socket.socket] = []
-        self.processes: list[Any] = []
-        self.inboxes: list[Inbox] = []
-        #: Jobs handed over and not answered, in the order written; bytes written.
-        self.handed: dict[int, Job] = {}
-        self.written = 0
-        self.unsent = bytearray()
-        self.dead = False
-        self.up = 0
-        self.started: asyncio.Future[None] = loop.create_future()
-        self.exits: list[asyncio.Future[None]] = []
-        #: How the workers ended (once closed: tests).
-        self.exitcodes: list[int | None] = []
-        try:
-            #: (kept while the workers live: the semaphore goes with its last reference)
-            self.lock = lock = ctx.Lock()
-            for i in range(pool.workers):
-                mine, theirs = socket.socketpair()
-                self.results.append(mine)
-                self.inboxes.append(Inbox())
-                args = (self.taken, lock, theirs, initializer, initargs)
-                process = ctx.Process(target=serve, args=args, daemon=True)  # type: ignore[attr-defined]
-                try:
-                    process.start()
-                finally:
-                    theirs.close()
-                self.processes.append(process)
-                self.exits.append(loop.create_future())
-                mine.setblocking(False)
-                loop.add_reader(mine.fileno(), self.readable, i)
-        except BaseException:
-            self.kill()
-            self.close()
-            raise
-        self.jobs.setblocking(False)
-
-    def pids(self) -> set[int]:
-        return {p.pid for p in self.processes}
-
-    # -- jobs out ---------------------------------------------------------------------------
-
-    def hand(self, job: Job, payload: bytes) -> None:
-        """Write a job to the workers' pipe (what the pipe cannot take yet is written when
-        it can: the event loop never blocks on a worker)."""
-        data = frame(payload)
-        job.offset, job.workers, job.handed = self.written, self, self.loop.time()
-        self.written += len(data)
-        self.handed[job.id] = job
-        if self.unsent:
-            self.unsent += data
-            return
-        try:
-            sent = self.jobs.send(data)
-        except (BlockingIOError, InterruptedError):
-            sent = 0
-        except OSError:  # every worker gone: their ends tell the pool
-            sent = 0
-        if sent < len(data):
-            self.unsent += memoryview(data)[sent:]
-            self.loop.add_writer(self.jobs.fileno(), self.flush)
-
-    def flush(self) -> None:
-        try:
-            sent = self.jobs.send(self.unsent)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            sent = 0
-            self.loop.remove_writer(self.jobs.fileno())
-            return
-        del self.unsent[:sent]
-        if not self.unsent:
-            self.loop.remove_writer(self.jobs.fileno())
-
-    # -- results in -------------------------------------------------------------------------
-
-    def readable(self, i: int) -> None:
-        """Read a worker's results (each part with one ``recv`` of its exact size, most
-        often: the picture's bytes are read into the very bytes object the bot sends)."""
-        sock, box = self.results[i], self.inboxes[i]
-        while True:
-            try:
-                chunk = sock.recv(box.need - box.got)
-            except (BlockingIOError, InterruptedError):
-                break
-            except OSError:
-                chunk = b""
-            if not chunk:  # the worker is gone (or stopped: see close)
-                self.loop.remove_reader(sock.fileno())
-                if not self.exits[i].done():
-                    self.exits[i].set_result(None)
-                if not self.dead:
-                    self.pool.died(self)
-                return
-            if box.got == 0 and len(chunk) == box.need:
-                part = chunk
-            else:
-                box.parts.append(chunk)
-                box.got += len(chunk)
-                if box.got < box.need:
-                    continue
-                part, box.got = b"".join(box.parts), 0
-                box.parts.clear()
-            message = box.take(part)
-            if message is not None:
-                self.answer(*message)
-        self.pool.pump()
-
-    def answer(self, job_id: int | None, ok: bool, value: Any) -> None:
-        if job_id is None:  # a worker started
-            self.up += 1
-            if self.up == len(self.processes) and not self.started.done():
-                self.started.set_result(None)
-            return
-        job = self.handed.pop(job_id, None)
-        if job is None:
-            return
-        self.pool.answered()
-        if not job.future.done():
-            job.future.set_result((ok, value))
-
-    # -- the end ------------------------------------------------------------------------------
-
-    def kill(self) -> None:
-        for process in self.processes:
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                process.kill()
-        for process in self.processes:
-            with contextlib.suppress(OSError, ValueError, AssertionError):
-                process.join(5.0)
-
-    def wreck(self) -> tuple[list[Job], list[Job]]:
-        """Kill the workers (dead, hung or not) and sort what they were handed: (the jobs
-        still in the pipe, never taken: they go to the next workers as they are; the jobs
-        taken, lost with them). Results already sent are delivered first."""
-        self.dead = True
-        self.kill()
-        for i in range(len(self.results)):
-            self.readable(i)
-        left = len(self.unsent)
-        while True:
-            try:
-                chunk = self.taken.recv(1 << 18, socket.MSG_DONTWAIT)
-            except OSError:
-                break
-            if not chunk:
-                break
-            left += len(chunk)
-        first = self.written - left
-        jobs = list(self.handed.values())
-        self.handed.clear()
-        self.close()
-        return [j for j in jobs if j.offset >= first], [j for j in jobs if j.offset < first]
-
-    async def stop(self, grace: float) -> bool:
-        """Stop the workers once the jobs handed to them are done (within ``grace``
-        seconds; else they are killed: False)."""
-        pending = [job.future for job in self.handed.values()]
-        done = True
-        if pending:
-            _, late = await asyncio.wait(pending, timeout=grace)
-            done = not late
-        if done:
-            stop = frame(pickle.dumps((None, None, ()), pickle.HIGHEST_PROTOCOL))
-            for _ in self.processes:
-                self.unsent += stop  # (after any job not yet written: it is done first)
-            self.flush()
-            if self.unsent:
-                self.loop.add_writer(self.jobs.fileno(), self.flush)
-            _, alive = await asyncio.wait(self.exits, timeout=grace)
-            done = not alive
-        self.dead = True
-        self.kill()
-        for job in self.handed.values():
-            if not job.future.done():
-                job.future.set_exception(Off())
-        self.handed.clear()
-        self.close()
-        return done
-
-    def close(self) -> None:
-        """Let go of the pipes and the processes (they are dead)."""
-        for fut in (self.started, *self.exits):
-            if not fut.done():
-                fut.set_result(None)
-        with contextlib.suppress(ValueError, OSError):
-            self.loop.remove_writer(self.jobs.fileno())
-        for sock in self.results:
-            with contextlib.suppress(ValueError, OSError):
-                self.loop.remove_reader(sock.fileno())
-            sock.close()
-        self.jobs.close()
-        self.taken.close()
-        for process in self.processes:
-            with contextlib.suppress(ValueError):
-                self.exitcodes.append(process.exitcode)
-                process.close()
 
 
 class RenderPool:
@@ -778,8 +421,10 @@ class RenderPool:
 
     def _spawn(self) -> Workers | None:
         try:
-            return Workers(self, asyncio.get_running_loop())
-        except (OSError, RuntimeError) as err:
+            loop, (initializer, initargs) = asyncio.get_running_loop(), self.initializer()
+            return Workers(self, loop, context(), initializer, initargs)
+        except Exception as err:  # (any: a fork server gone reads as an EOFError; raised in
+            # a reader's callback, it would leave dead workers in place and every job waiting)
             log.error("%s pool: cannot start workers (%r); %s", self.what, err, self.without)
             self.broken = True
             return None
@@ -822,14 +467,21 @@ class RenderPool:
 
     def _replace(self, broken: Workers) -> None:
         """A worker died or hangs: fresh workers (unless the pool has had enough), the
-        jobs never taken handed to them as they were, the ones taken lost."""
+        jobs never taken handed to them as they were, the ones taken lost: asked again
+        (while they have tries left) before the younger ones, oldest first."""
         if broken is not self._workers or self.closed:
             return
         untaken, lost = broken.wreck()
+        again = []
         for job in lost:
-            if not job.future.done():
+            job.tries -= 1
+            if job.future.done():
+                continue
+            if job.tries > 0:
+                again.append(job)
+            else:
                 job.future.set_exception(Lost())
-        self._queue.extendleft(reversed(untaken))
+        self._queue.extendleft(reversed([*again, *untaken]))
         self._breaks += 1
         if self._breaks >= GIVE_UP:
             log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
@@ -849,9 +501,10 @@ class RenderPool:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Job:
+    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], tries: int) -> Job:
         """Queue a call (handed to the workers at once if they have room)."""
-        job = Job(next(self._ids), fn, args, asyncio.get_running_loop().create_future())
+        future = asyncio.get_running_loop().create_future()
+        job = Job(next(self._ids), fn, args, future, tries)
         self._queue.append(job)
         self.pump()
         return job
@@ -883,7 +536,7 @@ class RenderPool:
     def _watch(self) -> None:
         """Hung workers: the oldest job handed to them unanswered for :attr:`timeout`
         seconds (one timer, set for that job, not one a call). They are killed and
-        replaced; the jobs they had taken are lost (their callers ask again, once)."""
+        replaced; the jobs they had taken are lost (and asked again, once)."""
         self._watcher = None
         workers = self._workers
         if workers is None or workers.dead or not workers.handed:
@@ -901,23 +554,18 @@ class RenderPool:
         workers never took (they died first) costs no attempt: it goes to the fresh workers.
         An error of ``fn`` itself is raised as it would be in-process (as a
         :class:`WorkerError` if it cannot be sent back: see :func:`call`)."""
-        status = "off"
-        while tries > 0:
-            if self._workers is None or self.broken or self.closed:
-                break
-            tries -= 1
-            job = self._submit(fn, args)
-            try:
-                ok, value = await job.future
-            except Lost:  # its workers died, or hung (see _watch)
-                status = "lost"
-                continue
-            except Off:
-                break
-            if ok:
-                return "done", value
-            raise value
-        return status, None
+        if tries < 1 or self._workers is None or self.broken or self.closed:
+            return "off", None
+        job = self._submit(fn, args, tries)
+        try:
+            ok, value = await job.future
+        except Lost:  # its workers died, or hung (see _watch), at each try
+            return "lost", None
+        except Off:  # (closed, or left aside: after a try lost, it counts as lost)
+            return "lost" if job.tries < tries else "off", None
+        if ok:
+            return "done", value
+        raise value
 
     async def draw(
         self, kind: str, game_id: str, view: dict[str, Any], names: list[str], lang: str

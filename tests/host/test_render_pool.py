@@ -10,9 +10,12 @@ for pictures that are the same bytes (checked here)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+import multiprocessing
 import os
 import random
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +28,7 @@ import pytest
 
 from bot import Cosmodrome, build_bot
 from cogs import present
-from core.contract import Decision, Option, check_picks
+from core.contract import Decision, IllegalMove, Option, check_picks
 from host import registry, renderpool
 from host.clock import FakeClock
 from host.settings import Settings, SettingsError
@@ -367,3 +370,230 @@ async def test_a_closed_pool_stops_its_workers_and_lets_go_of_their_pipes() -> N
     await pool.close()
     assert workers.exitcodes == [0, 0]  # stopped, not killed
     assert workers.jobs.fileno() == -1 and all(s.fileno() == -1 for s in workers.results)
+
+
+async def test_workers_that_cannot_be_replaced_leave_the_pictures_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker dies and no fresh one can start, whatever the error (the fork server gone
+    reads as an EOFError): the pool is left aside and the picture is drawn in-process, not
+    waited for."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        monkeypatch.setattr(renderpool, "context", Mock(side_effect=EOFError("unexpected EOF")))
+        os.kill(pid, signal.SIGKILL)
+        # (the guard's seconds are only met by a pool that would wait forever)
+        assert await asyncio.wait_for(pool.draw(*next(jobs())), 30) == (False, None)
+        assert pool.broken and pool._workers is None
+    finally:
+        await pool.close()
+
+
+def small_pipes(workers: int, monkeypatch: pytest.MonkeyPatch) -> renderpool.RenderPool:
+    """A pool started with pipes that take 4 KB at a time (the least the system allows):
+    a job or a result of more goes through in pieces."""
+    pair = socket.socketpair
+
+    def small_pair() -> tuple[socket.socket, socket.socket]:
+        ends = pair()
+        for end in ends:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        return ends
+
+    pool = renderpool.RenderPool(workers, warm=False)
+    with monkeypatch.context() as patch:
+        patch.setattr(socket, "socketpair", small_pair)
+        pool.start()
+    return pool
+
+
+async def test_big_jobs_and_results_through_small_pipes_arrive_whole_and_in_their_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pipes that take a few KB at a time: a job is written in pieces when the pipe can take
+    them (the event loop never waits), a result is read in pieces as they come (short
+    reads, EAGAIN), and each caller gets its own result, whole."""
+    pool = small_pipes(2, monkeypatch)
+    try:
+        await pool.ready()
+        workers = pool._workers
+        assert workers is not None
+        assert workers.jobs.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) < 20_000
+        sizes = [300_000, 5, 120_000, 4096, 4095, 250_000, 70_000, 1]
+        payloads = [bytes([i + 1]) * size for i, size in enumerate(sizes)]
+        calls = [pool.run(1, bytes, p) for p in payloads]  # a picture alone
+        calls += [pool.run(1, tuple, (p, f"alt {i}", None)) for i, p in enumerate(payloads)]
+        got = await asyncio.gather(*calls)
+        assert got[: len(sizes)] == [("done", p) for p in payloads]
+        assert got[len(sizes) :] == [
+            ("done", (p, f"alt {i}", None)) for i, p in enumerate(payloads)
+        ]
+        assert not workers.unsent and not workers.handed and pool.replaced == 0
+    finally:
+        await pool.close()
+
+
+async def kill_halfway(
+    pool: renderpool.RenderPool, sizes: list[int], ended: list[int] | None = None
+) -> tuple[int, list[asyncio.Task[tuple[str, Any]]]]:
+    """With the bot reading none of its only worker's results, ``pool.run(2, bytes, size)``
+    for each size (the first one big: its result waits on a full pipe), the worker killed
+    once that result has begun, and its pipe read again: the worker's pid and the calls
+    (each size appended to ``ended`` as its call ends)."""
+    (pid,) = await pool.pids()
+    workers = pool._workers
+    assert workers is not None
+    loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+    loop.remove_reader(fd)
+    started: asyncio.Future[None] = loop.create_future()
+
+    def begun() -> None:
+        if not started.done():
+            started.set_result(None)
+
+    async def call(size: int) -> tuple[str, Any]:
+        try:
+            return await pool.run(2, bytes, size)
+        finally:
+            (ended if ended is not None else []).append(size)
+
+    loop.add_reader(fd, begun)
+    calls = [asyncio.create_task(call(size)) for size in sizes]
+    await started
+    loop.remove_reader(fd)
+    os.kill(pid, signal.SIGKILL)
+    loop.add_reader(fd, workers.readable, 0)
+    return pid, calls
+
+
+async def test_a_worker_killed_halfway_through_a_result_loses_only_the_job_it_had(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker killed while writing a big result (half of it read): the half is thrown
+    away, its job is asked again of the fresh workers (one attempt more), and the job
+    waiting behind it in the pipe, never taken, goes to them as it was (no attempt)."""
+    pool = small_pipes(1, monkeypatch)
+    try:
+        pid, (big, behind) = await kill_halfway(pool, [2_000_000, 10])
+        assert await big == ("done", bytes(2_000_000))
+        assert await behind == ("done", bytes(10))
+        assert pool.replaced == 1 and pid not in await pool.pids()
+    finally:
+        await pool.close()
+
+
+async def test_workers_started_afresh_where_there_is_no_fork_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``spawn`` (no fork server): the workers get their pipes all the same and draw the
+    same bytes."""
+    monkeypatch.setattr(renderpool, "context", lambda: multiprocessing.get_context("spawn"))
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        job = next(jobs())
+        assert await pool.draw(*job) == (True, renderpool.draw(*job))
+        (pid,) = await pool.pids()
+        os.kill(pid, signal.SIGKILL)  # and fresh ones replace a dead one
+        assert await pool.draw(*job) == (True, renderpool.draw(*job))
+        assert pool.replaced == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_result_the_bot_cannot_read_back_fails_its_call_only() -> None:
+    """A result a worker can send but the bot's process cannot unpickle (an IllegalMove
+    returned, not raised: it does not survive pickling), alone or beside a picture's bytes:
+    its caller gets a WorkerError; the results after it are read in step, from the same
+    worker."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        apart = itertools.chain([bytes(10_000)], map(IllegalMove, ["host.error.not_offered"]))
+        calls = [
+            pool.run(1, bytes, 10_000),
+            pool.run(1, IllegalMove, "host.error.not_offered"),
+            pool.run(1, bytes, 20_000),
+            pool.run(1, tuple, apart),
+            pool.run(1, bytes, 30_000),
+        ]
+        got = await asyncio.gather(*calls, return_exceptions=True)
+        assert got[0::2] == [("done", bytes(n)) for n in (10_000, 20_000, 30_000)]
+        for failed in got[1::2]:
+            assert isinstance(failed, renderpool.WorkerError) and "IllegalMove" in str(failed)
+        assert pool.replaced == 0 and not pool.broken
+    finally:
+        await pool.close()
+
+
+async def test_a_job_a_worker_cannot_read_fails_its_call_only() -> None:
+    """A job that pickles in the bot's process but cannot be unpickled in a worker (an
+    argument that does not survive pickling): its caller gets a WorkerError, and the same
+    worker goes on with the next jobs."""
+    pool = renderpool.RenderPool(1, warm=False)
+    pool.start()
+    try:
+        (pid,) = await pool.pids()
+        with pytest.raises(renderpool.WorkerError, match="IllegalMove"):
+            await pool.run(1, str, IllegalMove("host.error.not_offered"))
+        assert await pool.run(1, renderpool.worker_pid) == ("done", pid)
+        assert pool.replaced == 0
+    finally:
+        await pool.close()
+
+
+async def test_workers_that_die_as_they_start_are_left_aside_after_give_up_tries() -> None:
+    """Workers that die as they start, every time (a broken install): fresh ones are tried
+    GIVE_UP times in all, then the pool is left aside; a picture asked meanwhile, never
+    taken by any of them, is drawn in-process, not waited for."""
+    pool = renderpool.RenderPool(2, warm=False)
+    pool.initializer = lambda: (os._exit, (3,))  # type: ignore[method-assign]
+    pool.start()
+    try:
+        assert await pool.draw(*next(jobs())) == (False, None)
+        assert pool.broken and pool.replaced == renderpool.GIVE_UP - 1
+    finally:
+        await pool.close()
+
+
+async def test_a_call_lost_with_its_worker_is_asked_again_before_the_younger_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Oldest first, even after a worker died: the call it was running (its result half
+    written) is asked of the fresh workers before the calls asked after it, the one waiting
+    in the pipe and those waiting in the bot's process."""
+    pool = small_pipes(1, monkeypatch)
+    try:
+        ended: list[int] = []
+        sizes = [2_000_000, 1, 2, 3]  # the first one taken, one in the pipe, two waiting
+        _, calls = await kill_halfway(pool, sizes, ended)
+        assert len(pool._queue) == 2
+        assert await asyncio.gather(*calls) == [("done", bytes(size)) for size in sizes]
+        assert ended == sizes and pool.replaced == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_dying_while_the_pool_closes_does_not_hold_it_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot stopping while a worker draws, and that worker dies: the pool does not wait
+    out its grace for a picture that will never come (its caller draws it itself)."""
+    pool = small_pipes(1, monkeypatch)
+    pool.close_grace = 3600.0  # (only a pool waiting for the dead worker's job meets it)
+    (pid,) = await pool.pids()
+    workers = pool._workers
+    assert workers is not None
+    loop, fd = asyncio.get_running_loop(), workers.results[0].fileno()
+    loop.remove_reader(fd)  # (the bot reads nothing for now: the worker must wait)
+    big = asyncio.create_task(pool.run(1, bytes, 2_000_000))
+    while not workers.handed:
+        await asyncio.sleep(0)  # (the loop's turn, no clock) until it is handed over
+    closing = asyncio.create_task(pool.close())
+    await asyncio.sleep(0)
+    os.kill(pid, signal.SIGKILL)
+    loop.add_reader(fd, workers.readable, 0)
+    await asyncio.wait_for(closing, 60)
+    assert await big == ("off", None) and workers.exitcodes == [-signal.SIGKILL]

@@ -296,11 +296,13 @@ class Workers:
 
     # -- results in -------------------------------------------------------------------------
 
-    def readable(self, i: int) -> None:
-        """Read a worker's results (each part with one ``recv`` of its exact size, most
-        often: the picture's bytes are read into the very bytes object the bot sends)."""
+    def readable(self, i: int) -> bool:
+        """Read a worker's result (each part with one ``recv`` of its exact size, most
+        often: the picture's bytes are read into the very bytes object the bot sends):
+        True once one is delivered (another, rarely there yet, wakes the loop again)."""
         sock, box = self.results[i], self.inboxes[i]
-        while True:
+        delivered = False
+        while not delivered:
             try:
                 chunk = sock.recv(box.need - box.got)
             except (BlockingIOError, InterruptedError):
@@ -313,7 +315,7 @@ class Workers:
                     self.exits[i].set_result(None)
                 if not self.dead:
                     self.pool.died(self)
-                return
+                return False
             if box.got == 0 and len(chunk) == box.need:
                 part = chunk
             else:
@@ -326,7 +328,9 @@ class Workers:
             message = box.take(part)
             if message is not None:
                 self.answer(*message)
+                delivered = True
         self.pool.pump()
+        return delivered
 
     def answer(self, job_id: int | None, ok: bool, value: Any) -> None:
         if job_id is None:  # a worker started
@@ -358,7 +362,8 @@ class Workers:
         self.dead = True
         self.kill()
         for i in range(len(self.results)):
-            self.readable(i)
+            while self.readable(i):
+                pass
         left = len(self.unsent)
         while True:
             try:

@@ -222,11 +222,13 @@ def worker_pid() -> int:
 
 class WorkerPool:
     """``workers`` worker processes forked from the fork server (:func:`context`), asked
-    for plain data: the machinery the render pool and the bots' pool (host/botpool.py)
-    share. A worker that dies breaks the executor, and one that hangs (no answer within
-    ``timeout``) is killed; the executor is then replaced by a fresh one, unless
-    :data:`GIVE_UP` breaks came in a row with no answer between them: the pool is then left
-    aside for good (``broken``). Subclasses say how a worker starts (:meth:`initializer`)."""
+    for plain data through a ``ProcessPoolExecutor``: the bots' pool's machinery
+    (host/botpool.py; the render pool, :class:`RenderPool`, keeps the same promises with
+    pipes of its own, host/renderpipes.py). A worker that dies breaks the executor, and
+    one that hangs (no answer within ``timeout``) is killed; the executor is then replaced
+    by a fresh one, unless :data:`GIVE_UP` breaks came in a row with no answer between
+    them: the pool is then left aside for good (``broken``). Subclasses say how a worker
+    starts (:meth:`initializer`)."""
 
     #: What the workers do, in log lines.
     what = "worker"

@@ -118,23 +118,6 @@ class ThreadWork:
             return
         self._patch(uvloop.Loop, "run_in_executor", make(uvloop.Loop.run_in_executor))
 
-    def _patch_render_pool(self) -> None:
-        """A call out in a render worker (host/renderpool.py: pipes, no executor) counts
-        as work out of the loop until its answer is back."""
-        from host.renderpool import RenderPool
-
-        original = RenderPool.__dict__["_submit"]
-        work = self
-
-        def _submit(pool: Any, *args: Any) -> Any:
-            job = original(pool, *args)
-            loop = asyncio.get_running_loop()
-            work.begin(loop)
-            job.future.add_done_callback(lambda _f: work.end(loop))
-            return job
-
-        self._patch(RenderPool, "_submit", _submit)
-
     def _patch_aiosqlite(self) -> None:
         try:
             import aiosqlite.core as core
@@ -158,6 +141,23 @@ class ThreadWork:
                 return wrapper
 
             self._patch(core.Connection, name, make(original))
+
+    def _patch_render_pool(self) -> None:
+        """A call out in a render worker (host/renderpool.py: pipes, no executor) counts
+        as work out of the loop until its answer is back."""
+        from host.renderpool import RenderPool
+
+        original = RenderPool.__dict__["_submit"]
+        work = self
+
+        def _submit(pool: Any, *args: Any) -> Any:
+            job = original(pool, *args)
+            loop = asyncio.get_running_loop()
+            work.begin(loop)
+            job.future.add_done_callback(lambda _f: work.end(loop))
+            return job
+
+        self._patch(RenderPool, "_submit", _submit)
 
 
 #: The process-wide counter (tests run in one thread, one loop at a time).

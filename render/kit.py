@@ -779,14 +779,17 @@ def png_of_mapped(
     compress_level: int | None = None,
     parts: Sequence[tuple[Hashable, pngbands.Box]] | None = None,
     rows: Callable[[int, int], Image.Image] | None = None,
+    pixels: Callable[[int], Image.Image | None] | None = None,
 ) -> bytes:
     """PNG bytes of a picture already mapped onto its palette (a ``P`` image: the tail of
     :func:`to_png_palette`, and what a :class:`render.layers.PaletteCanvas` is encoded by,
-    with its ``parts`` and ``rows``: see :func:`render.pngbands.encode`; ``q`` then gives
-    only the picture's size and palette, the whole picture made only if Pillow writes it)."""
+    with its ``parts``, ``rows`` and ``pixels``: see :func:`render.pngbands.encode`; ``q``
+    then gives only the picture's size and palette, the whole picture made only if Pillow
+    writes it)."""
     if compress_level is None:
         compress_level = PNG_LEVEL
-    if BANDED and (png := pngbands.encode(q, compress_level, parts=parts, rows=rows)) is not None:
+    png = BANDED and pngbands.encode(q, compress_level, parts=parts, rows=rows, pixels=pixels)
+    if png:
         return png
     if rows is not None:
         q = rows(0, q.height)

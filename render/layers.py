@@ -263,6 +263,11 @@ class PaletteCanvas:
                 strip.paste(part, (x0, max(top, y0) - top))
         return strip
 
+    def pixels(self, k: int) -> Image.Image | None:
+        """The pixels of part ``k`` of :attr:`parts` (mapped, its box's size), None for the
+        static layer (``render.pngbands.encode``'s ``pixels``)."""
+        return self._pasted[k - 1][0] if k else None
+
     def _add(self, img: Image.Image, box: Box, serial: int) -> None:
         self._pasted.append((img, box))
         self.parts.append((serial, box))

@@ -184,15 +184,15 @@ class BandCache:
         """The band kept for the rows ``signature`` stands for (what they were composed of:
         see :func:`encode`'s ``parts``) and its digest key, counted as a band reused; a miss
         is not counted (the band is then looked for by its rows' digest)."""
-        with self._lock:
-            key = self._signed.get(signature)
-            band = None if key is None else self._entries.get(key)
-            if key is None or band is None:
-                return None
+        try:  # a hit takes no lock: each step is a single operation on a dict
+            key = self._signed[signature]
+            band = self._entries[key]
             self._signed.move_to_end(signature)
             self._entries.move_to_end(key)
-            self.hits += 1
-            return key, band
+        except KeyError:
+            return None
+        self.hits += 1
+        return key, band
 
     def put_signed(self, signature: Hashable, key: bytes) -> None:
         """Remember that the rows ``signature`` stands for are the band under ``key`` (at

@@ -259,15 +259,21 @@ def _executor() -> ThreadPoolExecutor | None:
         return _pool[1]
 
 
+#: zlib's memory level for a band: 8 (zlib's default; Python's too) deflated MLEM's live
+#: rounds' bands 4 % faster than 9 into as many bytes (a band is a few tens of KB: the
+#: smaller hash table is as good, and cheaper to set up).
+MEM_LEVEL = 8
+
+
 def _deflate(raw: memoryview, width: int, start: int, stop: int, level: int) -> Band:
     """Rows ``start``..``stop`` of ``raw`` (palette indices, ``width`` a row) as PNG rows
     (filter byte 0 each), deflated with the row above as the dictionary."""
-    rows = b"\0" + b"\0".join([raw[r * width : (r + 1) * width] for r in range(start, stop)])
+    rows = b"\0".join([b"", *(raw[r * width : (r + 1) * width] for r in range(start, stop))])
     if start:
         above = b"\0" + bytes(raw[(start - 1) * width : start * width])
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, above)
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY, above)
     else:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, MEM_LEVEL)
     data = z.compress(rows) + z.flush(zlib.Z_SYNC_FLUSH)
     return data, zlib.adler32(rows), len(rows)
 

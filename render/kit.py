@@ -45,6 +45,7 @@ from PIL import Image, ImageDraw, ImageFont
 from core import i18n
 from render import pngbands
 from render.layers import _PILLOW_TEXT, CachedFont, draw_line, mapped
+from render.pilcore import polygon as wide_polygon
 from render.pilcore import rounded_rectangle  # (re-exported: kit.rounded_rectangle)
 
 RGB = tuple[int, int, int]
@@ -943,7 +944,9 @@ class ScaledDraw(ImageDraw.ImageDraw):
     def polygon(  # type: ignore[override]
         self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
     ) -> None:
-        self._call("polygon", self._map(xy), fill, outline, self._w(width))
+        xy, width = self._map(xy), self._w(width)
+        if self._depth or not wide_polygon(self, xy, fill, outline, width):
+            self._call("polygon", xy, fill, outline, width)
 
     def line(  # type: ignore[override]
         self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None

@@ -494,4 +494,10 @@ def _encode(
         adler = adler32_combine(adler, band_adler, length)
         out.append(data_)
     out += [_FINAL, struct.pack(">I", adler)]
-    return b"".join((_MAGIC, head, _chunk(b"IDAT", b"".join(out)), _chunk(b"IEND", b"")))
+    # (the IDAT chunk written round its pieces: the picture's bytes joined once)
+    crc = zlib.crc32(b"IDAT")
+    for piece in out:
+        crc = zlib.crc32(piece, crc)
+    size = struct.pack(">I", sum(len(piece) for piece in out))
+    tail = (struct.pack(">I", crc), _chunk(b"IEND", b""))
+    return b"".join((_MAGIC, head, size, b"IDAT", *out, *tail))

@@ -70,8 +70,10 @@ CACHE_BYTES = 32 * 2**20
 SIGNED = 8_192
 
 #: Parts whose places in a picture's bands are kept at most (:func:`_placed`: a few slices'
-#: identities of about 40 bytes each a part; about 250 MLEM tables' worth).
-SLICED = 8_192
+#: identities of about 40 bytes each a part, about 800 bytes an entry): four times the parts
+#: MLEM's tile caches hold (render/mlem/table.py), a part a table reuses is never dropped
+#: (it comes back within a few hundred new parts); about 1.5 MB.
+SLICED = 2_048
 
 #: What an entry costs besides its deflated bytes: the bytes object's header, the 28-byte
 #: key, the tuple and its two ints, the ordered dict's slot and link (300 to 335 bytes

@@ -45,6 +45,7 @@ from PIL import Image, ImageDraw, ImageFont
 from core import i18n
 from render import pngbands
 from render.layers import _PILLOW_TEXT, CachedFont, draw_line, mapped
+from render.pilcore import polygon as wide_polygon
 from render.pilcore import rounded_rectangle  # (re-exported: kit.rounded_rectangle)
 
 RGB = tuple[int, int, int]
@@ -779,14 +780,17 @@ def png_of_mapped(
     compress_level: int | None = None,
     parts: Sequence[tuple[Hashable, pngbands.Box]] | None = None,
     rows: Callable[[int, int], Image.Image] | None = None,
+    pixels: Callable[[int], Image.Image | None] | None = None,
 ) -> bytes:
     """PNG bytes of a picture already mapped onto its palette (a ``P`` image: the tail of
     :func:`to_png_palette`, and what a :class:`render.layers.PaletteCanvas` is encoded by,
-    with its ``parts`` and ``rows``: see :func:`render.pngbands.encode`; ``q`` then gives
-    only the picture's size and palette, the whole picture made only if Pillow writes it)."""
+    with its ``parts``, ``rows`` and ``pixels``: see :func:`render.pngbands.encode`; ``q``
+    then gives only the picture's size and palette, the whole picture made only if Pillow
+    writes it)."""
     if compress_level is None:
         compress_level = PNG_LEVEL
-    if BANDED and (png := pngbands.encode(q, compress_level, parts=parts, rows=rows)) is not None:
+    png = BANDED and pngbands.encode(q, compress_level, parts=parts, rows=rows, pixels=pixels)
+    if png:
         return png
     if rows is not None:
         q = rows(0, q.height)
@@ -940,7 +944,9 @@ class ScaledDraw(ImageDraw.ImageDraw):
     def polygon(  # type: ignore[override]
         self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1
     ) -> None:
-        self._call("polygon", self._map(xy), fill, outline, self._w(width))
+        xy, width = self._map(xy), self._w(width)
+        if self._depth or not wide_polygon(self, xy, fill, outline, width):
+            self._call("polygon", xy, fill, outline, width)
 
     def line(  # type: ignore[override]
         self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None

@@ -253,15 +253,18 @@ class PaletteCanvas:
         over them in order): only the bands of a PNG not written before are made."""
         width = self.base.width
         strip = self.base_mapped.crop((0, top, width, bottom))
+        core = strip.im  # (Pillow's core pastes and crops: a part's indices copied as they are)
         for img, (x0, y0, x1, y1) in self._pasted:
             if y0 < bottom and y1 > top:
-                part = (
-                    img
-                    if top <= y0 and y1 <= bottom
-                    else img.crop((0, max(top, y0) - y0, x1 - x0, min(bottom, y1) - y0))
-                )
-                strip.paste(part, (x0, max(top, y0) - top))
+                a, b = max(top, y0), min(bottom, y1)
+                part = img.im if a == y0 and b == y1 else img.im.crop((0, a - y0, x1 - x0, b - y0))
+                core.paste(part, (x0, a - top, x1, b - top))
         return strip
+
+    def pixels(self, k: int) -> Image.Image | None:
+        """The pixels of part ``k`` of :attr:`parts` (mapped, its box's size), None for the
+        static layer (``render.pngbands.encode``'s ``pixels``)."""
+        return self._pasted[k - 1][0] if k else None
 
     def _add(self, img: Image.Image, box: Box, serial: int) -> None:
         self._pasted.append((img, box))

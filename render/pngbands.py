@@ -19,11 +19,16 @@ the empty final block zlib itself writes when a stream ends after a flush, then 
 the whole stream is one IDAT chunk. A band's deflated bytes depend on its own rows, the
 row above, and the level only; they are kept in a process-wide cache
 (:class:`BandCache`, bounded in bytes, least recently used dropped first) keyed by a SHA-1
-of exactly those bytes. The cache knows nothing of games: bands repeat between consecutive
-tables of a game, between games of the same board, and in every render worker (each process
-fills its own). The output for an image is the same bytes whatever the cache holds (a band
-deflated now is the band deflated before), so pictures drawn by a worker and in-process are
-identical, and cold and warm.
+of exactly those bytes. A band of a picture drawn by parts (a
+:class:`render.layers.PaletteCanvas`) is found without its rows: by the parts it is made
+of, or by what they show in its rows (each part's slices hashed once, when the part is new:
+a part drawn again that shows the same in a band leaves that band found, as in MLEM's live
+rounds, issue 23); its rows are made and deflated only when neither is known, and it is
+kept under a key made from what its parts show. The cache knows nothing of games: bands
+repeat between consecutive tables of a game, between games of the same board, and in every
+render worker (each process fills its own). The output for an image is the same bytes
+whatever the cache holds (a band deflated now is the band deflated before), so pictures
+drawn by a worker and in-process are identical, and cold and warm.
 
 Only what Pillow would write for the picture is handled: an 8-bit palette picture (more than
 16 colours, an RGB palette, no transparency); :func:`encode` answers None for anything else
@@ -37,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import pickle
 import struct
 import threading
 import zlib
@@ -62,6 +68,12 @@ CACHE_BYTES = 32 * 2**20
 #: Bands found by what they were composed of (:func:`encode`'s ``parts``) at most: each the
 #: digest key of a band the cache holds (a few hundred bytes; about 250 tables' worth).
 SIGNED = 8_192
+
+#: Parts whose places in a picture's bands are kept at most (:func:`_placed`: a few slices'
+#: identities of about 40 bytes each a part, about 800 bytes an entry): four times the parts
+#: MLEM's tile caches hold (render/mlem/table.py), a part a table reuses is never dropped
+#: (it comes back within a few hundred new parts); about 1.5 MB.
+SLICED = 2_048
 
 #: What an entry costs besides its deflated bytes: the bytes object's header, the 28-byte
 #: key, the tuple and its two ints, the ordered dict's slot and link (300 to 335 bytes
@@ -128,6 +140,9 @@ Box = tuple[int, int, int, int]
 Band = tuple[bytes, int, int]
 """A deflated band: its deflated bytes, the Adler-32 of its rows and their length."""
 
+Placed = tuple[tuple[int, Hashable], ...]
+"""A part in a picture's bands: each band it meets and what stands for the part there."""
+
 
 class BandCache:
     """Deflated bands by the digest of what they were deflated from, bounded in bytes
@@ -137,6 +152,7 @@ class BandCache:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[bytes, Band] = OrderedDict()
         self._signed: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._sliced: OrderedDict[Hashable, Placed] = OrderedDict()
         self._lock = threading.Lock()
         self.bytes = 0
         self.hits = 0
@@ -170,15 +186,15 @@ class BandCache:
         """The band kept for the rows ``signature`` stands for (what they were composed of:
         see :func:`encode`'s ``parts``) and its digest key, counted as a band reused; a miss
         is not counted (the band is then looked for by its rows' digest)."""
-        with self._lock:
-            key = self._signed.get(signature)
-            band = None if key is None else self._entries.get(key)
-            if key is None or band is None:
-                return None
+        try:  # a hit takes no lock: each step is a single operation on a dict
+            key = self._signed[signature]
+            band = self._entries[key]
             self._signed.move_to_end(signature)
             self._entries.move_to_end(key)
-            self.hits += 1
-            return key, band
+        except KeyError:
+            return None
+        self.hits += 1
+        return key, band
 
     def put_signed(self, signature: Hashable, key: bytes) -> None:
         """Remember that the rows ``signature`` stands for are the band under ``key`` (at
@@ -189,10 +205,30 @@ class BandCache:
             while len(self._signed) > SIGNED:
                 self._signed.popitem(last=False)
 
+    def get_sliced(self, part: Hashable) -> Placed | None:
+        """Where a part is in a picture's bands and what stands for it in each (see
+        :func:`_placed`), kept under ``part`` (what it is, its box, the bands' size)."""
+        try:  # a hit takes no lock: both steps are single operations on the dict
+            placed = self._sliced[part]
+            self._sliced.move_to_end(part)
+        except KeyError:
+            return None
+        return placed
+
+    def put_sliced(self, part: Hashable, placed: Placed) -> None:
+        """Keep :meth:`get_sliced`'s answer (at most :data:`SLICED` parts, least recently
+        used dropped)."""
+        with self._lock:
+            self._sliced[part] = placed
+            self._sliced.move_to_end(part)
+            while len(self._sliced) > SLICED:
+                self._sliced.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
             self._signed.clear()
+            self._sliced.clear()
             self.bytes = self.hits = self.misses = 0
 
     def __len__(self) -> int:
@@ -225,15 +261,21 @@ def _executor() -> ThreadPoolExecutor | None:
         return _pool[1]
 
 
+#: zlib's memory level for a band: 8 (zlib's default; Python's too) deflated MLEM's live
+#: rounds' bands 4 % faster than 9 into as many bytes (a band is a few tens of KB: the
+#: smaller hash table is as good, and cheaper to set up).
+MEM_LEVEL = 8
+
+
 def _deflate(raw: memoryview, width: int, start: int, stop: int, level: int) -> Band:
     """Rows ``start``..``stop`` of ``raw`` (palette indices, ``width`` a row) as PNG rows
     (filter byte 0 each), deflated with the row above as the dictionary."""
-    rows = b"\0" + b"\0".join([raw[r * width : (r + 1) * width] for r in range(start, stop)])
+    rows = b"\0".join([b"", *(raw[r * width : (r + 1) * width] for r in range(start, stop))])
     if start:
         above = b"\0" + bytes(raw[(start - 1) * width : start * width])
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, above)
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY, above)
     else:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, MEM_LEVEL)
     data = z.compress(rows) + z.flush(zlib.Z_SYNC_FLUSH)
     return data, zlib.adler32(rows), len(rows)
 
@@ -268,6 +310,7 @@ def encode(
     band_rows: int | None = None,
     parts: Sequence[tuple[Hashable, Box]] | None = None,
     rows: Callable[[int, int], Image.Image] | None = None,
+    pixels: Callable[[int], Image.Image | None] | None = None,
 ) -> bytes | None:
     """PNG bytes of the palette picture ``img`` deflated at zlib ``level`` band by band
     (``band_rows`` rows each, else :data:`BAND_BYTES`), reusing the bands ``cache`` (the
@@ -281,10 +324,13 @@ def encode(
     A band whose rows (and the row above) are made of the same parts as a band deflated
     before is that band: neither its rows' bytes nor their digest are made. ``rows(top,
     bottom)``: those rows of the picture (``img`` then gives only its size and palette),
-    asked for only where a band is not found by its parts."""
+    asked for only where a band is not found by its parts. ``pixels(k)``: the pixels of
+    part ``k`` (its box's size; None: the part stands for itself, as the first one, a static
+    layer, does): a band is then known by what its parts show in its rows, not by which
+    parts they are (see :func:`_slices`)."""
     global FAILURES
     try:
-        return _encode(img, level, cache, band_rows, parts, rows)
+        return _encode(img, level, cache, band_rows, parts, rows, pixels)
     except Exception:
         FAILURES += 1
         if FAILURES == 1:
@@ -313,6 +359,59 @@ def _deflate_missing(
     return [_deflate(rows[i][0], width, *rows[i][1:], level) for i in missing]
 
 
+def _met(box: Box, spans: Sequence[tuple[int, int]], rows_per_band: int) -> list[int]:
+    """The bands whose rows, or the row above them, ``box`` meets."""
+    last = min(len(spans), box[3] // rows_per_band + 1)
+    return [
+        i
+        for i in range(box[1] // rows_per_band, last)
+        if box[1] < spans[i][1] and box[3] > max(0, spans[i][0] - 1)
+    ]
+
+
+def _slices(
+    part: Image.Image, box: Box, spans: Sequence[tuple[int, int]], met: list[int]
+) -> tuple[bytes, ...]:
+    """What ``part`` (its pixels, at ``box`` in the picture) shows in each band of ``met``:
+    the SHA-1 of its rows in the band's rows and the row above them, and where those rows
+    go. A band's rows are the static layer's with its parts pasted over them in order, so
+    the same static layer and the same slices, in the same order, are the same rows: a
+    part drawn again that shows the same in a band (a player's row whose other line
+    changed, a panel's frame of another height) leaves that band found by its parts."""
+    x0, y0, x1, _ = box
+    width = x1 - x0
+    data = memoryview(part.tobytes())
+    ids = []
+    for i in met:
+        start, stop = spans[i]
+        top, bottom = max(y0, start - 1 if start else 0), min(box[3], stop)
+        digest = hashlib.sha1(data[(top - y0) * width : (bottom - y0) * width]).digest()
+        ids.append(digest + struct.pack(">IIII", x0, top, x1, bottom))
+    return tuple(ids)
+
+
+def _shown_key(signature: Hashable) -> bytes:
+    """The cache's key of a band known by what its parts show (its ``signature``: the
+    level, its width and rows, each part's slice or static layer): 21 bytes, never the
+    28 of a band known by its rows' digest."""
+    return hashlib.sha1(pickle.dumps(signature, protocol=5)).digest() + b"s"
+
+
+def _placed(
+    key: Hashable,
+    box: Box,
+    part: Image.Image | None,
+    spans: Sequence[tuple[int, int]],
+    rows_per_band: int,
+) -> Placed:
+    """Each band a part meets (its rows or the row above them) and what stands for the part
+    there: what it shows there (:func:`_slices`) when its pixels are given, else its key."""
+    met = _met(box, spans, rows_per_band)
+    if part is None or part.size != (box[2] - box[0], box[3] - box[1]):
+        return tuple((i, key) for i in met)
+    return tuple(zip(met, _slices(part, box, spans, met), strict=True))
+
+
 def _encode(
     img: Image.Image,
     level: int,
@@ -320,6 +419,7 @@ def _encode(
     band_rows: int | None,
     parts: Sequence[tuple[Hashable, Box]] | None,
     rows_of: Callable[[int, int], Image.Image] | None,
+    pixels: Callable[[int], Image.Image | None] | None = None,
 ) -> bytes | None:
     head = palette_chunks(img)
     if head is None:
@@ -332,23 +432,34 @@ def _encode(
     signatures: list[Hashable] = []
     if parts is not None:
         made_of: list[list[Hashable]] = [[] for _ in spans]
-        for key, box in parts:  # each part in the bands whose rows (or the row above) it meets
-            for i in range(box[1] // rows_per_band, min(len(spans), box[3] // rows_per_band + 1)):
-                start, stop = spans[i]
-                if box[1] < stop and box[3] > max(0, start - 1):
-                    made_of[i].append(key)
+        for k, (key, box) in enumerate(parts):  # each in the bands it meets (or their row above)
+            sliced = (key, box, rows_per_band, height)
+            placed = cache.get_sliced(sliced)
+            if placed is None:
+                placed = _placed(
+                    key, box, None if pixels is None else pixels(k), spans, rows_per_band
+                )
+                cache.put_sliced(sliced, placed)
+            for i, id_ in placed:
+                made_of[i].append(id_)
         for i, (start, stop) in enumerate(spans):
             signatures.append((level, width, start, stop, tuple(made_of[i])))
             if (signed := cache.get_signed(signatures[i])) is not None:
                 bands[i] = signed[1]
     todo = [i for i, band in enumerate(bands) if band is None]
+    keys: dict[int, bytes] = {}
+    if parts is not None and pixels is not None:  # a band known by what its parts show
+        for i in todo:
+            keys[i] = _shown_key(signatures[i])
+            bands[i] = cache.get(keys[i])
+    need = [i for i in todo if bands[i] is None]  # the bands whose rows are made
     rows: dict[int, Rows] = {}
-    if rows_of is None and (parts is None or 2 * len(todo) > len(spans)):
+    if rows_of is None and (parts is None or 2 * len(need) > len(spans)):
         raw = memoryview(img.tobytes())  # (most bands: the whole picture's bytes at once)
-        rows = {i: (raw, *spans[i]) for i in todo}
+        rows = {i: (raw, *spans[i]) for i in need}
     else:  # the rows of each run of bands to make, at once (and the row above it)
         runs: list[list[int]] = []
-        for i in todo:
+        for i in need:
             if runs and runs[-1][-1] == i - 1:
                 runs[-1].append(i)
             else:
@@ -361,14 +472,15 @@ def _encode(
                 chunk = memoryview(img.crop((0, top, width, bottom)).tobytes())
             for i in run:
                 rows[i] = (chunk, spans[i][0] - top, spans[i][1] - top)
-    keys: dict[int, bytes] = {}
-    for i in todo:
+    for i in need:
+        if i in keys:
+            continue
         start, stop = spans[i]
         data, first, end = rows[i]
         digest = hashlib.sha1(data[max(0, first - 1) * width : end * width])
         keys[i] = digest.digest() + struct.pack(">bBHI", level, start > 0, stop - start, width)
         bands[i] = cache.get(keys[i])
-    missing = [i for i in todo if bands[i] is None]
+    missing = [i for i in need if bands[i] is None]
     made = _deflate_missing(rows, width, missing, level)
     for i, fresh in zip(missing, made, strict=True):
         bands[i] = fresh
@@ -384,4 +496,10 @@ def _encode(
         adler = adler32_combine(adler, band_adler, length)
         out.append(data_)
     out += [_FINAL, struct.pack(">I", adler)]
-    return b"".join((_MAGIC, head, _chunk(b"IDAT", b"".join(out)), _chunk(b"IEND", b"")))
+    # (the IDAT chunk written round its pieces: the picture's bytes joined once)
+    crc = zlib.crc32(b"IDAT")
+    for piece in out:
+        crc = zlib.crc32(piece, crc)
+    size = struct.pack(">I", sum(len(piece) for piece in out))
+    tail = (struct.pack(">I", crc), _chunk(b"IEND", b""))
+    return b"".join((_MAGIC, head, size, b"IDAT", *out, *tail))

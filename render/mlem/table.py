@@ -843,4 +843,4 @@ def render_table(view: dict, names: list[str], lang: str) -> bytes:
         return kit.picture_png(_draw_table, _PALETTE, view, names, lang)
     with kit.LOCK:
         c = _mapped_table(view, names, lang)
-    return kit.png_of_mapped(c.base_mapped, parts=c.parts, rows=c.rows)
+    return kit.png_of_mapped(c.base_mapped, parts=c.parts, rows=c.rows, pixels=c.pixels)

@@ -205,3 +205,58 @@ def test_the_kits_rounded_rectangle_is_pillows(mode: str) -> None:
             left_to_pillow += 1
             assert ours.tobytes() == noise.tobytes()
     assert drawn > 1500 and left_to_pillow > 50
+
+
+@pytest.mark.parametrize("mode", ["RGB", "P", "L"])
+def test_the_kits_wide_polygon_is_pillows(mode: str) -> None:
+    """``pilcore.polygon`` (Pillow's calls for an outline wider than a pixel, its blank mask
+    kept per picture size instead of made afresh, issue 23) paints every pixel Pillow's own
+    ``polygon`` paints, one polygon after another on pictures of two sizes (the kept masks
+    blank again after each): random points, fractional, some off the picture, as pairs or
+    in turn; widths 2 to 7, fill and outline each present or not (and the same colour); what
+    it leaves to Pillow (a thin outline, no outline, a mask in use) it says so."""
+    import random
+
+    from PIL import ImageDraw
+
+    rng = random.Random(29)
+    noises = []
+    for size in ((90, 70), (41, 57)):
+        noise = Image.effect_noise(size, 60).convert(mode if mode != "P" else "L")
+        if mode == "P":
+            noise = noise.convert("RGB").quantize(64)
+        noises.append(noise)
+    colours: list = [None, (250, 200, 30), (10, 20, 30), "#8040c0"]
+    if mode == "L":
+        colours = [None, 250, 10, 128]
+    left_to_pillow = drawn = 0
+    ours = [n.copy() for n in noises]
+    pillows = [n.copy() for n in noises]
+    for _ in range(1500):
+        k = rng.randrange(2)
+        w, h = noises[k].size
+        pts = [(rng.uniform(-8, w + 8), rng.uniform(-8, h + 8)) for _ in range(rng.randint(3, 8))]
+        xy: list = pts if rng.random() < 0.6 else [v for p in pts for v in p]
+        fill, outline = rng.choice(colours), rng.choice(colours)
+        if rng.random() < 0.1:
+            outline = fill
+        width = rng.choice([0, 1, 2, 3, 5, 7])
+        if pilcore.polygon(ImageDraw.Draw(ours[k]), xy, fill, outline, width):
+            drawn += 1
+        else:
+            left_to_pillow += 1
+            ImageDraw.Draw(ours[k]).polygon(xy, fill, outline, width)
+        ImageDraw.Draw(pillows[k]).polygon(xy, fill, outline, width)
+        assert ours[k].tobytes() == pillows[k].tobytes(), (xy, fill, outline, width)
+    assert drawn > 500 and left_to_pillow > 300
+    assert all(not any(m[0].getdata()) and not m[2] for m in pilcore._MASKS.values())
+    taken = pilcore._take_mask(noises[0].size)  # (in use by another thread)
+    assert taken is not None
+    try:
+        before = ours[0].tobytes()
+        assert not pilcore.polygon(
+            ImageDraw.Draw(ours[0]), [(1, 1), (30, 5), (9, 40)], None, "red", 3
+        )
+        assert ours[0].tobytes() == before
+    finally:
+        taken[2] = False

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from PIL import ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render import kit, layers
 from render.mlem import panels, table
@@ -223,11 +223,16 @@ def test_a_row_kept_without_its_frames_key_sees_the_same_frame() -> None:
                 assert ImageChops.difference(img.crop(box), ref.crop(box)).getbbox() is None
 
 
+@pytest.mark.parametrize("shown", [False, True])
 @pytest.mark.parametrize("band_rows", [1, 5, 13, 64, 500])
-def test_bands_found_by_parts_are_the_plain_writers_on_odd_sizes(band_rows: int) -> None:
+def test_bands_found_by_parts_are_the_plain_writers_on_odd_sizes(
+    band_rows: int, shown: bool
+) -> None:
     """Two canvases of odd sizes sharing one band cache (and the parts' serial counter),
     parts kept, parts mapped at each picture (``map``), boxes on and across band edges: the
-    PNG is byte for byte the one written from the whole picture by its digest."""
+    PNG is byte for byte the one written from the whole picture by its digest, bands found
+    by which parts they are made of or (``shown``: the canvas's ``pixels``) by what their
+    parts show in them."""
     from PIL import ImageDraw
 
     from render import pngbands
@@ -266,9 +271,51 @@ def test_bands_found_by_parts_are_the_plain_writers_on_odd_sizes(band_rows: int)
                 c.map(box)
             else:
                 c.tile(kept, (w, k, box, seat), draw)
-        got = pngbands.encode(c.base_mapped, 4, bands, band_rows, parts=c.parts, rows=c.rows)
+        pixels = c.pixels if shown else None
+        got = pngbands.encode(
+            c.base_mapped, 4, bands, band_rows, parts=c.parts, rows=c.rows, pixels=pixels
+        )
         assert got == pngbands.encode(c.out, 4, plain, band_rows)
     assert bands.hits
+
+
+def test_a_part_drawn_again_leaves_the_bands_it_shows_the_same_in_found() -> None:
+    """A tall part drawn again (a new serial number) that changed only near its bottom:
+    with the canvas's ``pixels``, the bands above are found by what the part shows there
+    (their rows are not made, nothing deflated for them); the PNG is the plain writer's."""
+    from PIL import ImageDraw
+
+    from render import pngbands
+
+    base = kit.star_field((100, 96), seed=4)
+    palette = kit.palette_for(base, [p.rgb for p in kit.PALETTE])
+    base_mapped = layers.mapped(base, palette)
+    kept: layers.LayerCache[[], object] = layers.LayerCache(lambda: None, 4)
+    bands = pngbands.BandCache()
+    made: list[tuple[int, int]] = []
+    pngs = []
+    for seat in (0, 1):
+
+        def draw(img: object, seat: int = seat) -> tuple:
+            d = ImageDraw.Draw(img)  # type: ignore[arg-type]
+            d.rectangle((4, 2, 60, 20), fill=kit.PALETTE[3].rgb)  # the same each time
+            d.rectangle((10, 66, 30, 69), fill=kit.PALETTE[seat].rgb)  # rows 66 to 69
+            return (0, 0, 100, 70), None
+
+        c = layers.PaletteCanvas(base, base_mapped, palette)
+        c.tile(kept, seat, draw)
+
+        def rows(top: int, bottom: int, c: layers.PaletteCanvas = c) -> Image.Image:
+            made.append((top, bottom))
+            return c.rows(top, bottom)
+
+        png = pngbands.encode(
+            c.base_mapped, 3, bands, 32, parts=c.parts, rows=rows, pixels=c.pixels
+        )
+        pngs.append(png)
+        assert pngs[-1] == pngbands.encode(c.out, 3, pngbands.BandCache(), 32)
+    assert made == [(0, 96), (63, 96)]  # the second picture: only the band of rows 64 to 95
+    assert pngs[0] != pngs[1]
 
 
 def test_static_layers_numbered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

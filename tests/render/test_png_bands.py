@@ -495,3 +495,15 @@ def test_the_cache_counts_what_it_holds_in_memory() -> None:
         tracemalloc.stop()
     assert len(cache) == 3000
     assert used <= cache.bytes <= used * 1.5, (used, cache.bytes)
+
+
+def test_the_parts_places_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pngbands, "SLICED", 5)
+    cache = pngbands.BandCache()
+    for k in range(12):
+        cache.put_sliced(k, ((0, bytes([k])),))
+        assert cache.get_sliced(0) is not None  # the one used at each picture: kept
+    assert len(cache._sliced) == 5
+    assert cache.get_sliced(1) is None and cache.get_sliced(11) == ((0, bytes([11])),)
+    cache.clear()
+    assert not cache._sliced

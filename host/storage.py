@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -33,7 +32,7 @@ from host.rows import TimerRow as TimerRow
 from host.rows import VersionConflict as VersionConflict
 from host.rows import Waits
 from host.store_api import Storage
-from host.store_sql import ACTION_COLS, SqlStore, Tx, action_rows, load_sql
+from host.store_sql import SqlStore, Tx, load_sql
 
 T = TypeVar("T")
 
@@ -41,20 +40,6 @@ log = logging.getLogger(__name__)
 
 #: SQLite's ``synchronous`` level for every connection (bench/accept.py measures its cost).
 SYNCHRONOUS = "FULL"
-#: Games whose last live actions a publish read are kept (:class:`_Tail`), the least
-#: recently published forgotten first.
-TAILS_KEPT = 256
-
-
-class _Tail(NamedTuple):
-    """A game's last live actions as a publish read them (:meth:`SqliteStore._recent_actions`),
-    with what the game's action log held then: how many actions, how many undone, the last
-    ``seq``."""
-
-    total: int
-    undone: int
-    last: int
-    rows: list[ActionRow]
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -141,8 +126,6 @@ class SqliteStore(SqlStore):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._tx_lock = asyncio.Lock()
-        #: By (game id, limit): see :meth:`_recent_actions`.
-        self._tails: OrderedDict[tuple[int, int], _Tail] = OrderedDict()
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -244,39 +227,6 @@ class SqliteStore(SqlStore):
         and back (``aiosqlite.Connection._execute`` is private; the version is pinned)."""
         async with self._tx_lock:
             return await self.db._execute(run)  # type: ignore[no-any-return]
-
-    async def _recent_actions(self, tx: Tx, game_id: int, limit: int) -> list[ActionRow]:
-        """What :meth:`actions` reads, from the game's actions a publish read last time and
-        only those stored since (a publish follows every move: ~300 rows read and built
-        into action rows in this thread, each time, for one new row). The log only
-        grows, except that an undo marks actions undone: the actions counted now, undone ones
-        counted apart, tell whether what was kept still holds (else all is read again)."""
-        if limit < 1:
-            return await self._actions(tx, game_id, limit)
-        total, undone, last = await tx.row(
-            "SELECT COUNT(*), COUNT(undone), MAX(seq) FROM actions WHERE game_id = ?", game_id
-        )
-        key = (game_id, limit)
-        kept = self._tails.pop(key, None)
-        rows: list[ActionRow] | None = None
-        if kept is not None and kept.undone == undone and kept.total <= total:
-            new = action_rows(
-                await tx.rows(
-                    f"SELECT {ACTION_COLS} FROM actions WHERE game_id = ? AND seq > ? "
-                    "ORDER BY seq",
-                    game_id,
-                    kept.last,
-                )
-            )
-            if kept.total + len(new) == total and all(a.undone is None for a in new):
-                rows = (kept.rows + new)[-limit:] if new else kept.rows
-        if rows is None:
-            rows = await self._actions(tx, game_id, limit)
-        if total:
-            self._tails[key] = _Tail(total, undone, last, rows)
-            if len(self._tails) > TAILS_KEPT:
-                self._tails.popitem(last=False)
-        return list(rows)
 
     # -- what the SQL body asks of a driver ---------------------------------------------
 

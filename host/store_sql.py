@@ -102,16 +102,6 @@ def decoded_events(text: Any) -> Any:
     return events
 
 
-def action_rows(rows: Iterable[Any]) -> list[ActionRow]:
-    """The :class:`ActionRow` of each row of :data:`ACTION_COLS`."""
-    return [
-        ActionRow(
-            r[0], r[1], r[2], r[3], r[4], bool(r[5]), decoded_events(r[6]), r[7], r[8], r[9], r[10]
-        )
-        for r in rows
-    ]
-
-
 def load_sql(agg: str, array: str, exact: Callable[[str], str], text: str) -> str:
     """The head of :meth:`Storage.load`'s statement (the ``WHERE`` follows): the game's
     columns and four JSON lists, built with the dialect's aggregate ``agg`` of ``array``s,
@@ -600,12 +590,22 @@ class GameQueries(SqlBase):
                 game_id,
                 limit,
             )
-        return action_rows(rows)
-
-    async def _recent_actions(self, tx: Tx, game_id: int, limit: int) -> list[ActionRow]:
-        """The game's last ``limit`` live actions, as :meth:`actions` reads them, for a
-        publish (a driver may keep them and read only the newer ones: SQLite does)."""
-        return await self._actions(tx, game_id, limit)
+        return [
+            ActionRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                bool(r[5]),
+                decoded_events(r[6]),
+                r[7],
+                r[8],
+                r[9],
+                r[10],
+            )
+            for r in rows
+        ]
 
     async def undo_actions(
         self, game_id: int, version: int, seqs: list[int], kind: str, state: State, now: float
@@ -704,7 +704,7 @@ class SqlStore(GameQueries):
         return PublishRead(
             loaded,
             await self._dm_panels(tx, game_id),
-            await self._recent_actions(tx, game_id, limit),
+            await self._actions(tx, game_id, limit),
             settings,
         )
 

@@ -227,8 +227,8 @@ class WorkerPool:
     pipes of its own, host/renderpipes.py). A worker that dies breaks the executor, and
     one that hangs (no answer within ``timeout``) is killed; the executor is then replaced
     by a fresh one, unless :data:`GIVE_UP` breaks came in a row with no answer between
-    them: the pool is then left aside for good (``broken``). Subclasses say how a worker
-    starts (:meth:`initializer`)."""
+    them: the pool is then left aside (``broken``; for good, unless a subclass tries again:
+    :meth:`_give_up`). Subclasses say how a worker starts (:meth:`initializer`)."""
 
     #: What the workers do, in log lines.
     what = "worker"
@@ -324,13 +324,18 @@ class WorkerPool:
         kill_workers(broken)  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
         if self._breaks >= GIVE_UP:
-            log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
             self._executor = None
-            self.broken = True
+            self._give_up()
             return
         log.warning("%s pool: a worker died; starting fresh workers", self.what)
         self.replaced += 1
         self._executor = self._new()
+
+    def _give_up(self) -> None:
+        """:data:`GIVE_UP` breaks in a row: the pool is left aside (for good here; the bots'
+        pool tries fresh workers again after a cool-down, host/botpool.py)."""
+        log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
+        self.broken = True
 
     # -- calls -------------------------------------------------------------------------------
 

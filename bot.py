@@ -156,7 +156,7 @@ class Cosmodrome(commands.AutoShardedBot):
             self.render_pool.start()
             renderpool.install(self.render_pool)
         if self.settings.bot_workers > 0:  # the bots' searches, off the bot's interpreter
-            self.bot_pool = botpool.BotPool(self.settings.bot_workers)
+            self.bot_pool = botpool.BotPool(self.settings.bot_workers, clock=self.clock)
             self.bot_pool.start()
             botpool.install(self.bot_pool)
         if is_postgres_url(path):

@@ -297,6 +297,7 @@ async def test_a_bot_with_a_bot_worker_plays_its_bots_through_it(harness: Harnes
     h = harness
     pool = botpool.current()
     assert pool is not None and pool.workers == 1
+    assert pool.clock is host_of(h).clock  # (its cool-downs in the house's clock)
     await pool.ready()
     ana = h.user("Ana", "en-US")
     await open_game(h, "mlem", ana, bots=2)

@@ -45,6 +45,7 @@ async def test_a_search_that_spins_past_its_cpu_time_is_lost_and_replaced(
     assert pool.cpu_timeout == botpool.TIMEOUT and pool.timeout == botpool.BACKSTOP
     workers = processes(pool)
     pool.cpu_timeout = 0.2  # (a search that never ends: the outcome is the same)
+    pool.timeout = 120.0  # (should the CPU go untimed, a SIGKILL, not a ten-minute wait)
     assert await pool.run(1, sum, range(10**15)) == ("lost", None)  # (spins, in C)
     assert [w.exitcode for w in workers] == [-signal.SIGPROF]  # ended by the kernel
     assert pool.replaced == 1 and not pool.broken

@@ -33,7 +33,7 @@ system time of the worker) of :data:`TIMEOUT` seconds, disarmed when the call re
 it ring, the kernel ends the worker (SIGPROF's default action, wherever the search is stuck,
 even in C), which reads as a worker that died. A worker stuck without using any CPU (stopped,
 waiting on a lock) is caught by a wall-clock backstop, :data:`BACKSTOP`. Where there is no
-such timer (no ``signal.setitimer``: not Linux nor another Unix), :data:`TIMEOUT` is a
+such timer (no ``signal.setitimer``: Windows), :data:`TIMEOUT` is a
 wall-clock limit, as it was.
 
 After ``renderpool.GIVE_UP`` breaks in a row the pool is left aside and searches run in a

@@ -116,9 +116,11 @@ class Play(Waits):
         self, before: Snapshot, seat: int, user_id: int, choice: str, err: Exception
     ) -> Snapshot:
         """The database failed under a move (e.g. the connection was lost during its
-        COMMIT, or right after it): read the game again on a fresh connection and go on as
-        committed if the move is stored; else say that it was not made, or, when the
-        storage does not answer that either, that it cannot tell yet."""
+        COMMIT, or right after it, or the COMMIT and its ROLLBACK both failed): read what is
+        durable (:func:`host.dbfaults.move_stored`: outside the move's transaction, which
+        the store has ended by now) and go on as committed if the move is stored; else say
+        that it was not made, or, when the storage does not answer that either, that it
+        cannot tell yet."""
         stored = await move_stored(
             self.store,
             before.id,

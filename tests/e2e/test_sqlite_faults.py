@@ -10,6 +10,7 @@ import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from bot import Cosmodrome, build_bot
 from core.i18n import t
 from host.clock import FakeClock
 from host.settings import Settings
-from host.storage import SqliteStore
+from host.storage import SqliteStore, _Direct
 from tests.e2e.driver import latest_table, move_buttons, play_turn, press, refused, waiting_ids
 from tests.e2e.kit import assert_replays, host_of, open_game, snapshot
 from tests.harness import Harness
@@ -129,3 +130,80 @@ async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
     assert [m.id for m in lobbies] == [lobby.id]
     row = await store.latest_game(h.channel_id)
     assert row is not None and row.lobby_message_id == lobby.id
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, *statements: str) -> dict[str, int]:
+    """Make each of ``statements`` (e.g. "COMMIT", "ROLLBACK") fail once, as a disk I/O
+    error, in the transactions run in one trip (a move's); how many times each failed."""
+    inner = _Direct.sql
+    failed = dict.fromkeys(statements, 0)
+
+    def sql(self: _Direct, text: str, *args: Any, **kwargs: Any) -> Any:
+        if failed.get(text) == 0:
+            failed[text] += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return inner(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(_Direct, "sql", sql)
+    return failed
+
+
+async def test_a_commit_and_its_rollback_both_failing(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, db_path: Path
+) -> None:
+    """The move's COMMIT fails and so does the ROLLBACK after it: the connection must not
+    stay inside the move's transaction (where a read would see the move as made). The
+    player is told the truth (not made), the file holds no trace of the move, and the
+    next click plays."""
+    h = harness
+    seats, _ = await setup(h)
+    before = await snapshot(h)
+    kept = await host_of(h).store.actions(before.id)
+    store = host_of(h).store
+    first = store.db
+    failed = failing(monkeypatch, "COMMIT", "ROLLBACK")
+    user, reply = await click_waiting(h, seats)
+    assert failed == {"COMMIT": 1, "ROLLBACK": 1}
+    assert refused(reply)
+    lang = "es" if seats[user] == 0 else "en"
+    assert t("host.error.storage_not_made", lang) in reply.text()
+    # The connection left inside the move's transaction was closed, a new one opened.
+    assert store.db is not first and not store.db.in_transaction
+    assert (await snapshot(h)).row.version == before.row.version
+    assert await store.actions(before.id) == kept
+    other = sqlite3.connect(db_path)  # what another program reads in the file
+    try:
+        (n,) = other.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (before.id,))
+        assert n == (len(kept),)
+    finally:
+        other.close()
+    _, reply = await click_waiting(h, seats)
+    assert not refused(reply)
+    assert (await snapshot(h)).row.version == before.row.version + 1
+    await assert_replays(h)
+
+
+async def test_a_commit_answer_lost_with_the_move_stored(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The COMMIT goes through but its answer is an error: read again, the move is stored,
+    so the player is told nothing wrong and the table shows it."""
+    h = harness
+    seats, _ = await setup(h)
+    before = await snapshot(h)
+    inner = _Direct.sql
+    lost = {"n": 0}
+
+    def sql(self: _Direct, text: str, *args: Any, **kwargs: Any) -> Any:
+        out = inner(self, text, *args, **kwargs)
+        if text == "COMMIT" and not lost["n"]:
+            lost["n"] += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return out
+
+    monkeypatch.setattr(_Direct, "sql", sql)
+    _, reply = await click_waiting(h, seats)
+    assert lost["n"] == 1 and not refused(reply)
+    assert (await snapshot(h)).row.version == before.row.version + 1
+    assert await play_turn(h, seats, random.Random(3)) is not None
+    await assert_replays(h)

@@ -207,3 +207,36 @@ async def test_a_commit_answer_lost_with_the_move_stored(
     assert (await snapshot(h)).row.version == before.row.version + 1
     assert await play_turn(h, seats, random.Random(3)) is not None
     await assert_replays(h)
+
+
+async def test_a_double_fault_and_the_file_cannot_be_opened_again(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The COMMIT and its ROLLBACK fail, and the file cannot be opened again for a while:
+    the player is told it cannot be told yet (never that the move was made); once the file
+    opens again, the move is not there and the next click plays."""
+    h = harness
+    seats, store = await setup(h)
+    before = await snapshot(h)
+    connect = SqliteStore._connect
+    down = {"on": True, "tries": 0}
+
+    async def unopenable(path: str, busy_timeout: float) -> Any:
+        if down["on"]:
+            down["tries"] += 1
+            raise sqlite3.OperationalError("unable to open database file")
+        return await connect(path, busy_timeout)
+
+    monkeypatch.setattr(SqliteStore, "_connect", staticmethod(unopenable))
+    failing(monkeypatch, "COMMIT", "ROLLBACK")
+    user, reply = await click_waiting(h, seats)
+    assert refused(reply) and down["tries"] >= 2
+    lang = "es" if seats[user] == 0 else "en"
+    assert t("host.error.storage_unsure", lang) in reply.text()
+    down["on"] = False
+    assert (await snapshot(h)).row.version == before.row.version
+    assert not store.db.in_transaction
+    _, reply = await click_waiting(h, seats)
+    assert not refused(reply)
+    assert (await snapshot(h)).row.version == before.row.version + 1
+    await assert_replays(h)

@@ -56,6 +56,22 @@ async def click_waiting(h: Harness, seats: dict[FakeUser, int]) -> tuple[FakeUse
     return user, await press(h, user, table, button, random.Random(1))
 
 
+def told(seats: dict[FakeUser, int], user: FakeUser, reply: Reply, key: str) -> None:
+    """The click was refused with the sentence ``key``, in the player's language."""
+    assert refused(reply)
+    lang = "es" if seats[user] == 0 else "en"
+    assert t(key, lang) in reply.text()
+
+
+async def plays_on(h: Harness, seats: dict[FakeUser, int], version: int) -> None:
+    """The game still at ``version``: the next click plays, and the game replays."""
+    assert (await snapshot(h)).row.version == version
+    _, reply = await click_waiting(h, seats)
+    assert not refused(reply)
+    assert (await snapshot(h)).row.version == version + 1
+    await assert_replays(h)
+
+
 async def test_a_full_disk(harness: Harness) -> None:
     h = harness
     seats, store = await setup(h)
@@ -94,17 +110,12 @@ async def test_a_file_another_program_holds_locked(harness: Harness, db_path: Pa
     try:
         other.execute("BEGIN IMMEDIATE")  # another program writes and does not let go
         user, reply = await click_waiting(h, seats)
-        assert refused(reply)
-        lang = "es" if seats[user] == 0 else "en"
-        assert t("host.error.storage_not_made", lang) in reply.text()
+        told(seats, user, reply, "host.error.storage_not_made")
         assert (await snapshot(h)).row.version == before.row.version
     finally:
         other.rollback()
         other.close()
-    _, reply = await click_waiting(h, seats)
-    assert not refused(reply)
-    assert (await snapshot(h)).row.version == before.row.version + 1
-    await assert_replays(h)
+    await plays_on(h, seats, before.row.version)
 
 
 async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
@@ -164,12 +175,9 @@ async def test_a_commit_and_its_rollback_both_failing(
     failed = failing(monkeypatch, "COMMIT", "ROLLBACK")
     user, reply = await click_waiting(h, seats)
     assert failed == {"COMMIT": 1, "ROLLBACK": 1}
-    assert refused(reply)
-    lang = "es" if seats[user] == 0 else "en"
-    assert t("host.error.storage_not_made", lang) in reply.text()
+    told(seats, user, reply, "host.error.storage_not_made")
     # The connection left inside the move's transaction was closed, a new one opened.
     assert store.db is not first and not store.db.in_transaction
-    assert (await snapshot(h)).row.version == before.row.version
     assert await store.actions(before.id) == kept
     other = sqlite3.connect(db_path)  # what another program reads in the file
     try:
@@ -177,10 +185,7 @@ async def test_a_commit_and_its_rollback_both_failing(
         assert n == (len(kept),)
     finally:
         other.close()
-    _, reply = await click_waiting(h, seats)
-    assert not refused(reply)
-    assert (await snapshot(h)).row.version == before.row.version + 1
-    await assert_replays(h)
+    await plays_on(h, seats, before.row.version)
 
 
 async def test_a_commit_answer_lost_with_the_move_stored(
@@ -230,13 +235,8 @@ async def test_a_double_fault_and_the_file_cannot_be_opened_again(
     monkeypatch.setattr(SqliteStore, "_connect", staticmethod(unopenable))
     failing(monkeypatch, "COMMIT", "ROLLBACK")
     user, reply = await click_waiting(h, seats)
-    assert refused(reply) and down["tries"] >= 2
-    lang = "es" if seats[user] == 0 else "en"
-    assert t("host.error.storage_unsure", lang) in reply.text()
+    assert down["tries"] >= 2
+    told(seats, user, reply, "host.error.storage_unsure")
     down["on"] = False
-    assert (await snapshot(h)).row.version == before.row.version
+    await plays_on(h, seats, before.row.version)
     assert not store.db.in_transaction
-    _, reply = await click_waiting(h, seats)
-    assert not refused(reply)
-    assert (await snapshot(h)).row.version == before.row.version + 1
-    await assert_replays(h)

@@ -180,8 +180,9 @@ class SqliteStore(SqlStore):
         whose COMMIT failed, as if stored, and the next write would commit them or roll them
         back unasked. So the connection is closed (SQLite drops what was not committed) and
         a new one opened. If that fails (the file cannot be opened now), the error reaches
-        the caller and the next use tries again."""
-        if self._lost or self._leftover:
+        the caller and the next use tries again. (A transaction found open with no failed
+        ROLLBACK known, e.g. one a cancelled caller left behind, is ended the same way.)"""
+        if self._lost or self._leftover or self.db.in_transaction:
             await self._reconnect()
 
     def _left_open(self) -> None:
@@ -190,6 +191,7 @@ class SqliteStore(SqlStore):
         self._leftover = True
 
     async def _reconnect(self) -> None:
+        log.warning("replacing the SQLite connection (left inside a transaction, or lost)")
         self._lost, self._leftover = True, False
         try:
             await self.db.close()  # what was not committed is dropped

@@ -430,7 +430,7 @@ async def test_a_commit_and_its_rollback_both_failing(
 
 
 async def test_the_lock_let_go_with_an_error_after_the_commit(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch, pg_url: str
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The move commits, then the pool's reset of the game lock's connection fails (the
     connection still alive): the move is made, and the player is told nothing wrong."""

@@ -7,10 +7,16 @@ moment"), nothing is half-written (every write is one transaction), and the next
 once the database answers again, plays as ever. :func:`storage_fault` says whether an error
 is such a fault; :class:`StorageDown` is the one the host raises itself.
 
-One case needs more than a sentence: a connection lost *during* a move's COMMIT leaves it
-unknown whether the move was stored. The host then reads the game again on a fresh connection
-(:func:`move_stored`) and says what it finds: the move was made (and the table follows), or
-it was not.
+One case needs more than a sentence: a connection lost *during* a move's COMMIT (or a COMMIT
+that fails otherwise) leaves it unknown whether the move was stored. The host then reads the
+game again (:func:`move_stored`) on a connection outside the move's transaction, and says what
+it finds: the move was made (and the table follows), it was not, or the storage does not
+answer that either (then it cannot tell yet). Outside the move's transaction, so that what it
+reads is what is durable: PostgreSQL's pool hands out another connection (the failed one is
+reset or dropped when it goes back); SQLite's store has one connection, which is never left
+inside a failed transaction: if the ROLLBACK after a failed COMMIT fails too, the store closes
+that connection (SQLite drops what was not committed) and opens a new one before it lets
+anything else use the file (host/storage.py, ``SqliteStore._settle``).
 """
 
 from __future__ import annotations
@@ -127,7 +133,10 @@ async def move_stored(
 ) -> bool | None:
     """After a move's commit failed in a way that leaves its fate unknown: whether the move
     is stored (an action later than ``after_seq`` by this seat and user, with this choice),
-    read on a fresh connection. None: the storage does not answer that either."""
+    read outside the move's transaction (see the module's docstring: a pooled connection on
+    PostgreSQL, SQLite's one connection once the store has ended or replaced the failed
+    transaction), so only a committed move counts. None: the storage does not answer that
+    either."""
     try:
         recent = await store.actions(game_id, limit=8, live=False)
     except Exception as err:

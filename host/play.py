@@ -91,22 +91,39 @@ class Play(Waits):
     ) -> Outcome:
         """Apply a player's choice, committed. With ``bots``, the bot moves it unblocks are
         made at once (each committed); without, they are owed, for :meth:`play_bots` to make
-        once the player's move has been shown (the Discord layer does that)."""
-        async with self.locks[game_id]:
-            before = await self.by_id(game_id)
-            decision = self.check_turn(before, user_id, seat, token)
-            choice = self.check_choice(before, decision, choice)
-            steps: list[Step] = []
-            try:
-                after = await self._commit(before, seat, choice, user_id, False, steps)
-            except Exception as err:
-                if not storage_fault(err):
-                    raise
-                failed = err
-            else:
-                if bots:
-                    after = await self._run_bots(after, steps)
-                return Outcome(before=before, after=after, steps=steps)
+        once the player's move has been shown (the Discord layer does that).
+
+        A storage fault under the move's commit leaves its fate to be read back
+        (:meth:`_stored_anyway`); so does one raised when the game's lock is let go after a
+        commit that failed (on PostgreSQL, the pool's reset of the lock's connection, whose
+        ROLLBACK of the failed transaction fails too), which would otherwise hide it. After
+        a commit that went through, such a fault does not hide the move either: it is
+        made, and said so."""
+        failed: Exception | None = None
+        done: Outcome | None = None
+        try:
+            async with self.locks[game_id]:
+                before = await self.by_id(game_id)
+                decision = self.check_turn(before, user_id, seat, token)
+                choice = self.check_choice(before, decision, choice)
+                steps: list[Step] = []
+                try:
+                    after = await self._commit(before, seat, choice, user_id, False, steps)
+                except Exception as err:
+                    if not storage_fault(err):
+                        raise
+                    failed = err
+                else:
+                    if bots:
+                        after = await self._run_bots(after, steps)
+                    done = Outcome(before=before, after=after, steps=steps)
+        except Exception as err:
+            if (failed is None and done is None) or not storage_fault(err):
+                raise
+            log.warning("game %s: the lock was let go with an error (%r)", game_id, err)
+        if done is not None:
+            return done
+        assert failed is not None
         # Read back once the lock is released: the connection lost may be the lock's own.
         # (The bots a stored move unblocks are owed: the pacing tick makes their moves.)
         after = await self._stored_anyway(before, seat, user_id, choice, failed)
@@ -116,9 +133,11 @@ class Play(Waits):
         self, before: Snapshot, seat: int, user_id: int, choice: str, err: Exception
     ) -> Snapshot:
         """The database failed under a move (e.g. the connection was lost during its
-        COMMIT, or right after it): read the game again on a fresh connection and go on as
-        committed if the move is stored; else say that it was not made, or, when the
-        storage does not answer that either, that it cannot tell yet."""
+        COMMIT, or right after it, or the COMMIT and its ROLLBACK both failed): read what is
+        durable (:func:`host.dbfaults.move_stored`: outside the move's transaction, which
+        the store has ended by now) and go on as committed if the move is stored; else say
+        that it was not made, or, when the storage does not answer that either, that it
+        cannot tell yet."""
         stored = await move_stored(
             self.store,
             before.id,

@@ -123,18 +123,39 @@ class SqliteStore(SqlStore):
     _NOINDEX = "+"
     _UNIQUE = (sqlite3.IntegrityError,)
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, *, path: str | Path, busy_timeout: float = 5.0
+    ) -> None:
         self.db = db
         self._tx_lock = asyncio.Lock()
+        #: Where :meth:`_reconnect` opens the connection again, and how.
+        self._path = str(path)
+        self._busy_timeout = busy_timeout
+        #: A ROLLBACK failed: the connection is still inside a failed transaction.
+        self._leftover = False
+        #: The connection was closed and could not be opened again yet.
+        self._lost = False
 
     # -- life cycle ---------------------------------------------------------------------
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout: float = 5.0) -> SqliteStore:
+        db = await cls._connect(str(path), busy_timeout)
+        try:
+            store = cls(db, path=path, busy_timeout=busy_timeout)
+            await store.migrate()
+        except BaseException:
+            await db.close()  # an unusable file: no connection thread left behind
+            raise
+        return store
+
+    @staticmethod
+    async def _connect(path: str, busy_timeout: float) -> aiosqlite.Connection:
+        """A connection to ``path``, set up as every connection of the store is."""
         # A file SQLite cannot open fails here, in this thread: when aiosqlite's own connect
         # fails, its worker thread outlives the call (and complains once the loop is gone).
-        sqlite3.connect(str(path)).close()
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        sqlite3.connect(path).close()
+        db = await aiosqlite.connect(path, isolation_level=None)
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit is on disk before the move is announced, so it survives a power
@@ -144,15 +165,49 @@ class SqliteStore(SqlStore):
             # How long a write waits for a file another program holds locked (then "database
             # is locked": a storage fault, see host/dbfaults.py).
             await db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-            store = cls(db)
-            await store.migrate()
         except BaseException:
-            await db.close()  # an unusable file: no connection thread left behind
+            await db.close()
             raise
-        return store
+        return db
 
     async def close(self) -> None:
         await self.db.close()
+
+    async def _settle(self) -> None:
+        """Under the transactions' lock: make sure the connection is outside any
+        transaction. One left open (its ROLLBACK failed after a failed statement or
+        COMMIT) must not stay: a read on it would see the uncommitted writes, e.g. a move
+        whose COMMIT failed, as if stored, and the next write would commit them or roll them
+        back unasked. So the connection is closed (SQLite drops what was not committed) and
+        a new one opened. If that fails (the file cannot be opened now), the error reaches
+        the caller and the next use tries again. (A transaction found open with no failed
+        ROLLBACK known, e.g. one a cancelled caller left behind, is ended the same way.)"""
+        if self._lost or self._leftover or self.db.in_transaction:
+            await self._reconnect()
+
+    def _left_open(self) -> None:
+        """A ROLLBACK failed (in whichever thread): :meth:`_settle` replaces the connection."""
+        log.warning("a ROLLBACK failed: the SQLite connection will be replaced", exc_info=True)
+        self._leftover = True
+
+    async def _reconnect(self) -> None:
+        log.warning("replacing the SQLite connection (left inside a transaction, or lost)")
+        self._lost, self._leftover = True, False
+        try:
+            await self.db.close()  # what was not committed is dropped
+        except Exception:
+            log.warning("the SQLite connection did not close cleanly", exc_info=True)
+        self.db = await self._connect(self._path, self._busy_timeout)
+        self._lost = False
+
+    async def _settle_after_failure(self) -> None:
+        """:meth:`_settle`, after a transaction failed: the transaction's own error is
+        the one the caller gets, so failing to open the connection again is only logged
+        (the next use tries again)."""
+        try:
+            await self._settle()
+        except Exception:
+            log.warning("could not open the SQLite connection again", exc_info=True)
 
     async def migrate(self) -> int:
         """Apply the numbered migrations newer than ``user_version``, each in a transaction
@@ -178,37 +233,44 @@ class SqliteStore(SqlStore):
     async def transaction(self):  # type: ignore[no-untyped-def]
         """One write transaction. A statement or the COMMIT that fails (a full disk, a file
         another program holds locked: storage faults, see host/dbfaults.py) rolls it back,
-        unless SQLite did already, so the connection is never left inside it."""
+        unless SQLite did already; if that ROLLBACK fails too, the connection is replaced
+        (:meth:`_settle`): it is never left inside the failed transaction, and the caller
+        gets the transaction's own error."""
         async with self._tx_lock:
-            if self.db.in_transaction:  # a ROLLBACK that failed before: end it now
-                await self.db.execute("ROLLBACK")
+            await self._settle()
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
                 await self.db.execute("COMMIT")
             except BaseException:
                 if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK")
+                    try:
+                        await self.db.execute("ROLLBACK")
+                    except Exception:
+                        self._left_open()
+                await self._settle_after_failure()
                 raise
 
     async def in_one_hop(self, body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
         """Run the transaction ``body(db)`` — written over a :class:`host.store_sql.Tx`, but
         awaiting nothing but ``db``'s calls — in aiosqlite's thread in one trip (BEGIN to
-        COMMIT, or ROLLBACK on any error, which reaches the caller). For the hot path: an
-        accepted move. (``aiosqlite.Connection._conn`` is private; the version is pinned in
-        constraints.txt.)"""
+        COMMIT, or ROLLBACK on any error, which reaches the caller; a ROLLBACK that fails
+        too leaves the connection to be replaced, see :meth:`_one_trip`). For the hot path:
+        an accepted move. (``aiosqlite.Connection._conn`` is private; the version is pinned
+        in constraints.txt.)"""
 
         def run() -> T:
             db = _Direct(self.db._conn)
-            if db.conn.in_transaction:  # as in :meth:`transaction`
-                db.sql("ROLLBACK")
             db.sql("BEGIN IMMEDIATE")
             try:
                 out = _run_now(body(db))
                 db.sql("COMMIT")
             except BaseException:
                 if db.conn.in_transaction:
-                    db.sql("ROLLBACK")
+                    try:
+                        db.sql("ROLLBACK")
+                    except Exception:
+                        self._left_open()
                 raise
             return out
 
@@ -224,9 +286,16 @@ class SqliteStore(SqlStore):
 
     async def _one_trip(self, run: Callable[[], T]) -> T:
         """``run()`` in aiosqlite's thread, under the transactions' lock: one trip there
-        and back (``aiosqlite.Connection._execute`` is private; the version is pinned)."""
+        and back (``aiosqlite.Connection._execute`` is private; the version is pinned).
+        Before and after a failure, the connection is settled (:meth:`_settle`): the lock
+        is never released with a transaction left open on it."""
         async with self._tx_lock:
-            return await self.db._execute(run)  # type: ignore[no-any-return]
+            await self._settle()
+            try:
+                return await self.db._execute(run)  # type: ignore[no-any-return]
+            except BaseException:
+                await self._settle_after_failure()
+                raise
 
     # -- what the SQL body asks of a driver ---------------------------------------------
 
@@ -235,6 +304,12 @@ class SqliteStore(SqlStore):
 
     @asynccontextmanager
     async def _reader(self) -> AsyncIterator[Tx]:
+        """Reads on the one connection, outside the lock (each statement sees what is
+        committed; see :meth:`reading`). A connection that could not be opened again after
+        a failed transaction is opened first (under the lock)."""
+        if self._lost:
+            async with self._tx_lock:
+                await self._settle()
         yield _Aio(self.db)
 
     async def _atomic(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:

@@ -10,6 +10,7 @@ import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from bot import Cosmodrome, build_bot
 from core.i18n import t
 from host.clock import FakeClock
 from host.settings import Settings
-from host.storage import SqliteStore
+from host.storage import SqliteStore, _Direct
 from tests.e2e.driver import latest_table, move_buttons, play_turn, press, refused, waiting_ids
 from tests.e2e.kit import assert_replays, host_of, open_game, snapshot
 from tests.harness import Harness
@@ -53,6 +54,22 @@ async def click_waiting(h: Harness, seats: dict[FakeUser, int]) -> tuple[FakeUse
     user = next(u for u in seats if u.id in waiting_ids(table))
     button = move_buttons(table, seats[user])[0]
     return user, await press(h, user, table, button, random.Random(1))
+
+
+def told(seats: dict[FakeUser, int], user: FakeUser, reply: Reply, key: str) -> None:
+    """The click was refused with the sentence ``key``, in the player's language."""
+    assert refused(reply)
+    lang = "es" if seats[user] == 0 else "en"
+    assert t(key, lang) in reply.text()
+
+
+async def plays_on(h: Harness, seats: dict[FakeUser, int], version: int) -> None:
+    """The game still at ``version``: the next click plays, and the game replays."""
+    assert (await snapshot(h)).row.version == version
+    _, reply = await click_waiting(h, seats)
+    assert not refused(reply)
+    assert (await snapshot(h)).row.version == version + 1
+    await assert_replays(h)
 
 
 async def test_a_full_disk(harness: Harness) -> None:
@@ -93,17 +110,12 @@ async def test_a_file_another_program_holds_locked(harness: Harness, db_path: Pa
     try:
         other.execute("BEGIN IMMEDIATE")  # another program writes and does not let go
         user, reply = await click_waiting(h, seats)
-        assert refused(reply)
-        lang = "es" if seats[user] == 0 else "en"
-        assert t("host.error.storage_not_made", lang) in reply.text()
+        told(seats, user, reply, "host.error.storage_not_made")
         assert (await snapshot(h)).row.version == before.row.version
     finally:
         other.rollback()
         other.close()
-    _, reply = await click_waiting(h, seats)
-    assert not refused(reply)
-    assert (await snapshot(h)).row.version == before.row.version + 1
-    await assert_replays(h)
+    await plays_on(h, seats, before.row.version)
 
 
 async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
@@ -129,3 +141,102 @@ async def test_a_lobby_reposted_but_not_recorded_is_taken_back(
     assert [m.id for m in lobbies] == [lobby.id]
     row = await store.latest_game(h.channel_id)
     assert row is not None and row.lobby_message_id == lobby.id
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, *statements: str) -> dict[str, int]:
+    """Make each of ``statements`` (e.g. "COMMIT", "ROLLBACK") fail once, as a disk I/O
+    error, in the transactions run in one trip (a move's); how many times each failed."""
+    inner = _Direct.sql
+    failed = dict.fromkeys(statements, 0)
+
+    def sql(self: _Direct, text: str, *args: Any, **kwargs: Any) -> Any:
+        if failed.get(text) == 0:
+            failed[text] += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return inner(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(_Direct, "sql", sql)
+    return failed
+
+
+async def test_a_commit_and_its_rollback_both_failing(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, db_path: Path
+) -> None:
+    """The move's COMMIT fails and so does the ROLLBACK after it: the connection must not
+    stay inside the move's transaction (where a read would see the move as made). The
+    player is told the truth (not made), the file holds no trace of the move, and the
+    next click plays."""
+    h = harness
+    seats, _ = await setup(h)
+    before = await snapshot(h)
+    kept = await host_of(h).store.actions(before.id)
+    store = host_of(h).store
+    first = store.db
+    failed = failing(monkeypatch, "COMMIT", "ROLLBACK")
+    user, reply = await click_waiting(h, seats)
+    assert failed == {"COMMIT": 1, "ROLLBACK": 1}
+    told(seats, user, reply, "host.error.storage_not_made")
+    # The connection left inside the move's transaction was closed, a new one opened.
+    assert store.db is not first and not store.db.in_transaction
+    assert await store.actions(before.id) == kept
+    other = sqlite3.connect(db_path)  # what another program reads in the file
+    try:
+        (n,) = other.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (before.id,))
+        assert n == (len(kept),)
+    finally:
+        other.close()
+    await plays_on(h, seats, before.row.version)
+
+
+async def test_a_commit_answer_lost_with_the_move_stored(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The COMMIT goes through but its answer is an error: read again, the move is stored,
+    so the player is told nothing wrong and the table shows it."""
+    h = harness
+    seats, _ = await setup(h)
+    before = await snapshot(h)
+    inner = _Direct.sql
+    lost = {"n": 0}
+
+    def sql(self: _Direct, text: str, *args: Any, **kwargs: Any) -> Any:
+        out = inner(self, text, *args, **kwargs)
+        if text == "COMMIT" and not lost["n"]:
+            lost["n"] += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return out
+
+    monkeypatch.setattr(_Direct, "sql", sql)
+    _, reply = await click_waiting(h, seats)
+    assert lost["n"] == 1 and not refused(reply)
+    assert (await snapshot(h)).row.version == before.row.version + 1
+    assert await play_turn(h, seats, random.Random(3)) is not None
+    await assert_replays(h)
+
+
+async def test_a_double_fault_and_the_file_cannot_be_opened_again(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The COMMIT and its ROLLBACK fail, and the file cannot be opened again for a while:
+    the player is told it cannot be told yet (never that the move was made); once the file
+    opens again, the move is not there and the next click plays."""
+    h = harness
+    seats, store = await setup(h)
+    before = await snapshot(h)
+    connect = SqliteStore._connect
+    down = {"on": True, "tries": 0}
+
+    async def unopenable(path: str, busy_timeout: float) -> Any:
+        if down["on"]:
+            down["tries"] += 1
+            raise sqlite3.OperationalError("unable to open database file")
+        return await connect(path, busy_timeout)
+
+    monkeypatch.setattr(SqliteStore, "_connect", staticmethod(unopenable))
+    failing(monkeypatch, "COMMIT", "ROLLBACK")
+    user, reply = await click_waiting(h, seats)
+    assert down["tries"] >= 2
+    told(seats, user, reply, "host.error.storage_unsure")
+    down["on"] = False
+    await plays_on(h, seats, before.row.version)
+    assert not store.db.in_transaction

@@ -380,3 +380,82 @@ async def test_an_unlock_that_fails_closes_its_connection(pg_url: str) -> None:
     finally:
         await other.close()
         await store.close()
+
+
+async def test_a_commit_and_its_rollback_both_failing(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move's COMMIT fails with the connection still alive inside the transaction, and
+    the ROLLBACK that follows (the pool's reset) fails too: the read that tells the move's
+    fate is made on a connection outside that transaction, so the player is told the truth
+    (not made), nothing is stored, and the next click plays."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    execute = asyncpg.connection.Connection.execute
+    failed: dict[str, int] = {"COMMIT": 0, "ROLLBACK": 0}
+    armed = {"on": False}
+
+    async def faulty(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        word = query.strip().rstrip(";").upper()
+        if armed["on"] and failed.get(word) == 0 and (word == "COMMIT" or failed["COMMIT"]):
+            failed[word] += 1
+            raise asyncpg.exceptions.ConnectionDoesNotExistError("injected")
+        return await execute(self, query, *args, **kwargs)
+
+    inner = store.commit_action
+
+    async def commit(move: Any) -> int:
+        armed["on"] = True  # the move's own COMMIT fails, then the next ROLLBACK
+        return await inner(move)
+
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", faulty)
+    monkeypatch.setattr(store, "commit_action", commit)
+    table = latest_table(h)
+    waiting = next(u for u in seats if u.id in waiting_ids(table))
+    h.strict = False  # asyncpg complains of the transaction the failed COMMIT left open
+    reply = await press(
+        h, waiting, table, move_buttons(table, seats[waiting])[0], random.Random(1)
+    )
+    h.strict = True
+    assert {e.logger for e in h.take_errors()} <= {"asyncio"}
+    assert failed == {"COMMIT": 1, "ROLLBACK": 1}
+    assert refused(reply)
+    lang = "es" if seats[waiting] == 0 else "en"
+    assert t("host.error.storage_not_made", lang) in reply.text()
+    assert (await snapshot(h)).row.version == before.row.version
+    assert len(await store.actions(before.id)) == sum(before.moves_by_seat.values())
+    assert await play_turn(h, seats, random.Random(3)) is not None
+    assert (await snapshot(h)).row.version == before.row.version + 1
+
+
+async def test_the_lock_let_go_with_an_error_after_the_commit(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move commits, then the pool's reset of the game lock's connection fails (the
+    connection still alive): the move is made, and the player is told nothing wrong."""
+    h = harness
+    seats, store = await start(h)
+    before = await snapshot(h)
+    execute = asyncpg.connection.Connection.execute
+    failed = {"armed": 0, "n": 0}
+
+    async def faulty(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        if failed["armed"] and not failed["n"] and "pg_advisory_unlock_all" in query:
+            failed["n"] += 1
+            raise asyncpg.exceptions.ConnectionDoesNotExistError("injected")
+        return await execute(self, query, *args, **kwargs)
+
+    inner = store.commit_action
+
+    async def commit(move: Any) -> int:
+        version = await inner(move)
+        failed["armed"] = 1  # the reset of the lock's connection, once it is let go
+        return version
+
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", faulty)
+    monkeypatch.setattr(store, "commit_action", commit)
+    reply = await play_turn(h, seats, random.Random(1))  # asserts: not refused
+    assert reply is not None and not refused(reply) and failed["n"] == 1
+    await check_move_shown(h, store, before.row.version + 1)
+    assert await play_turn(h, seats, random.Random(2)) is not None

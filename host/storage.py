@@ -135,6 +135,8 @@ class SqliteStore(SqlStore):
         self._leftover = False
         #: The connection was closed and could not be opened again yet.
         self._lost = False
+        #: :meth:`close` was called: no connection is opened again.
+        self._closed = False
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -171,6 +173,7 @@ class SqliteStore(SqlStore):
         return db
 
     async def close(self) -> None:
+        self._closed = True  # a reconnect under way closes what it opens (see _reconnect)
         await self.db.close()
 
     async def _settle(self) -> None:
@@ -197,7 +200,13 @@ class SqliteStore(SqlStore):
             await self.db.close()  # what was not committed is dropped
         except Exception:
             log.warning("the SQLite connection did not close cleanly", exc_info=True)
-        self.db = await self._connect(self._path, self._busy_timeout)
+        if self._closed:  # as any use of a closed store fails (aiosqlite's own error)
+            raise ValueError("Connection closed")
+        db = await self._connect(self._path, self._busy_timeout)
+        if self._closed:  # the store was closed meanwhile: no connection thread left behind
+            await db.close()
+            raise ValueError("Connection closed")
+        self.db = db
         self._lost = False
 
     async def _settle_after_failure(self) -> None:
@@ -223,11 +232,16 @@ class SqliteStore(SqlStore):
             current = number
         return current
 
-    def reading(self) -> asyncio.Lock:
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[None]:
         """Hold while several reads must agree: every task shares one connection, so a
         read taken while another task's transaction is open would see its uncommitted
-        half. Waiting for the write lock keeps reads whole."""
-        return self._tx_lock
+        half. Waiting for the write lock keeps reads whole. Under it, the connection is
+        settled first (:meth:`_settle`), so that :meth:`_reader`, which takes the lock to
+        do so itself, never has to inside it (the lock is not re-entrant)."""
+        async with self._tx_lock:
+            await self._settle()
+            yield
 
     @asynccontextmanager
     async def transaction(self):  # type: ignore[no-untyped-def]
@@ -305,9 +319,9 @@ class SqliteStore(SqlStore):
     @asynccontextmanager
     async def _reader(self) -> AsyncIterator[Tx]:
         """Reads on the one connection, outside the lock (each statement sees what is
-        committed; see :meth:`reading`). A connection that could not be opened again after
-        a failed transaction is opened first (under the lock)."""
-        if self._lost:
+        committed; see :meth:`reading`). A connection left inside a failed transaction, or
+        that could not be opened again after one, is replaced first (under the lock)."""
+        if self._lost or self._leftover:  # never so inside :meth:`reading` (it settles)
             async with self._tx_lock:
                 await self._settle()
         yield _Aio(self.db)

@@ -3,6 +3,7 @@ connection never left inside a failed transaction (host/storage.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,62 @@ async def test_a_failed_rollback_never_leaves_the_transaction_open(tmp_path: Pat
             other.close()
     finally:
         await store.close()
+
+
+async def test_a_connection_not_opened_again_is_opened_by_a_read_under_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a failed transaction whose connection could not be opened again, the first
+    use may be reads under :meth:`SqliteStore.reading` (a click's ``by_id``): the lock is
+    not re-entrant, so it is there that the connection is opened again (no deadlock), and
+    while the file stays unopenable the read fails as a storage fault."""
+    store = await SqliteStore.open(tmp_path / "db.sqlite")
+    connect = SqliteStore._connect
+    down = {"on": True}
+
+    async def unopenable(path: str, busy_timeout: float) -> Any:
+        if down["on"]:
+            raise sqlite3.OperationalError("unable to open database file")
+        return await connect(path, busy_timeout)
+
+    monkeypatch.setattr(SqliteStore, "_connect", staticmethod(unopenable))
+    try:
+        store._leftover = True  # as after a failed ROLLBACK
+        with pytest.raises(sqlite3.OperationalError) as err:
+            async with store.reading():
+                await asyncio.wait_for(store.load(1), 5)
+        assert storage_fault(err.value) and store._lost
+        down["on"] = False
+        async with store.reading():
+            assert await asyncio.wait_for(store.load(1), 5) is None
+        assert not store._lost
+    finally:
+        await store.close()
+
+
+async def test_close_during_a_reconnect_leaves_no_connection_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store closed while it opens its connection again: the new connection is closed
+    at once (no aiosqlite thread left behind) and the caller gets the error any use of a
+    closed store gets."""
+    store = await SqliteStore.open(tmp_path / "db.sqlite")
+    connect = SqliteStore._connect
+    opened: list[Any] = []
+
+    async def slow(path: str, busy_timeout: float) -> Any:
+        await store.close()  # the bot shuts down meanwhile
+        db = await connect(path, busy_timeout)
+        opened.append(db)
+        return db
+
+    monkeypatch.setattr(SqliteStore, "_connect", staticmethod(slow))
+    store._leftover = True
+    with pytest.raises(ValueError, match="Connection closed"):
+        await store._rows("SELECT 1")
+    assert len(opened) == 1
+    opened[0]._thread.join(5)  # (aiosqlite's worker thread, private: the version is pinned)
+    assert not opened[0]._thread.is_alive()
+    with pytest.raises(ValueError, match="Connection closed"):
+        await store._rows("SELECT 1")  # closed: never opened again
+    assert len(opened) == 1

@@ -153,3 +153,17 @@ async def test_workers_that_cannot_start_are_tried_again(
         assert not p.broken and p.cool_down == botpool.COOL_DOWN
     finally:
         await p.close()
+
+
+@pytest.mark.skipif(not botpool.CPU_TIMED, reason="no CPU-time timer here")
+def test_the_cpu_timer_is_disarmed_when_the_call_raises() -> None:
+    # (In this process, far from ringing: the timer is armed for a minute of CPU.)
+    def fails() -> None:
+        assert signal.getitimer(signal.ITIMER_PROF)[0] > 0  # armed during the call
+        raise KeyError("the engine's own error")
+
+    with pytest.raises(KeyError):
+        botpool.timed(60.0, fails)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert botpool.timed(60.0, pow, 2, 10) == 1024
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)

@@ -202,6 +202,8 @@ class SqliteStore(SqlStore):
             log.warning("the SQLite connection did not close cleanly", exc_info=True)
         if self._closed:  # as any use of a closed store fails (aiosqlite's own error)
             raise ValueError("Connection closed")
+        if not Path(self._path).is_file():  # gone (or in memory): never a new, empty one
+            raise sqlite3.OperationalError("unable to open database file")
         db = await self._connect(self._path, self._busy_timeout)
         if self._closed:  # the store was closed meanwhile: no connection thread left behind
             await db.close()

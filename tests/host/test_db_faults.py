@@ -144,3 +144,22 @@ async def test_close_during_a_reconnect_leaves_no_connection_open(
     with pytest.raises(ValueError, match="Connection closed"):
         await store._rows("SELECT 1")  # closed: never opened again
     assert len(opened) == 1
+
+
+async def test_a_file_gone_is_never_replaced_by_an_empty_one(tmp_path: Path) -> None:
+    """The file is gone when the connection is to be replaced: SQLite would create a new,
+    empty one there; the store says it cannot open it (a storage fault) until it is back."""
+    path = tmp_path / "db.sqlite"
+    store = await SqliteStore.open(path)
+    try:
+        await store._change("CREATE TABLE notes (x INTEGER)")
+        await store._change("INSERT INTO notes VALUES (1)")
+        path.rename(tmp_path / "away.sqlite")
+        store._leftover = True
+        with pytest.raises(sqlite3.OperationalError) as err:
+            await store._rows("SELECT x FROM notes")
+        assert storage_fault(err.value) and not path.exists()
+        (tmp_path / "away.sqlite").rename(path)
+        assert [tuple(r) for r in await store._rows("SELECT x FROM notes")] == [(1,)]
+    finally:
+        await store.close()

@@ -199,10 +199,14 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize(("env", "loop"), [("", "uvloop"), ("0", "asyncio")])
-def test_ctrl_c_closes_the_store_on_either_loop(env: str, loop: str, tmp_path: Path) -> None:
-    """SIGINT (Ctrl-C) cancels the bot's main task on uvloop's loop as on asyncio's: the
-    store is closed and run_loop raises KeyboardInterrupt (main() returns 0)."""
+def test_a_stop_closes_the_store_on_either_loop(
+    env: str, loop: str, stop: signal.Signals, tmp_path: Path
+) -> None:
+    """SIGINT (Ctrl-C) and SIGTERM (a service manager's stop) cancel the bot's main task on
+    uvloop's loop as on asyncio's: the store is closed and run_loop raises
+    KeyboardInterrupt (main() returns 0)."""
     root = Path(bot.__file__).resolve().parent
     child = subprocess.Popen(
         [sys.executable, "-c", _INTERRUPTED, str(tmp_path / "c.db")],
@@ -214,7 +218,7 @@ def test_ctrl_c_closes_the_store_on_either_loop(env: str, loop: str, tmp_path: P
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == loop
-        child.send_signal(signal.SIGINT)
+        child.send_signal(stop)
         out, _ = child.communicate(timeout=60)
     finally:
         child.kill()

@@ -100,3 +100,24 @@ def test_uninstalled_uvloop_is_as_it_was() -> None:
         assert "call_soon" not in uvloop.Loop.__dict__
     finally:
         THREAD_WORK.install()
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_render_workers_job_is_waited_for(loop: str) -> None:
+    """A call out in a render worker (pipes read by loop.add_reader: no thread, no executor)
+    keeps the bot busy until its answer is back, on either loop."""
+    from host.renderpool import RenderPool
+
+    async def main() -> tuple[str, Any]:
+        pool = RenderPool(1, warm=False)
+        pool.start()
+        try:
+            await pool.ready()
+            job = asyncio.ensure_future(pool.run(1, pow, 2, 10))
+            await idle(rounds=100_000)
+            assert job.done()
+            return job.result()
+        finally:
+            await pool.close()
+
+    assert run(loop, main) == ("done", 1024)

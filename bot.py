@@ -13,9 +13,11 @@ import gc
 import logging
 import os
 import random
+import signal
 import socket
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -110,9 +112,31 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """Run ``main`` to its end on a new event loop of :func:`loop_factory`'s choice, as
-    ``asyncio.run`` does (the bot and ``bench.scale`` both start through here)."""
+    ``asyncio.run`` does (the bot and ``bench.scale`` both start through here). SIGTERM
+    (a service manager's or a container's stop) is answered as Ctrl-C is: ``main`` is
+    cancelled, so the bot closes its store and its pools, and KeyboardInterrupt is raised;
+    before, the process ended at once, on either loop."""
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
-        return runner.run(main)
+        return runner.run(_stopped_by_sigterm(main))
+
+
+async def _stopped_by_sigterm(main: Coroutine[Any, Any, T]) -> T:
+    """``main``, with SIGTERM handled by the runner's own SIGINT handler (which cancels the
+    main task, then raises KeyboardInterrupt at a second signal) while it runs. Nothing is
+    changed off the main thread, or when the runner did not take SIGINT (it takes it only
+    where Python's default handler was in place)."""
+    on_sigint = signal.getsignal(signal.SIGINT)
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or not callable(on_sigint)
+        or on_sigint is signal.default_int_handler
+    ):
+        return await main
+    before = signal.signal(signal.SIGTERM, on_sigint)
+    try:
+        return await main
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 class Cosmodrome(commands.AutoShardedBot):

@@ -222,14 +222,16 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 def _memo(text: str, lang: str, names: Sequence[str] | None, args: Mapping[str, Any]) -> Any:
     """What :func:`t`'s text depends on, when that is all: the template, the language, the
-    names and each argument with its type (``1``, ``1.0`` and ``True`` are written apart),
-    and the text of a ``*_key`` argument's key; None (not kept) for anything else: a
-    ``{x:@prefix}`` field (it reads other keys), an argument of another type (a mapping by
-    language, a list), a key argument whose text has fields or is missing (it warns)."""
+    names (not read without arguments: there is no seat to name; plain strings, as typed:
+    a str subclass that prints otherwise is not told apart) and each argument with its
+    type (``1``, ``1.0`` and ``True`` are written apart), and the text of a ``*_key``
+    argument's key; None (not kept) for anything else: a ``{x:@prefix}`` field (it reads
+    other keys), an argument of another type (a mapping by language, a list, a str
+    subclass, an enum), a key argument whose text has fields or is missing (it warns)."""
     if "@" in text:
         return None
-    if not args:  # (a button's label, a heading: most of a table's texts)
-        return text, lang, None if names is None else tuple(names)
+    if not args:  # (a button's label, a heading: most of a table's texts; no seat to name)
+        return text, lang
     memo: list[Any] = [text, lang, None if names is None else tuple(names)]
     for k, v in args.items():
         cls = v.__class__

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -170,3 +174,54 @@ async def test_store_is_durable_against_power_cuts(tmp_path: Path) -> None:
             assert (await cur.fetchone())[0] == 2  # type: ignore[index]  # 2 = FULL
     finally:
         await store.close()
+
+
+#: A process started through bot.run_loop that opens the store, says so, waits for ever and
+#: closes the store on its way out (as ``async with bot`` does when the bot is stopped).
+_INTERRUPTED = """
+import asyncio, sys
+import bot
+from host.storage import open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    print(type(asyncio.get_running_loop()).__module__.split(".")[0], flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await store.close()
+        print("closed", flush=True)
+
+try:
+    bot.run_loop(main())
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(("env", "loop"), [("", "uvloop"), ("0", "asyncio")])
+def test_a_stop_closes_the_store_on_either_loop(
+    env: str, loop: str, stop: signal.Signals, tmp_path: Path
+) -> None:
+    """SIGINT (Ctrl-C) and SIGTERM (a service manager's stop) cancel the bot's main task on
+    uvloop's loop as on asyncio's: the store is closed and run_loop raises
+    KeyboardInterrupt (main() returns 0)."""
+    root = Path(bot.__file__).resolve().parent
+    child = subprocess.Popen(
+        [sys.executable, "-c", _INTERRUPTED, str(tmp_path / "c.db")],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, bot.UVLOOP_ENV: env, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == loop
+        child.send_signal(stop)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert out.split() == ["closed", "interrupted"]
+    assert child.returncode == 0

@@ -5,8 +5,12 @@ string (its own or a ``*_key`` argument's) is read anew, and what warns warns ea
 
 from __future__ import annotations
 
+import enum
 import logging
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -85,3 +89,67 @@ def test_the_kept_texts_are_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -
     for x in range(7):
         assert t("toy.memo.plain", "en", x=x, seat=0) == f"{x} for 0"
         assert 1 <= len(i18n._TEXTS) <= 3
+
+
+def test_equal_values_of_other_types_are_written_each_time() -> None:
+    """A str subclass or an enum compares equal to a plain value but may print otherwise:
+    never kept (the plain value's kept text is not given for it, nor the other way)."""
+
+    class Shout(str):
+        def __format__(self, spec: str) -> str:
+            return self.upper()
+
+    class Level(enum.IntEnum):
+        HARD = 2
+
+    assert t("toy.memo.plain", "en", x="go", seat=0) == "go for 0"
+    assert t("toy.memo.plain", "en", x=Shout("go"), seat=0) == "GO for 0"
+    assert t("toy.memo.plain", "en", x=2, seat=0) == "2 for 0"
+    assert t("toy.memo.plain", "en", x=Level.HARD, seat=0) == f"{Level.HARD} for 0"
+    assert t("toy.memo.plain", "en", x=Decimal("2.50"), seat=0) == "2.50 for 0"
+    assert t("toy.memo.plain", "en", ["Ana"], x="go", seat=0) == "go for Ana"
+    assert len(i18n._TEXTS) == 3
+
+
+def test_a_text_without_arguments_is_kept_whatever_the_names() -> None:
+    """Without arguments there is no seat to name: one text kept for every list of names."""
+    cat = i18n.catalog()
+    cat["en"]["toy.memo.label"] = cat["es"]["toy.memo.label"] = "Board"
+    try:
+        lists: list[Any] = [None, ["Ana"], ["Ben", "Cal"], [{"en": "Bot", "es": "Bot"}]]
+        for names in lists:
+            assert t("toy.memo.label", "es", names) == "Board"
+    finally:
+        for lang in i18n.LANGS:
+            del cat[lang]["toy.memo.label"]
+    assert len(i18n._TEXTS) == 1
+
+
+def test_a_reloaded_catalog_is_read_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog loaded again with other strings (a file changed): the new text."""
+    assert t("toy.memo.word", "en", thing_key="toy.memo.thing") == "a rocket"
+    fresh = {lang: dict(texts) for lang, texts in i18n.catalog().items()}
+    fresh["en"]["toy.memo.thing"] = "lander"
+    monkeypatch.setattr(i18n, "catalog", lambda: fresh)
+    assert t("toy.memo.word", "en", thing_key="toy.memo.thing") == "a lander"
+    assert t("toy.memo.word", "es", thing_key="toy.memo.thing") == "a rocket"
+
+
+def test_threads_writing_at_once_get_their_own_texts() -> None:
+    """Pictures are drawn in threads: each call gets its own text while others fill and
+    empty the kept texts at the same time."""
+    i18n.TEXTS_KEPT, kept = 50, i18n.TEXTS_KEPT
+    try:
+
+        def write(base: int) -> list[bool]:
+            return [
+                t("toy.memo.plain", "es", ["Ana", "Ben"], x=base + i % 80, seat=i % 2)
+                == f"{base + i % 80} for {['Ana', 'Ben'][i % 2]}"
+                for i in range(2000)
+            ]
+
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(write, range(0, 800, 100)))
+    finally:
+        i18n.TEXTS_KEPT = kept
+    assert all(all(r) for r in results)

@@ -44,6 +44,13 @@ def _game(folder: Path) -> tuple[type[asyncio.AbstractEventLoop], str, list[Any]
                 json.dumps([[r.method, r.path, r.json] for r in h.requests])
             )
             files = [[(f.filename, f.data) for f in r.files] for r in h.requests]
+            pictures, searcher = h.bot.render_pool, h.bot.bot_pool  # type: ignore[union-attr]
+            assert pictures is not None and searcher is not None
+            # Drawn and searched in the workers (no fallback in-process, no worker replaced):
+            # the pipes read by loop.add_reader, the fork server, the process pool.
+            assert next(pictures._ids) > 20 and searcher.searches > 0
+            assert not pictures.broken and not searcher.broken
+            assert pictures.replaced == searcher.replaced == 0
             return type(asyncio.get_running_loop()), said, files
 
     return run_loop(play())

@@ -1,10 +1,12 @@
 """Deciding that the bot is idle without sleeping on the wall clock.
 
-The bot is idle when the event loop has nothing runnable: no ready callbacks, no timer that
-is already due, and no work out in another thread (``loop.run_in_executor`` /
-``asyncio.to_thread`` and aiosqlite's worker threads are counted while they run). Tasks that
-wait on a future timer (``asyncio.sleep(60)``, a view timeout, ``delete_after``) or on an
-event nobody will set do not keep the bot busy: the harness never advances the clock.
+The bot is idle when the event loop has nothing runnable: no ready callbacks (on uvloop,
+whose queue is out of sight, every ``call_soon`` not yet run is counted, see
+:meth:`ThreadWork.soon_pending`), no timer that is already due (asyncio's loop only), and
+no work out in another thread (``loop.run_in_executor`` / ``asyncio.to_thread`` and
+aiosqlite's worker threads are counted while they run). Tasks that wait on a future timer
+(``asyncio.sleep(60)``, a view timeout, ``delete_after``) or on an event nobody will set do
+not keep the bot busy: the harness never advances the clock.
 
 Errors the bot logs while handling events (discord.py logs every exception swallowed in an
 event handler, command, view or dynamic item) are captured by :class:`ErrorCapture`.
@@ -37,6 +39,8 @@ class ThreadWork:
         self._depth = 0
         self._saved: list[tuple[Any, str, Any]] = []
         self._lock = threading.Lock()
+        #: uvloop's callbacks scheduled by ``call_soon`` and not yet run, by loop.
+        self._soon: dict[asyncio.AbstractEventLoop, dict[object, asyncio.Handle]] = {}
 
     @property
     def pending(self) -> int:
@@ -69,6 +73,18 @@ class ThreadWork:
         self._waiters.setdefault(loop, []).append(waiter)
         await waiter
 
+    def soon_pending(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether ``loop`` (uvloop's) has a callback of ``call_soon`` not yet run nor
+        cancelled: a future's done callbacks (``asyncio.gather``'s, a chain of plain
+        callbacks) that wake no task until they run."""
+        pending = self._soon.get(loop)
+        if not pending:
+            return False
+        for token, handle in list(pending.items()):
+            if handle.cancelled():
+                pending.pop(token, None)
+        return bool(pending)
+
     # -- patching ------------------------------------------------------------------------
 
     def install(self) -> None:
@@ -79,6 +95,7 @@ class ThreadWork:
             self._patch_executor()
             self._patch_aiosqlite()
             self._patch_render_pool()
+            self._patch_uvloop_soon()
 
     def uninstall(self) -> None:
         with self._lock:
@@ -93,6 +110,7 @@ class ThreadWork:
                     delattr(owner, name)
                 else:
                     setattr(owner, name, value)
+            self._soon.clear()
 
     def _patch(self, owner: Any, name: str, replacement: Any) -> None:
         self._saved.append((owner, name, owner.__dict__.get(name, _INHERITED)))
@@ -159,6 +177,30 @@ class ThreadWork:
 
         self._patch(RenderPool, "_submit", _submit)
 
+    def _patch_uvloop_soon(self) -> None:
+        """uvloop's ``call_soon`` (which futures and tasks call to schedule their callbacks)
+        keeps each handle until its callback runs: uvloop's ready queue cannot be read."""
+        try:
+            import uvloop
+        except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
+            return
+        original = uvloop.Loop.call_soon
+        soon = self._soon
+
+        def call_soon(loop: Any, callback: Any, *args: Any, context: Any = None) -> Any:
+            pending = soon.setdefault(loop, {})
+            token = object()
+
+            def run(*args: Any) -> Any:
+                pending.pop(token, None)
+                return callback(*args)
+
+            handle = original(loop, run, *args, context=context)
+            pending[token] = handle
+            return handle
+
+        self._patch(uvloop.Loop, "call_soon", call_soon)
+
 
 #: The process-wide counter (tests run in one thread, one loop at a time).
 THREAD_WORK = ThreadWork()
@@ -167,7 +209,9 @@ THREAD_WORK = ThreadWork()
 def loop_is_quiet(loop: asyncio.AbstractEventLoop) -> bool:
     """True when no callback is ready to run and no timer is due."""
     ready = getattr(loop, "_ready", None)
-    if ready is None:  # uvloop: its queue is out of sight; no task woken and not yet run
+    if ready is None:  # uvloop: its queue is out of sight; no callback nor task waiting
+        if THREAD_WORK.soon_pending(loop):
+            return False
         me = asyncio.current_task(loop)
         return not any(_runnable(task) for task in asyncio.all_tasks(loop) if task is not me)
     if len(ready):

@@ -57,13 +57,60 @@ async def _unlock(con: Conn, sql: str, *key: int) -> None:
     try:
         await con.execute(sql, *key)
     except BaseException as err:
-        # (a connection closed under it is detached from its pool proxy: that raises too)
-        with contextlib.suppress(Exception):
-            if not con.is_closed():
-                con.terminate()
+        _close(con)
         if not isinstance(err, Exception):
             raise  # cancelled: the connection is closed, so the lock is gone
         log.warning("advisory lock %s not released (%r): its connection is closed", key, err)
+
+
+def _in_transaction(con: Conn) -> bool:
+    """Whether ``con`` is alive and still inside a transaction (a connection closed under
+    it is detached from its pool proxy, whose attributes then raise: not alive)."""
+    try:
+        return not con.is_closed() and con.is_in_transaction()
+    except Exception:
+        return False
+
+
+@asynccontextmanager
+async def _transaction(con: Conn, **options: Any) -> AsyncIterator[None]:
+    """``con.transaction(**options)``, and when it fails with the connection still inside
+    it (a COMMIT, or asyncpg's own ROLLBACK, that failed on a live connection) an explicit
+    ROLLBACK, so that the connection goes back to its pool clean rather than left to the
+    pool's reset (which rolls back too, but logs "Resetting connection with an active
+    transaction"). A ROLLBACK that fails, or a task cancelled meanwhile, leaves the
+    connection in doubt: it is closed at once, as asyncpg closes one whose reset fails
+    (PostgreSQL rolls its transaction back), never pooled. Only on failure: a transaction
+    that commits costs no statement more."""
+    try:
+        async with con.transaction(**options):
+            yield
+    except BaseException as err:
+        if _in_transaction(con):
+            await _roll_back(con, cancelled=not isinstance(err, Exception))
+        raise
+
+
+async def _roll_back(con: Conn, *, cancelled: bool) -> None:
+    """End the transaction a failure left open on ``con`` (see :func:`_transaction`)."""
+    if not cancelled:  # (no wait on the database for a task being cancelled)
+        try:
+            await con.execute("ROLLBACK")
+            return
+        except Exception as err:
+            log.warning("a failed transaction not rolled back (%r): its connection is closed", err)
+        except BaseException:
+            _close(con)
+            raise  # cancelled during the ROLLBACK
+    _close(con)
+
+
+def _close(con: Conn) -> None:
+    """Close ``con`` at once, if it is not closed already (a connection closed under it is
+    detached from its pool proxy, whose attributes then raise: closed already)."""
+    with contextlib.suppress(Exception):
+        if not con.is_closed():
+            con.terminate()
 
 
 def _count(status: str) -> int:
@@ -176,7 +223,7 @@ class PgStore(SqlStore):
         than the version recorded in ``schema_version``, all in one transaction, one process
         at a time."""
         wait = MIGRATION_TIMEOUT
-        async with self.pool.acquire() as con, con.transaction():
+        async with self.pool.acquire() as con, _transaction(con):
             await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=wait)
             await con.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
@@ -229,13 +276,13 @@ class PgStore(SqlStore):
             return
         async with (
             self._conn() as con,
-            con.transaction(isolation="repeatable_read", readonly=True),
+            _transaction(con, isolation="repeatable_read", readonly=True),
         ):
             yield con
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
-        async with self._conn() as con, con.transaction():
+        async with self._conn() as con, _transaction(con):
             yield con
 
     @asynccontextmanager

@@ -382,23 +382,31 @@ async def test_an_unlock_that_fails_closes_its_connection(pg_url: str) -> None:
         await store.close()
 
 
-async def test_a_commit_and_its_rollback_both_failing(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("rollback_fails", [False, True], ids=["rolled-back", "closed"])
+async def test_a_failed_commit_is_rolled_back_explicitly(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, rollback_fails: bool
 ) -> None:
-    """The move's COMMIT fails with the connection still alive inside the transaction, and
-    the ROLLBACK that follows (the pool's reset) fails too: the read that tells the move's
-    fate is made on a connection outside that transaction, so the player is told the truth
-    (not made), nothing is stored, and the next click plays."""
+    """The move's COMMIT fails with the connection still alive inside the transaction: the
+    store rolls it back at once, so the connection goes back to its pool clean (asyncpg
+    logs no "Resetting connection with an active transaction": strict mode stays on); when
+    that ROLLBACK fails too, the connection is closed, never pooled. Either way the read
+    that tells the move's fate is made on a connection outside that transaction, so the
+    player is told the truth (not made), nothing is stored, and the next click plays."""
     h = harness
     seats, store = await start(h)
     before = await snapshot(h)
     execute = asyncpg.connection.Connection.execute
     failed: dict[str, int] = {"COMMIT": 0, "ROLLBACK": 0}
+    sent: list[str] = []
     armed = {"on": False}
+    closed: list[bool] = []
 
     async def faulty(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
         word = query.strip().rstrip(";").upper()
-        if armed["on"] and failed.get(word) == 0 and (word == "COMMIT" or failed["COMMIT"]):
+        if armed["on"] and word in failed:
+            sent.append(word)
+        first = word == "COMMIT" or (failed["COMMIT"] and rollback_fails)
+        if armed["on"] and failed.get(word) == 0 and first:
             failed[word] += 1
             raise asyncpg.exceptions.ConnectionDoesNotExistError("injected")
         return await execute(self, query, *args, **kwargs)
@@ -406,20 +414,27 @@ async def test_a_commit_and_its_rollback_both_failing(
     inner = store.commit_action
 
     async def commit(move: Any) -> int:
-        armed["on"] = True  # the move's own COMMIT fails, then the next ROLLBACK
-        return await inner(move)
+        proxy = store._current()
+        assert proxy is not None  # (a closed connection is detached from its pool proxy)
+        con = proxy._con  # type: ignore[attr-defined]
+        armed["on"] = True  # the move's own COMMIT fails, then (maybe) the next ROLLBACK
+        try:
+            return await inner(move)
+        finally:
+            armed["on"] = False
+            closed.append(con.is_closed())
 
     monkeypatch.setattr(asyncpg.connection.Connection, "execute", faulty)
     monkeypatch.setattr(store, "commit_action", commit)
     table = latest_table(h)
     waiting = next(u for u in seats if u.id in waiting_ids(table))
-    h.strict = False  # asyncpg complains of the transaction the failed COMMIT left open
     reply = await press(
         h, waiting, table, move_buttons(table, seats[waiting])[0], random.Random(1)
     )
-    h.strict = True
-    assert {e.logger for e in h.take_errors()} <= {"asyncio"}
-    assert failed == {"COMMIT": 1, "ROLLBACK": 1}
+    assert h.take_errors() == []  # no "Resetting connection with an active transaction"
+    assert sent == ["COMMIT", "ROLLBACK"]  # one explicit ROLLBACK, not the pool's reset
+    assert failed == {"COMMIT": 1, "ROLLBACK": int(rollback_fails)}
+    assert closed == [rollback_fails]  # closed at once only when its ROLLBACK failed
     assert refused(reply)
     lang = "es" if seats[waiting] == 0 else "en"
     assert t("host.error.storage_not_made", lang) in reply.text()

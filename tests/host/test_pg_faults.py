@@ -382,6 +382,59 @@ async def test_an_unlock_that_fails_closes_its_connection(pg_url: str) -> None:
         await store.close()
 
 
+@pytest.mark.parametrize("fault", ["rollback", "cancel"])
+async def test_a_transaction_left_open_by_a_fault(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """A statement fails inside a transaction and asyncpg's own ROLLBACK fails too (the
+    connection alive, still in the transaction): the store rolls back explicitly and pools
+    the connection clean. A task cancelled during its COMMIT: the connection is closed at
+    once (no wait on the database), never pooled in doubt. Either way asyncpg's pool reset
+    never finds an open transaction, and the pool works on."""
+    store = await PgStore.open(pg_url, max_size=2)
+    loop = asyncio.get_running_loop()
+    complaints: list[str] = []
+    handler = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: complaints.append(context["message"]))
+    execute = asyncpg.connection.Connection.execute
+    sent: list[str] = []
+    armed = {"on": True}
+
+    async def faulty(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        word = query.strip().rstrip(";").upper()
+        if armed["on"] and word in ("COMMIT", "ROLLBACK"):
+            sent.append(word)
+            if len(sent) == 1:
+                armed["on"] = fault == "rollback"  # (the explicit ROLLBACK counted too)
+                if fault == "cancel":
+                    raise asyncio.CancelledError
+                raise asyncpg.exceptions.ConnectionDoesNotExistError("injected")
+        return await execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", faulty)
+    raw: list[Any] = []
+    try:
+        lost = asyncpg.exceptions.ConnectionDoesNotExistError  # (asyncpg's ROLLBACK's)
+        with pytest.raises(asyncio.CancelledError if fault == "cancel" else lost):
+            async with store.transaction() as con:
+                raw.append(con._con)
+                await con.execute("INSERT INTO schema_version (version) VALUES (-1)")
+                if fault == "rollback":
+                    raise ZeroDivisionError  # a failure inside: asyncpg rolls back
+        if fault == "rollback":
+            assert sent == ["ROLLBACK", "ROLLBACK"]  # asyncpg's (failed), then ours
+            assert not raw[0].is_closed() and not raw[0].is_in_transaction()
+        else:
+            assert sent == ["COMMIT"] and raw[0].is_closed()
+        assert complaints == []  # no "Resetting connection with an active transaction"
+        assert await store.count_actions(1) == 0  # the pool works on
+        async with store.reading() as con:
+            assert not await con.fetchval("SELECT count(*) FROM schema_version WHERE version < 0")
+    finally:
+        loop.set_exception_handler(handler)
+        await store.close()
+
+
 @pytest.mark.parametrize("rollback_fails", [False, True], ids=["rolled-back", "closed"])
 async def test_a_failed_commit_is_rolled_back_explicitly(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, rollback_fails: bool

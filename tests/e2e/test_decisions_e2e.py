@@ -126,6 +126,39 @@ async def test_four_seats_pick_from_a_shared_pool_at_once(harness: Harness, lose
     assert not h.unexpected
 
 
+async def test_a_publish_between_a_move_and_its_panel_leaves_one_live_panel(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ben's click ends round 1; another task's publish (another seat's click, a bot, the
+    pacing tick) runs between his move and the edit of the panel he clicked, and DMs him
+    round 2's panel. His clicked panel, greyed out by then, is not brought back to life:
+    one live panel, the one kept up to date as the pool shrinks."""
+    h = harness
+    ana, ben = h.user("Ana"), h.user("Ben")
+    await open_toy(h, "pool", [ana, ben])
+    cog: Any = h.bot.get_cog("GameCog")  # type: ignore[union-attr]
+    original = cog.update_private_panel
+
+    async def publish_first(interaction: Any, gid: int, seat: int, *args: Any) -> None:
+        if seat == 1:
+            await cog.publish(gid)
+        await original(interaction, gid, seat, *args)
+
+    monkeypatch.setattr(cog, "update_private_panel", publish_first)
+    first = h.dm_messages(ana)[0]
+    assert not refused(await h.click(ana, first, tile_offer(first, "t1").custom_id))
+    clicked = h.dm_messages(ben)[0]
+    assert not refused(await h.click(ben, clicked, tile_offer(clicked, "t2").custom_id))
+    assert not offers(clicked)  # greyed out
+    (live,) = [m for m in h.dm_messages(ben) if offers(m)]
+    assert "Round 2: take a tile" in live.text()
+    (mine,) = [m for m in h.dm_messages(ana) if offers(m)]
+    assert not refused(await h.click(ana, mine, tile_offer(mine, "t3").custom_id))
+    assert [m for m in h.dm_messages(ben) if offers(m)] == [live]
+    assert [o.option for o in offers(live)] == ["t4", "t5", "t6"]
+    assert not h.unexpected
+
+
 async def test_a_pool_panel_is_edited_when_another_seat_takes_a_tile(harness: Harness) -> None:
     h = harness
     ana, ben = h.user("Ana"), h.user("Ben", "es-ES")

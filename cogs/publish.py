@@ -499,22 +499,32 @@ class PublishMixin(AheadMixin):
     async def update_private_panel(
         self, interaction: discord.Interaction, gid: int, seat: int, include_public: bool = False
     ) -> None:
-        snap = await self.host.by_id(gid)
-        lang = self.lang(interaction)
-        embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
-        file = await present.private_file(snap, seat, lang)
-        if file is None:
-            embed.set_image(url=None)
-        await interaction.edit_original_response(
-            embed=embed, view=view, attachments=[file] if file else []
-        )
-        message = interaction.message
-        if interaction.guild_id is None and message is not None:
-            where: tuple[int | None, int | None] = (message.channel.id, message.id)
-        else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
+        """Edit the private panel clicked (a DM panel or "My hand") into the seat's decisions
+        as they stand now, and record it as the seat's panel. Under the game's publish lock,
+        so that a publish does not send this question as a new DM meanwhile; if one already
+        has (another seat's move was published between this move and this edit), the
+        clicked DM panel, greyed out by then, is left as it is: one live panel per question."""
+        async with self.publish_locks[gid]:
+            snap = await self.host.by_id(gid)
+            mark = present.panel_mark(snap, seat)
             panel = await self.host.store.dm_panel(gid, seat)
-            where = (panel[1], panel[2]) if panel else (None, None)
-        await self.host.store.set_dm_panel(gid, seat, present.panel_mark(snap, seat), *where)
+            message = interaction.message
+            where: tuple[int | None, int | None]
+            if interaction.guild_id is None and message is not None:
+                where = (message.channel.id, message.id)
+                if mark and panel is not None and panel[0] == mark and panel[2] != message.id:
+                    return  # this question went out as a new DM panel already
+            else:  # an ephemeral panel: remember the DM panel there may be, to retire it later
+                where = (panel[1], panel[2]) if panel else (None, None)
+            lang = self.lang(interaction)
+            embed, view = present.private_panel(snap, seat, lang, include_public=include_public)
+            file = await present.private_file(snap, seat, lang)
+            if file is None:
+                embed.set_image(url=None)
+            await interaction.edit_original_response(
+                embed=embed, view=view, attachments=[file] if file else []
+            )
+            await self.host.store.set_dm_panel(gid, seat, mark, *where)
 
 
 def refused_for_good(err: discord.HTTPException) -> bool:

@@ -60,7 +60,8 @@ def dm_posts(h: Harness) -> int:
     return sum(1 for r in h.requests_of("dm_message") if r.method == "POST" and r.status < 300)
 
 
-async def test_four_seats_pick_from_a_shared_pool_at_once(harness: Harness) -> None:
+@pytest.mark.parametrize("loser", ["Dan", "Ana"])
+async def test_four_seats_pick_from_a_shared_pool_at_once(harness: Harness, loser: str) -> None:
     h = harness
     ana, ben, cal, dan = (h.user(n) for n in ("Ana", "Ben", "Cal", "Dan"))
     h.fail_dms(dan)  # Dan plays from "My hand"
@@ -77,26 +78,20 @@ async def test_four_seats_pick_from_a_shared_pool_at_once(harness: Harness) -> N
 
     # All four click at once: Ana and Dan want tile 1, Ben tile 2, Cal tile 3. Every click
     # on a tile still offered succeeds although the pool changed under it; the one that
-    # came second for tile 1 is told who took it.
-    replies = await h.click_many(
-        [
-            (u, panel, tile_offer(panel, tile).custom_id)
-            for u, panel, tile in (
-                (ana, panels[ana][0], "t1"),
-                (ben, panels[ben][0], "t2"),
-                (cal, panels[cal][0], "t3"),
-                (dan, dan_panel, "t1"),
-            )
-        ]
-    )
-    assert not refused(replies[1]) and not refused(replies[2])
-    assert refused(replies[0]) != refused(replies[3])
-    loser, winner = ("Dan", "Ana") if refused(replies[3]) else ("Ana", "Dan")
-    sentence = (replies[3] if loser == "Dan" else replies[0]).text()
-    assert f"tile 1 was just taken by {winner}" in sentence
+    # came second for tile 1 is told who took it. The harness dispatches the clicks in the
+    # order given, so the loser is whoever of Ana and Dan is fed last (both orders tested).
+    wants = {ana: (panels[ana][0], "t1"), ben: (panels[ben][0], "t2")}
+    wants |= {cal: (panels[cal][0], "t3"), dan: (dan_panel, "t1")}
+    loser_user, winner_user = (dan, ana) if loser == "Dan" else (ana, dan)
+    order = [winner_user, ben, cal, loser_user]
+    clicks = [(u, wants[u][0], tile_offer(*wants[u]).custom_id) for u in order]
+    replies = dict(zip(order, await h.click_many(clicks), strict=True))
+    assert not refused(replies[ben]) and not refused(replies[cal])
+    assert not refused(replies[winner_user]) and refused(replies[loser_user])
+    assert f"tile 1 was just taken by {winner_user.name}" in replies[loser_user].text()
     snap = await host.by_id(gid)
     taken = snap.state["taken"]
-    assert {taken["t2"], taken["t3"]} == {1, 2} and taken["t1"] in (0, 3)
+    assert taken == {"t1": 3 if winner_user is dan else 0, "t2": 1, "t3": 2}
 
     # Round 1 sent one panel per DM and edited them in place as the pool shrank.
     assert dm_posts(h) == 3
@@ -107,18 +102,60 @@ async def test_four_seats_pick_from_a_shared_pool_at_once(harness: Harness) -> N
     assert "t1" not in [o.option for o in offers(h.dm_messages(ben)[0])]
 
     # The loser picks again (a tile still offered) and succeeds.
-    loser_user = dan if loser == "Dan" else ana
     # The panel the losing click came from was brought up to date in place.
     panel = dan_panel if loser_user is dan else h.dm_messages(ana)[-1]
     assert "t1" not in [o.option for o in offers(panel)] and offers(panel)
     assert not refused(await h.click(loser_user, panel, tile_offer(panel, "t4").custom_id))
 
-    # Round 2 is a new question: one new panel each; then play to the end.
-    assert dm_posts(h) == 6
+    # Round 2 is a new question. What the host promises: every DM seat has one live panel
+    # for it, sent as a new DM, except when the seat's own click on its DM panel brought
+    # the question (Ana, when she lost the race and so picked last): that panel, which she
+    # is looking at, is edited in place into round 2's. Every other panel offers nothing.
+    for u in (ana, ben, cal):
+        live = [m for m in h.dm_messages(u) if offers(m)]
+        assert len(live) == 1 and "Round 2: take a tile" in live[0].text(), u.name
+        assert [o.option for o in offers(live[0])] == ["t5", "t6", "t7", "t8", "t9", "t10"]
+    if loser_user is ana:
+        assert h.dm_messages(ana) == [panel]
+    posts = 5 if loser_user is ana else 6
+    assert dm_posts(h) == posts
     final = await play_to_end(h, {ana: 0, ben: 1, cal: 2, dan: 3}, random.Random(5), closed={dan})
     assert is_final(final)
-    assert dm_posts(h) == 6  # one panel per DM seat and round: never re-sent
+    assert dm_posts(h) == posts  # one panel per DM seat and question: never re-sent
     assert await host.replay(gid) == (await host.by_id(gid)).row.state
+    assert not h.unexpected
+
+
+async def test_a_publish_between_a_move_and_its_panel_leaves_one_live_panel(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ben's click ends round 1; another task's publish (another seat's click, a bot, the
+    pacing tick) runs between his move and the edit of the panel he clicked, and DMs him
+    round 2's panel. His clicked panel, greyed out by then, is not brought back to life:
+    one live panel, the one kept up to date as the pool shrinks."""
+    h = harness
+    ana, ben = h.user("Ana"), h.user("Ben")
+    await open_toy(h, "pool", [ana, ben])
+    cog: Any = h.bot.get_cog("GameCog")  # type: ignore[union-attr]
+    original = cog.update_private_panel
+
+    async def publish_first(interaction: Any, gid: int, seat: int, *args: Any) -> None:
+        if seat == 1:
+            await cog.publish(gid)
+        await original(interaction, gid, seat, *args)
+
+    monkeypatch.setattr(cog, "update_private_panel", publish_first)
+    first = h.dm_messages(ana)[0]
+    assert not refused(await h.click(ana, first, tile_offer(first, "t1").custom_id))
+    clicked = h.dm_messages(ben)[0]
+    assert not refused(await h.click(ben, clicked, tile_offer(clicked, "t2").custom_id))
+    assert not offers(clicked)  # greyed out
+    (live,) = [m for m in h.dm_messages(ben) if offers(m)]
+    assert "Round 2: take a tile" in live.text()
+    (mine,) = [m for m in h.dm_messages(ana) if offers(m)]
+    assert not refused(await h.click(ana, mine, tile_offer(mine, "t3").custom_id))
+    assert [m for m in h.dm_messages(ben) if offers(m)] == [live]
+    assert [o.option for o in offers(live)] == ["t4", "t5", "t6"]
     assert not h.unexpected
 
 

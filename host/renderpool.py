@@ -220,15 +220,11 @@ def worker_pid() -> int:
     return os.getpid()
 
 
-class WorkerPool:
-    """``workers`` worker processes forked from the fork server (:func:`context`), asked
-    for plain data through a ``ProcessPoolExecutor``: the bots' pool's machinery
-    (host/botpool.py; the render pool, :class:`RenderPool`, keeps the same promises with
-    pipes of its own, host/renderpipes.py). A worker that dies breaks the executor, and
-    one that hangs (no answer within ``timeout``) is killed; the executor is then replaced
-    by a fresh one, unless :data:`GIVE_UP` breaks came in a row with no answer between
-    them: the pool is then left aside (``broken``; for good, unless a subclass tries again:
-    :meth:`_give_up`). Subclasses say how a worker starts (:meth:`initializer`)."""
+class PoolBase:
+    """What both pools keep alike: their settings, their state seen by the callers
+    (``replaced``, ``broken``, ``closed``) and the count of breaks in a row that leaves a
+    pool aside after :data:`GIVE_UP` (:meth:`_broke`). Subclasses say how a worker starts
+    (:meth:`initializer`)."""
 
     #: What the workers do, in log lines.
     what = "worker"
@@ -241,20 +237,52 @@ class WorkerPool:
         self.workers = workers
         self.timeout = timeout
         self.niceness = niceness
-        self._executor: ProcessPoolExecutor | None = None
-        self._warming: list[Future[Any]] = []
-        #: Executors replaced after a worker died; breaks in a row with no answer between.
+        #: Workers replaced after one died or hung; breaks in a row with no answer between.
         self.replaced = 0
         self._breaks = 0
-        #: Left aside for good (see GIVE_UP), or never started: the callers do without.
+        #: Left aside (see GIVE_UP), or never started: the callers do without.
         self.broken = False
         self.closed = False
-        #: Seconds :meth:`close` waits for a call being run before killing its worker.
+        #: Seconds ``close`` waits for a call being run before killing its worker.
         self.close_grace = CLOSE_GRACE
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         """A worker's initializer and its arguments."""
         raise NotImplementedError
+
+    def _broke(self) -> bool:
+        """One more break in a row: whether fresh workers are to be started (counted and
+        logged); else :data:`GIVE_UP` breaks came in a row and the pool is left aside
+        (:meth:`_give_up`)."""
+        self._breaks += 1
+        if self._breaks >= GIVE_UP:
+            self._give_up()
+            return False
+        log.warning("%s pool: a worker died; starting fresh workers", self.what)
+        self.replaced += 1
+        return True
+
+    def _give_up(self) -> None:
+        """:data:`GIVE_UP` breaks in a row: the pool is left aside (for good here; the bots'
+        pool tries fresh workers again after a cool-down, host/botpool.py)."""
+        log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
+        self.broken = True
+
+
+class WorkerPool(PoolBase):
+    """``workers`` worker processes forked from the fork server (:func:`context`), asked
+    for plain data through a ``ProcessPoolExecutor``: the bots' pool's machinery
+    (host/botpool.py; the render pool, :class:`RenderPool`, keeps the same promises with
+    pipes of its own, host/renderpipes.py). A worker that dies breaks the executor, and
+    one that hangs (no answer within ``timeout``) is killed; the executor is then replaced
+    by a fresh one, unless :data:`GIVE_UP` breaks came in a row with no answer between
+    them: the pool is then left aside (``broken``; for good, unless a subclass tries again:
+    :meth:`_give_up`). Subclasses say how a worker starts (:meth:`initializer`)."""
+
+    def __init__(self, workers: int, *, niceness: int, timeout: float) -> None:
+        super().__init__(workers, niceness=niceness, timeout=timeout)
+        self._executor: ProcessPoolExecutor | None = None
+        self._warming: list[Future[Any]] = []
 
     # -- life ------------------------------------------------------------------------------
 
@@ -320,22 +348,12 @@ class WorkerPool:
         """A worker died: a fresh executor, unless another caller replaced it already."""
         if self._executor is not broken or self.closed:
             return
-        self._breaks += 1
         kill_workers(broken)  # a hung worker would never end by itself
         broken.shutdown(wait=False, cancel_futures=True)
-        if self._breaks >= GIVE_UP:
+        if not self._broke():
             self._executor = None
-            self._give_up()
             return
-        log.warning("%s pool: a worker died; starting fresh workers", self.what)
-        self.replaced += 1
         self._executor = self._new()
-
-    def _give_up(self) -> None:
-        """:data:`GIVE_UP` breaks in a row: the pool is left aside (for good here; the bots'
-        pool tries fresh workers again after a cool-down, host/botpool.py)."""
-        log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
-        self.broken = True
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -384,7 +402,7 @@ class WorkerPool:
 HANDED = 2
 
 
-class RenderPool:
+class RenderPool(PoolBase):
     """``workers`` worker processes drawing pictures; see the module's docstring. The same
     promises as :class:`WorkerPool` (start, ready, replace, give up, time out, close), with
     a leaner delivery than an executor's: a job is pickled once and written to a pipe the
@@ -395,11 +413,7 @@ class RenderPool:
     without = "drawing in-process"
 
     def __init__(self, workers: int, *, warm: bool = True, niceness: int = NICENESS) -> None:
-        if workers < 1:
-            raise ValueError(f"a {self.what} pool needs at least one worker")
-        self.workers = workers
-        self.timeout = TIMEOUT
-        self.niceness = niceness
+        super().__init__(workers, niceness=niceness, timeout=TIMEOUT)
         self.warm = warm
         self._workers: Workers | None = None
         #: Jobs not handed to the workers yet, oldest first.
@@ -407,14 +421,6 @@ class RenderPool:
         self._ids = itertools.count(1)
         #: The one timer that finds hung workers (:meth:`_watch`).
         self._watcher: asyncio.TimerHandle | None = None
-        #: Workers replaced after one died or hung; breaks in a row with no answer between.
-        self.replaced = 0
-        self._breaks = 0
-        #: Left aside for good (see GIVE_UP), or never started: the callers do without.
-        self.broken = False
-        self.closed = False
-        #: Seconds :meth:`close` waits for a call being run before killing its worker.
-        self.close_grace = CLOSE_GRACE
 
     def initializer(self) -> tuple[Callable[..., None], tuple[Any, ...]]:
         """A worker's initializer and its arguments."""
@@ -489,15 +495,10 @@ class RenderPool:
             else:
                 job.future.set_exception(Lost())
         self._queue.extendleft(reversed([*again, *untaken]))
-        self._breaks += 1
-        if self._breaks >= GIVE_UP:
-            log.error("%s pool: %d breaks in a row; %s", self.what, self._breaks, self.without)
+        if not self._broke():
             self._workers = None
-            self.broken = True
             self._drop_queue()
             return
-        log.warning("%s pool: a worker died; starting fresh workers", self.what)
-        self.replaced += 1
         self._workers = self._spawn()
         if self._workers is None:
             self._drop_queue()

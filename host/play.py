@@ -94,36 +94,24 @@ class Play(Waits):
         once the player's move has been shown (the Discord layer does that).
 
         A storage fault under the move's commit leaves its fate to be read back
-        (:meth:`_stored_anyway`); so does one raised when the game's lock is let go after a
-        commit that failed (on PostgreSQL, the pool's reset of the lock's connection, whose
-        ROLLBACK of the failed transaction fails too), which would otherwise hide it. After
-        a commit that went through, such a fault does not hide the move either: it is
-        made, and said so."""
-        failed: Exception | None = None
-        done: Outcome | None = None
-        try:
-            async with self.locks[game_id]:
-                before = await self.by_id(game_id)
-                decision = self.check_turn(before, user_id, seat, token)
-                choice = self.check_choice(before, decision, choice)
-                steps: list[Step] = []
-                try:
-                    after = await self._commit(before, seat, choice, user_id, False, steps)
-                except Exception as err:
-                    if not storage_fault(err):
-                        raise
-                    failed = err
-                else:
-                    if bots:
-                        after = await self._run_bots(after, steps)
-                    done = Outcome(before=before, after=after, steps=steps)
-        except Exception as err:
-            if (failed is None and done is None) or not storage_fault(err):
-                raise
-            log.warning("game %s: the lock was let go with an error (%r)", game_id, err)
-        if done is not None:
-            return done
-        assert failed is not None
+        (:meth:`_stored_anyway`). Letting go of the game's lock never hides it: the stores
+        do not raise over work done when a connection cannot be handed back (on
+        PostgreSQL, ``storage_pg._hand_back``)."""
+        async with self.locks[game_id]:
+            before = await self.by_id(game_id)
+            decision = self.check_turn(before, user_id, seat, token)
+            choice = self.check_choice(before, decision, choice)
+            steps: list[Step] = []
+            try:
+                after = await self._commit(before, seat, choice, user_id, False, steps)
+            except Exception as err:
+                if not storage_fault(err):
+                    raise
+                failed = err
+            else:
+                if bots:
+                    after = await self._run_bots(after, steps)
+                return Outcome(before=before, after=after, steps=steps)
         # Read back once the lock is released: the connection lost may be the lock's own.
         # (The bots a stored move unblocks are owed: the pacing tick makes their moves.)
         after = await self._stored_anyway(before, seat, user_id, choice, failed)

@@ -113,6 +113,23 @@ def _close(con: Conn) -> None:
             con.terminate()
 
 
+#: What a connection's hand-back to its pool may meet when the database is away.
+_RELEASE_FAULTS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+async def _hand_back(acquired: Any, con: Conn) -> None:
+    """Hand ``con`` back to its pool (``acquired``: the pool's acquire context it came
+    from). What was done on it stands, whatever the hand-back meets: a reset that fails
+    with the database away (asyncpg then closes the connection rather than pool it) is
+    logged, never raised over the work done (e.g. a move committed, then the reset of its
+    game lock's connection lost: the move is made, and said so)."""
+    try:
+        await acquired.__aexit__(None, None, None)
+    except _RELEASE_FAULTS as err:
+        log.warning("a connection not handed back to its pool (%r): closed", err)
+        _close(con)
+
+
 def _count(status: str) -> int:
     """Rows touched, from asyncpg's status line ("UPDATE 1", "INSERT 0 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -250,12 +267,14 @@ class PgStore(SqlStore):
             yield con
             return
         pool, timeout = self._via.get() or (self.pool, self.timeout)
-        async with pool.acquire(timeout=timeout) as con:
-            token = self._bound.set((asyncio.current_task(), con))
-            try:
-                yield con
-            finally:
-                self._bound.reset(token)
+        acquired = pool.acquire(timeout=timeout)
+        con = await acquired.__aenter__()
+        token = self._bound.set((asyncio.current_task(), con))
+        try:
+            yield con
+        finally:
+            self._bound.reset(token)
+            await _hand_back(acquired, con)
 
     @asynccontextmanager
     async def bound(self, con: Conn) -> AsyncIterator[None]:
